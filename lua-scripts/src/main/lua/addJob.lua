@@ -1,0 +1,77 @@
+--[[
+  addJob: add one or more jobs atomically, each to wait, prioritized or delayed.
+  A job whose custom id already exists is not added: its id is returned with flag 0 and a
+  "duplicated" event is emitted. Fields with default values are not stored (lean hashes).
+
+  KEYS:
+    1 wait          LIST    <prefix>:{<queue>}:wait
+    2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
+    3 delayed       ZSET    <prefix>:{<queue>}:delayed
+    4 marker        ZSET    <prefix>:{<queue>}:marker
+    5 meta          HASH    <prefix>:{<queue>}:meta
+    6 events        STREAM  <prefix>:{<queue>}:events
+    7 id            STRING  <prefix>:{<queue>}:id  (automatic id counter)
+  ARGV:
+    1 jobKeyPrefix  <prefix>:{<queue>}:job:  job keys are built from it (same slot)
+    2 now           epoch millis (the job's timestamp)
+    3 eventsMaxLen  approximate cap of the events stream
+    4 job...        then groups of 7 per job: customId ("" = automatic id), name, data (JSON),
+                    opts (JSON of non-default options, "" = defaults), delayMs, priority,
+                    lifo ("1" or "0")
+  Returns:
+    {{jobId, 1}, ...} one entry per job in order; flag 1 = added, 0 = duplicate custom id
+  Events:
+    added (state = waiting | prioritized | delayed, name, delay), duplicated
+]]
+--- @include "pushReady"
+--- @include "addDelayed"
+--- @include "signalWorkers"
+--- @include "emitEvent"
+
+local q = {
+  wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], marker = KEYS[4], meta = KEYS[5],
+  events = KEYS[6], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3]
+}
+local idKey = KEYS[7]
+local results = {}
+
+for i = 4, #ARGV, 7 do
+  local jobId = ARGV[i]
+  local name, data, opts = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
+  local delay, priority, lifo = tonumber(ARGV[i + 4]), tonumber(ARGV[i + 5]), ARGV[i + 6] == "1"
+  local duplicate = false
+  if jobId == "" then
+    jobId = tostring(redis.call("INCR", idKey))
+  elseif redis.call("EXISTS", q.jobPrefix .. jobId) == 1 then
+    duplicate = true
+  end
+  if duplicate then
+    emitEvent(q, "duplicated", jobId, "name", name)
+    results[#results + 1] = {jobId, 0}
+  else
+    local fields = {"name", name, "data", data, "timestamp", q.now}
+    if opts ~= "" then
+      fields[#fields + 1] = "opts"
+      fields[#fields + 1] = opts
+    end
+    if delay > 0 then
+      fields[#fields + 1] = "delay"
+      fields[#fields + 1] = delay
+    end
+    if priority > 0 then
+      fields[#fields + 1] = "priority"
+      fields[#fields + 1] = priority
+    end
+    redis.call("HSET", q.jobPrefix .. jobId, unpack(fields))
+    if delay > 0 then
+      addDelayed(q, jobId, q.now + delay)
+      emitEvent(q, "added", jobId, "name", name, "state", "delayed", "delay", delay)
+    else
+      local state = pushReady(q, jobId, priority, lifo)
+      signalWorkers(q, 0)
+      emitEvent(q, "added", jobId, "name", name, "state", state)
+    end
+    results[#results + 1] = {jobId, 1}
+  end
+end
+return results

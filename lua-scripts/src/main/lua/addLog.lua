@@ -1,0 +1,27 @@
+--[[
+  addLog: append one line to a job's log, keeping at most keepLogs lines (oldest dropped).
+
+  KEYS:
+    1 job           HASH    <prefix>:{<queue>}:job:<id>
+    2 logs          LIST    <prefix>:{<queue>}:job:<id>:logs
+  ARGV:
+    1 line          the log line
+    2 keepLogs      max lines kept (-1 = all)
+  Returns:
+    the number of lines now kept; -1 job not found
+  Events:
+    none
+]]
+if redis.call("EXISTS", KEYS[1]) == 0 then
+  return -1
+end
+local count = redis.call("RPUSH", KEYS[2], ARGV[1])
+local keep = tonumber(ARGV[2])
+if keep == 0 then
+  redis.call("DEL", KEYS[2])
+  count = 0
+elseif keep > 0 and count > keep then
+  redis.call("LTRIM", KEYS[2], -keep, -1)
+  count = keep
+end
+return count

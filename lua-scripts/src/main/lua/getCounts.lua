@@ -1,0 +1,28 @@
+--[[
+  getCounts: the number of jobs in each state and the paused flag, read atomically.
+  Read-only.
+
+  KEYS:
+    1 wait          LIST    <prefix>:{<queue>}:wait
+    2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
+    3 delayed       ZSET    <prefix>:{<queue>}:delayed
+    4 active        LIST    <prefix>:{<queue>}:active
+    5 completed     ZSET    <prefix>:{<queue>}:completed
+    6 failed        ZSET    <prefix>:{<queue>}:failed
+    7 meta          HASH    <prefix>:{<queue>}:meta
+  ARGV:
+    none
+  Returns:
+    {waiting, prioritized, delayed, active, completed, failed, paused (1 or 0)}
+  Events:
+    none
+]]
+return {
+  redis.call("LLEN", KEYS[1]),
+  redis.call("ZCARD", KEYS[2]),
+  redis.call("ZCARD", KEYS[3]),
+  redis.call("LLEN", KEYS[4]),
+  redis.call("ZCARD", KEYS[5]),
+  redis.call("ZCARD", KEYS[6]),
+  redis.call("HEXISTS", KEYS[7], "paused")
+}

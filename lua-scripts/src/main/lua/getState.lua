@@ -1,0 +1,38 @@
+--[[
+  getState: the state of one job, read atomically: sorted sets are checked first (O(log n)),
+  then active and wait (LPOS). Read-only.
+
+  KEYS:
+    1 wait          LIST    <prefix>:{<queue>}:wait
+    2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
+    3 delayed       ZSET    <prefix>:{<queue>}:delayed
+    4 active        LIST    <prefix>:{<queue>}:active
+    5 completed     ZSET    <prefix>:{<queue>}:completed
+    6 failed        ZSET    <prefix>:{<queue>}:failed
+  ARGV:
+    1 jobId         the job
+  Returns:
+    "waiting" | "prioritized" | "delayed" | "active" | "completed" | "failed" | "unknown"
+  Events:
+    none
+]]
+local jobId = ARGV[1]
+if redis.call("ZSCORE", KEYS[5], jobId) then
+  return "completed"
+end
+if redis.call("ZSCORE", KEYS[6], jobId) then
+  return "failed"
+end
+if redis.call("ZSCORE", KEYS[3], jobId) then
+  return "delayed"
+end
+if redis.call("ZSCORE", KEYS[2], jobId) then
+  return "prioritized"
+end
+if redis.call("LPOS", KEYS[4], jobId) then
+  return "active"
+end
+if redis.call("LPOS", KEYS[1], jobId) then
+  return "waiting"
+end
+return "unknown"

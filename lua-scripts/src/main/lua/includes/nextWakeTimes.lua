@@ -1,0 +1,18 @@
+--[[
+  nextWakeTimes: when an idle worker must look again without being signalled: the due time of
+  the earliest delayed job and the earliest lease expiry (a crashed worker's job), in epoch ms,
+  -1 when there is none. Workers arm client-side timers with them because Redis times out
+  blocking commands only at its hz granularity.
+]]
+local function nextWakeTimes(q)
+  local nextDue, nextLease = -1, -1
+  local delayed = redis.call("ZRANGE", q.delayed, 0, 0, "WITHSCORES")
+  if delayed[2] then
+    nextDue = math.floor(tonumber(delayed[2]) / 4096)
+  end
+  local lease = redis.call("ZRANGE", q.leases, 0, 0, "WITHSCORES")
+  if lease[2] then
+    nextLease = tonumber(lease[2])
+  end
+  return nextDue, nextLease
+end

@@ -1,0 +1,50 @@
+--[[
+  recoverStalledJobs: find active jobs whose lease (lock expiry, scored in q.leases) has passed
+  and recover them: back to the front of wait (or to prioritized), or to failed once their
+  stalledCount exceeds maxStalled. The lock's own PX TTL is the truth: a lease that looks
+  expired while the lock still lives (the caller's clock runs ahead of Redis) is re-scored from
+  the lock's remaining TTL instead. At most `limit` leases per call.
+  Returns two arrays: recovered ids, failed ids.
+]]
+--- @include "pushReady"
+--- @include "signalWorkers"
+--- @include "emitEvent"
+
+local function recoverStalledJobs(q, maxStalled, limit)
+  local recovered, failed = {}, {}
+  if limit <= 0 then
+    return recovered, failed
+  end
+  local ids = redis.call("ZRANGEBYSCORE", q.leases, "-inf", q.now, "LIMIT", 0, limit)
+  for _, id in ipairs(ids) do
+    local jobKey = q.jobPrefix .. id
+    local ttl = redis.call("PTTL", jobKey .. ":lock")
+    if ttl > 0 then
+      redis.call("ZADD", q.leases, q.now + ttl, id)
+    else
+      redis.call("ZREM", q.leases, id)
+      redis.call("LREM", q.active, 1, id)
+      redis.call("DEL", jobKey .. ":lock")
+      if redis.call("EXISTS", jobKey) == 1 then
+        local stalledCount = redis.call("HINCRBY", jobKey, "stalledCount", 1)
+        if stalledCount > maxStalled then
+          local reason = "job stalled more than allowable limit (" .. maxStalled .. ")"
+          local attemptsMade = redis.call("HINCRBY", jobKey, "attemptsMade", 1)
+          redis.call("HSET", jobKey, "finishedOn", q.now, "failedReason", reason)
+          redis.call("ZADD", q.failed, q.now, id)
+          emitEvent(q, "failed", id, "failedReason", reason, "attemptsMade", attemptsMade, "prev", "active")
+          failed[#failed + 1] = id
+        else
+          local priority = tonumber(redis.call("HGET", jobKey, "priority")) or 0
+          pushReady(q, id, priority, true)
+          emitEvent(q, "stalled", id, "stalledCount", stalledCount)
+          recovered[#recovered + 1] = id
+        end
+      end
+    end
+  end
+  if #recovered > 0 then
+    signalWorkers(q, 0)
+  end
+  return recovered, failed
+end

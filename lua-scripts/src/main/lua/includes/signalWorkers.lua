@@ -1,0 +1,25 @@
+--[[
+  signalWorkers: wake workers blocked on the marker (BZPOPMIN). Score 0 means "a job is ready";
+  a larger score is the due time of the earliest delayed job, so woken workers re-arm their
+  timers. ZADD LT keeps the earliest reason. Nothing is signalled while the queue is paused.
+  The paused flag is read once per script call and cached in q.
+]]
+local function isPaused(q)
+  if q.paused == nil then
+    q.paused = redis.call("HEXISTS", q.meta, "paused") == 1
+  end
+  return q.paused
+end
+
+local function signalWorkers(q, score)
+  if isPaused(q) then
+    return
+  end
+  if score == 0 then
+    if q.signalledReady then
+      return
+    end
+    q.signalledReady = true
+  end
+  redis.call("ZADD", q.marker, "LT", score, "0")
+end

@@ -1,0 +1,49 @@
+--[[
+  takeJobs: move up to f.count ready jobs (wait first, then prioritized) to active, each with a
+  lock token (f.token .. ":" .. fence) set with PX, a lease scored by its expiry, a fencing token
+  from the queue's INCR counter, processedOn, processedBy and attemptsStarted. Honours pause.
+  When work is left another blocked worker is woken; when this take emptied the queue a
+  "drained" event is emitted. Returns an array of {jobId, lockToken, {job hash as HGETALL}}.
+]]
+--- @include "emitEvent"
+--- @include "signalWorkers"
+
+local function takeJobs(q, f)
+  local jobs = {}
+  if f.count <= 0 or isPaused(q) then
+    return jobs
+  end
+  for _ = 1, f.count do
+    local id = redis.call("LMOVE", q.wait, q.active, "RIGHT", "LEFT")
+    if not id then
+      local popped = redis.call("ZPOPMIN", q.prioritized)
+      if not popped[1] then
+        break
+      end
+      id = popped[1]
+      redis.call("LPUSH", q.active, id)
+    end
+    local jobKey = q.jobPrefix .. id
+    if redis.call("EXISTS", jobKey) == 0 then
+      -- A dangling id (hash deleted behind our back): drop it rather than run a ghost.
+      redis.call("LREM", q.active, 1, id)
+    else
+      local fence = redis.call("INCR", q.fence)
+      local lockToken = f.token .. ":" .. fence
+      redis.call("SET", jobKey .. ":lock", lockToken, "PX", f.lockMs)
+      redis.call("ZADD", q.leases, q.now + f.lockMs, id)
+      redis.call("HINCRBY", jobKey, "attemptsStarted", 1)
+      redis.call("HSET", jobKey, "processedOn", q.now, "processedBy", f.worker, "fence", fence)
+      emitEvent(q, "active", id)
+      jobs[#jobs + 1] = {id, lockToken, redis.call("HGETALL", jobKey)}
+    end
+  end
+  if #jobs > 0 then
+    if redis.call("LLEN", q.wait) > 0 or redis.call("ZCARD", q.prioritized) > 0 then
+      redis.call("ZADD", q.marker, 0, "0")
+    else
+      emitEvent(q, "drained", nil)
+    end
+  end
+  return jobs
+end

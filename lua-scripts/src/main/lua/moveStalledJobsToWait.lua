@@ -1,0 +1,35 @@
+--[[
+  moveStalledJobsToWait: recover active jobs whose lock has expired, found exactly from the
+  lease set (scored by lock expiry): back to the front of wait (or prioritized), or to failed
+  with a reason once stalledCount exceeds maxStalled. Examines at most `limit` leases.
+  Job keys are built from jobKeyPrefix (same slot).
+
+  KEYS:
+    1 wait          LIST    <prefix>:{<queue>}:wait
+    2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
+    3 active        LIST    <prefix>:{<queue>}:active
+    4 leases        ZSET    <prefix>:{<queue>}:leases
+    5 failed        ZSET    <prefix>:{<queue>}:failed
+    6 marker        ZSET    <prefix>:{<queue>}:marker
+    7 meta          HASH    <prefix>:{<queue>}:meta
+    8 events        STREAM  <prefix>:{<queue>}:events
+  ARGV:
+    1 jobKeyPrefix  <prefix>:{<queue>}:job:
+    2 now           epoch millis
+    3 eventsMaxLen  approximate cap of the events stream
+    4 maxStalled    a job that stalls more often than this fails
+    5 limit         max expired leases examined in this call
+  Returns:
+    {{recovered jobId, ...}, {failed jobId, ...}}
+  Events:
+    stalled (stalledCount), failed (failedReason, attemptsMade)
+]]
+--- @include "recoverStalledJobs"
+
+local q = {
+  wait = KEYS[1], prioritized = KEYS[2], active = KEYS[3], leases = KEYS[4], failed = KEYS[5],
+  marker = KEYS[6], meta = KEYS[7], events = KEYS[8],
+  jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3]
+}
+local recovered, failed = recoverStalledJobs(q, tonumber(ARGV[4]), tonumber(ARGV[5]))
+return {recovered, failed}

@@ -1,0 +1,41 @@
+--[[
+  promote: run a delayed job now: move it from delayed to wait (or prioritized) and set its
+  delay to 0. Job keys are built from jobKeyPrefix (same slot).
+
+  KEYS:
+    1 wait          LIST    <prefix>:{<queue>}:wait
+    2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
+    3 delayed       ZSET    <prefix>:{<queue>}:delayed
+    4 marker        ZSET    <prefix>:{<queue>}:marker
+    5 meta          HASH    <prefix>:{<queue>}:meta
+    6 events        STREAM  <prefix>:{<queue>}:events
+  ARGV:
+    1 jobKeyPrefix  <prefix>:{<queue>}:job:
+    2 eventsMaxLen  approximate cap of the events stream
+    3 jobId         the job to promote
+  Returns:
+    0 promoted; -1 job not found; -5 job is not delayed
+  Events:
+    waiting (prev = delayed)
+]]
+--- @include "pushReady"
+--- @include "signalWorkers"
+--- @include "emitEvent"
+
+local q = {
+  wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], marker = KEYS[4], meta = KEYS[5],
+  events = KEYS[6], jobPrefix = ARGV[1], maxLen = ARGV[2]
+}
+local jobId = ARGV[3]
+local jobKey = q.jobPrefix .. jobId
+if redis.call("ZREM", q.delayed, jobId) == 0 then
+  if redis.call("EXISTS", jobKey) == 0 then
+    return -1
+  end
+  return -5
+end
+redis.call("HSET", jobKey, "delay", 0)
+pushReady(q, jobId, tonumber(redis.call("HGET", jobKey, "priority")) or 0, false)
+signalWorkers(q, 0)
+emitEvent(q, "waiting", jobId, "prev", "delayed")
+return 0

@@ -1,0 +1,57 @@
+--[[
+  removeJob: delete a job in any state, with its logs, unless it is active and a worker still
+  holds its lock (an active job whose lock has lapsed can be removed).
+  Job keys are built from jobKeyPrefix (same slot).
+
+  KEYS:
+    1 wait          LIST    <prefix>:{<queue>}:wait
+    2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
+    3 delayed       ZSET    <prefix>:{<queue>}:delayed
+    4 active        LIST    <prefix>:{<queue>}:active
+    5 leases        ZSET    <prefix>:{<queue>}:leases
+    6 completed     ZSET    <prefix>:{<queue>}:completed
+    7 failed        ZSET    <prefix>:{<queue>}:failed
+    8 events        STREAM  <prefix>:{<queue>}:events
+  ARGV:
+    1 jobKeyPrefix  <prefix>:{<queue>}:job:
+    2 eventsMaxLen  approximate cap of the events stream
+    3 jobId         the job to remove
+  Returns:
+    1 removed; -1 job not found; -6 job is locked by a worker
+  Events:
+    removed (prev = the state it was in)
+]]
+--- @include "removeJobData"
+--- @include "emitEvent"
+
+local q = { events = KEYS[8], jobPrefix = ARGV[1], maxLen = ARGV[2] }
+local jobId = ARGV[3]
+local jobKey = q.jobPrefix .. jobId
+if redis.call("EXISTS", jobKey) == 0 then
+  return -1
+end
+if redis.call("EXISTS", jobKey .. ":lock") == 1 then
+  return -6
+end
+-- Sorted sets first: O(log n); lists only when the id was in none of them.
+local prev
+local zsets = {{KEYS[6], "completed"}, {KEYS[7], "failed"}, {KEYS[3], "delayed"}, {KEYS[2], "prioritized"}}
+for _, entry in ipairs(zsets) do
+  if redis.call("ZREM", entry[1], jobId) == 1 then
+    prev = entry[2]
+    break
+  end
+end
+if not prev then
+  if redis.call("LREM", KEYS[4], 0, jobId) > 0 then
+    redis.call("ZREM", KEYS[5], jobId)
+    prev = "active"
+  elseif redis.call("LREM", KEYS[1], 0, jobId) > 0 then
+    prev = "waiting"
+  else
+    prev = "unknown"
+  end
+end
+removeJobData(q.jobPrefix, jobId)
+emitEvent(q, "removed", jobId, "prev", prev)
+return 1

@@ -1,0 +1,45 @@
+--[[
+  retryJob: run a finished job again: move it from failed (or completed) back to wait (or
+  prioritized) with a fresh set of attempts: attemptsMade, stalledCount, finishedOn,
+  failedReason and returnValue are reset; the stacktrace history is kept.
+  Job keys are built from jobKeyPrefix (same slot).
+
+  KEYS:
+    1 source        ZSET    <prefix>:{<queue>}:failed or <prefix>:{<queue>}:completed
+    2 wait          LIST    <prefix>:{<queue>}:wait
+    3 prioritized   ZSET    <prefix>:{<queue>}:prioritized
+    4 marker        ZSET    <prefix>:{<queue>}:marker
+    5 meta          HASH    <prefix>:{<queue>}:meta
+    6 events        STREAM  <prefix>:{<queue>}:events
+  ARGV:
+    1 jobKeyPrefix  <prefix>:{<queue>}:job:
+    2 eventsMaxLen  approximate cap of the events stream
+    3 jobId         the job to retry
+    4 prev          label of the source state, for the event ("failed" or "completed")
+  Returns:
+    0 retried; -1 job not found; -5 job is not in the source state
+  Events:
+    waiting (prev)
+]]
+--- @include "pushReady"
+--- @include "signalWorkers"
+--- @include "emitEvent"
+
+local q = {
+  wait = KEYS[2], prioritized = KEYS[3], marker = KEYS[4], meta = KEYS[5], events = KEYS[6],
+  jobPrefix = ARGV[1], maxLen = ARGV[2]
+}
+local jobId = ARGV[3]
+local jobKey = q.jobPrefix .. jobId
+if redis.call("ZREM", KEYS[1], jobId) == 0 then
+  if redis.call("EXISTS", jobKey) == 0 then
+    return -1
+  end
+  return -5
+end
+redis.call("HDEL", jobKey, "finishedOn", "failedReason", "returnValue")
+redis.call("HSET", jobKey, "attemptsMade", 0, "stalledCount", 0)
+pushReady(q, jobId, tonumber(redis.call("HGET", jobKey, "priority")) or 0, false)
+signalWorkers(q, 0)
+emitEvent(q, "waiting", jobId, "prev", ARGV[4])
+return 0

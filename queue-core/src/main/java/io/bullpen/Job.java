@@ -1,0 +1,186 @@
+package io.bullpen;
+
+import com.fasterxml.jackson.databind.JavaType;
+import io.bullpen.internal.JsonCodec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A job as stored in Redis at the moment it was read: an immutable snapshot. Read it again with
+ * {@link Queue#getJob(String)} to see later changes.
+ *
+ * @param <T> the type of the job's data
+ */
+public final class Job<T> {
+    private final String id;
+    private final String name;
+    private final T data;
+    private final JobOptions options;
+    private final Map<String, String> hash;
+
+    private Job(String id, String name, T data, JobOptions options, Map<String, String> hash) {
+        this.id = id;
+        this.name = name;
+        this.data = data;
+        this.options = options;
+        this.hash = Map.copyOf(hash);
+    }
+
+    /**
+     * Rebuilds a job from its Redis hash (field names as in the project's DESIGN.md: name, data,
+     * opts, timestamp, ...). Used by Bullpen's queue and worker; jobs normally come from
+     * {@link Queue}.
+     *
+     * @param id the job id
+     * @param hash the job hash's fields
+     * @param dataType the type to read the {@code data} field as
+     * @param <T> the type of the job's data
+     * @return the job
+     * @throws BullpenException when the data or options cannot be read
+     */
+    public static <T> Job<T> fromHash(String id, Map<String, String> hash, JavaType dataType) {
+        Objects.requireNonNull(id, "id");
+        String dataJson = hash.get("data");
+        T data;
+        try {
+            data = JsonCodec.decode(dataJson, dataType);
+        } catch (BullpenException e) {
+            throw new BullpenException("cannot read the data of job " + id + ": " + e.getMessage(), e);
+        }
+        return new Job<>(id, hash.getOrDefault("name", ""), data, JsonCodec.decodeOptions(hash.get("opts")), hash);
+    }
+
+    /** @return the job id: a decimal number for automatic ids, or the custom id */
+    public String id() {
+        return id;
+    }
+
+    /** @return the job name given when it was added */
+    public String name() {
+        return name;
+    }
+
+    /** @return the job's data */
+    public T data() {
+        return data;
+    }
+
+    /** @return the data as the JSON stored in Redis */
+    public String dataJson() {
+        return hash.get("data");
+    }
+
+    /** @return the options the job was added with */
+    public JobOptions options() {
+        return options;
+    }
+
+    /** @return when the job was added */
+    public Instant timestamp() {
+        return Instant.ofEpochMilli(longField("timestamp", 0));
+    }
+
+    /** @return the delay the job was added with (zero once promoted by hand) */
+    public Duration delay() {
+        return Duration.ofMillis(longField("delay", 0));
+    }
+
+    /** @return the priority (0 = none; lower runs first) */
+    public int priority() {
+        return (int) longField("priority", 0);
+    }
+
+    /** @return how many times a worker has started this job */
+    public int attemptsStarted() {
+        return (int) longField("attemptsStarted", 0);
+    }
+
+    /** @return how many attempts have ended (completed or failed) */
+    public int attemptsMade() {
+        return (int) longField("attemptsMade", 0);
+    }
+
+    /** @return how many times the job was recovered after its worker lost the lock */
+    public int stalledCount() {
+        return (int) longField("stalledCount", 0);
+    }
+
+    /** @return when the latest attempt started, if one has */
+    public Optional<Instant> processedOn() {
+        return instantField("processedOn");
+    }
+
+    /** @return when the job completed or finally failed, if it has */
+    public Optional<Instant> finishedOn() {
+        return instantField("finishedOn");
+    }
+
+    /** @return the worker that started the latest attempt */
+    public Optional<String> processedBy() {
+        return Optional.ofNullable(hash.get("processedBy"));
+    }
+
+    /** @return the latest progress as JSON, if any was reported */
+    public Optional<String> progressJson() {
+        return Optional.ofNullable(hash.get("progress"));
+    }
+
+    /** @return the latest progress read as {@code type}, if any was reported */
+    public <P> Optional<P> progress(Class<P> type) {
+        return progressJson().map(json -> JsonCodec.decode(json, JsonCodec.type(type)));
+    }
+
+    /** @return the processor's return value as JSON, once completed */
+    public Optional<String> returnValueJson() {
+        return Optional.ofNullable(hash.get("returnValue"));
+    }
+
+    /** @return the processor's return value read as {@code type}, once completed */
+    public <R> Optional<R> returnValue(Class<R> type) {
+        return returnValueJson().map(json -> JsonCodec.decode(json, JsonCodec.type(type)));
+    }
+
+    /** @return why the latest attempt failed, if it did */
+    public Optional<String> failedReason() {
+        return Optional.ofNullable(hash.get("failedReason"));
+    }
+
+    /** @return stack traces of failed attempts, oldest first (capped) */
+    public List<String> stacktrace() {
+        return JsonCodec.decodeStrings(hash.get("stacktrace"));
+    }
+
+    /** @return the fencing token of the latest attempt (0 before the first); grows per queue */
+    public long fencingToken() {
+        return longField("fence", 0);
+    }
+
+    /** @return the job scheduler that created this job, if any */
+    public Optional<String> schedulerId() {
+        return Optional.ofNullable(hash.get("schedulerId"));
+    }
+
+    /** @return the raw hash fields, as stored in Redis */
+    public Map<String, String> rawFields() {
+        return hash;
+    }
+
+    private long longField(String field, long absent) {
+        String v = hash.get(field);
+        return v == null || v.isEmpty() ? absent : Long.parseLong(v);
+    }
+
+    private Optional<Instant> instantField(String field) {
+        String v = hash.get(field);
+        return v == null || v.isEmpty() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(Long.parseLong(v)));
+    }
+
+    @Override
+    public String toString() {
+        return "Job{id=" + id + ", name=" + name + ", fields=" + hash.keySet() + "}";
+    }
+}

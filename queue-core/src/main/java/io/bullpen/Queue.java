@@ -1,0 +1,374 @@
+package io.bullpen;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JavaType;
+import io.bullpen.internal.Futures;
+import io.bullpen.internal.JsonCodec;
+import io.bullpen.internal.KeyScheme;
+import io.bullpen.internal.RedisChecks;
+import io.bullpen.internal.ScriptTypes.AddResult;
+import io.bullpen.internal.ScriptTypes.NewJob;
+import io.bullpen.internal.ScriptTypes.RawJob;
+import io.bullpen.internal.Scripts;
+import io.bullpen.internal.Validation;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.redisson.api.RMap;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+
+/**
+ * A named queue of jobs in Redis: the producer and admin API. Add jobs (immediate, delayed,
+ * prioritized, LIFO, with attempts and backoff), read them and their counts, and act on them
+ * (promote, retry, remove, pause). Workers in any process take the jobs; each job is processed
+ * at least once: a crash at any point loses no job, but a job whose worker dies mid-run is run
+ * again.
+ *
+ * <p>Thread-safe; create one per queue name and share it. It does not own the
+ * {@link RedissonClient}: closing the client is the caller's business.
+ *
+ * <pre>{@code
+ * Queue<Order> orders = Queue.builder(redisson, "orders", Order.class).build();
+ * Job<Order> job = orders.add("cancel-unpaid", order, JobOptions.builder()
+ *         .delay(Duration.ofMinutes(30)).attempts(5)
+ *         .backoff(Backoff.exponential(Duration.ofSeconds(1))).build());
+ * }</pre>
+ *
+ * @param <T> the type of the jobs' data (serialized as JSON with Jackson)
+ */
+public final class Queue<T> {
+    private final RedissonClient redisson;
+    private final KeyScheme keys;
+    private final Scripts scripts;
+    private final JavaType dataType;
+    private final Clock clock;
+    private final int maxPayloadBytes;
+    private final AtomicBoolean registered = new AtomicBoolean();
+
+    private Queue(Builder<T> b) {
+        this.redisson = b.redisson;
+        this.keys = new KeyScheme(b.prefix, b.name);
+        this.scripts = new Scripts(redisson, keys, b.eventsMaxLength);
+        this.dataType = b.dataType;
+        this.clock = b.clock;
+        this.maxPayloadBytes = b.maxPayloadBytes;
+    }
+
+    /**
+     * Starts building a queue whose job data is of a plain class.
+     *
+     * @param redisson the Redis client (any codec: Bullpen always uses its own)
+     * @param name the queue name: 1-256 characters, no braces, colons or whitespace
+     * @param dataType the class of the jobs' data
+     * @param <T> the type of the jobs' data
+     * @return a builder
+     * @throws IllegalArgumentException for an illegal queue name
+     */
+    public static <T> Builder<T> builder(RedissonClient redisson, String name, Class<T> dataType) {
+        return new Builder<>(redisson, name, JsonCodec.type(Objects.requireNonNull(dataType, "dataType")));
+    }
+
+    /**
+     * Starts building a queue whose job data is of a generic type, e.g.
+     * {@code new TypeReference<List<Order>>() {}}.
+     *
+     * @param redisson the Redis client
+     * @param name the queue name
+     * @param dataType the generic type of the jobs' data
+     * @param <T> the type of the jobs' data
+     * @return a builder
+     */
+    public static <T> Builder<T> builder(RedissonClient redisson, String name, TypeReference<T> dataType) {
+        return new Builder<>(redisson, name, JsonCodec.type(Objects.requireNonNull(dataType, "dataType")));
+    }
+
+    /** @return the queue's name */
+    public String name() {
+        return keys.queue();
+    }
+
+    /** @return the prefix of the queue's Redis keys */
+    public String prefix() {
+        return keys.prefix();
+    }
+
+    /**
+     * Adds a job with default options: it runs as soon as a worker is free, once.
+     *
+     * @param name the job name (free text, e.g. the kind of work)
+     * @param data the job's data; serialized to JSON now
+     * @return the added job
+     * @throws IllegalArgumentException when the data cannot be serialized or is over the payload cap
+     */
+    public Job<T> add(String name, T data) {
+        return add(name, data, JobOptions.defaults());
+    }
+
+    /**
+     * Adds a job. With a custom {@link JobOptions#jobId()} that already exists, nothing is added and
+     * the existing job is returned.
+     *
+     * @param name the job name
+     * @param data the job's data
+     * @param options delay, priority, attempts, backoff, custom id, retention...
+     * @return the added (or existing) job
+     */
+    public Job<T> add(String name, T data, JobOptions options) {
+        return Futures.join(addAsync(name, data, options));
+    }
+
+    /**
+     * Adds a job without blocking the caller. Validation and serialization happen before this
+     * returns (bad input throws here, and nothing is written).
+     *
+     * @param name the job name
+     * @param data the job's data
+     * @param options the job's options
+     * @return the added (or existing) job, when Redis has answered
+     */
+    public CompletionStage<Job<T>> addAsync(String name, T data, JobOptions options) {
+        return addAll(List.of(JobSpec.of(name, data, options))).thenApply(jobs -> jobs.get(0));
+    }
+
+    /**
+     * Adds many jobs in one atomic script call: either all are added or none (duplicate custom
+     * ids are skipped and the existing jobs returned in their place). Very large lists block Redis
+     * while they are written; add them in chunks of a few thousand.
+     *
+     * @param specs the jobs, in order
+     * @return the jobs, in the same order
+     */
+    public List<Job<T>> addBulk(List<JobSpec<T>> specs) {
+        return Futures.join(addAll(specs));
+    }
+
+    private CompletionStage<List<Job<T>>> addAll(List<JobSpec<T>> specs) {
+        Objects.requireNonNull(specs, "specs");
+        if (specs.isEmpty()) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        List<NewJob> newJobs = new ArrayList<>(specs.size());
+        for (JobSpec<T> spec : specs) {
+            Objects.requireNonNull(spec, "job spec");
+            JobOptions o = spec.options();
+            newJobs.add(new NewJob(o.jobId().orElse(null), spec.name(), JsonCodec.encodeData(spec.data(), maxPayloadBytes),
+                    JsonCodec.encodeOptions(o), o.delay().toMillis(), o.priority(), o.lifo()));
+        }
+        long now = clock.millis();
+        register();
+        return scripts.addJob(now, newJobs).thenCompose(results -> {
+            List<CompletableFuture<Job<T>>> jobs = new ArrayList<>(results.size());
+            for (int i = 0; i < results.size(); i++) {
+                AddResult r = results.get(i);
+                jobs.add(r.added()
+                        ? CompletableFuture.completedFuture(localJob(r.id(), newJobs.get(i), now))
+                        : readJob(r.id()).thenApply(existing -> existing.orElseThrow(() -> new JobNotFoundException(name(), r.id())))
+                                .toCompletableFuture());
+            }
+            return CompletableFuture.allOf(jobs.toArray(CompletableFuture[]::new))
+                    .thenApply(ignored -> jobs.stream().map(CompletableFuture::join).toList());
+        });
+    }
+
+    /** The job exactly as addJob stored it, without reading it back. */
+    private Job<T> localJob(String id, NewJob j, long now) {
+        Map<String, String> hash = new HashMap<>();
+        hash.put("name", j.name());
+        hash.put("data", j.data());
+        hash.put("timestamp", Long.toString(now));
+        if (!j.opts().isEmpty()) {
+            hash.put("opts", j.opts());
+        }
+        if (j.delayMs() > 0) {
+            hash.put("delay", Long.toString(j.delayMs()));
+        }
+        if (j.priority() > 0) {
+            hash.put("priority", Integer.toString(j.priority()));
+        }
+        return Job.fromHash(id, hash, dataType);
+    }
+
+    /**
+     * @param id a job id
+     * @return the job as stored now, or empty when there is no such job
+     */
+    public Optional<Job<T>> getJob(String id) {
+        return Futures.join(readJob(id));
+    }
+
+    private CompletionStage<Optional<Job<T>>> readJob(String id) {
+        Objects.requireNonNull(id, "id");
+        RMap<String, String> hash = redisson.getMap(keys.job(id), StringCodec.INSTANCE);
+        return hash.readAllMapAsync().thenApply(fields -> fields.isEmpty()
+                ? Optional.<Job<T>>empty()
+                : Optional.of(Job.<T>fromHash(id, fields, dataType)));
+    }
+
+    /** @return the number of jobs in each state and whether the queue is paused, read atomically */
+    public JobCounts getJobCounts() {
+        return Futures.join(scripts.getCounts());
+    }
+
+    /**
+     * A page of the jobs in one state. Order: waiting and active newest first; delayed next due
+     * first; prioritized next to run first; completed and failed most recently finished first.
+     *
+     * @param state the state (not UNKNOWN)
+     * @param start first index, from 0
+     * @param end last index, inclusive (-1 = to the end)
+     * @return the jobs
+     */
+    public List<Job<T>> getJobs(JobState state, long start, long end) {
+        Objects.requireNonNull(state, "state");
+        if (state == JobState.UNKNOWN) {
+            throw new IllegalArgumentException("cannot list jobs in state UNKNOWN");
+        }
+        List<RawJob> raw = Futures.join(scripts.getJobs(state, start, end));
+        List<Job<T>> jobs = new ArrayList<>(raw.size());
+        for (RawJob r : raw) {
+            jobs.add(Job.fromHash(r.id(), r.hash(), dataType));
+        }
+        return jobs;
+    }
+
+    /**
+     * @param id a job id
+     * @return the job's state, {@link JobState#UNKNOWN} when there is no such job
+     */
+    public JobState getState(String id) {
+        return Futures.join(scripts.getState(Objects.requireNonNull(id, "id")));
+    }
+
+    /** Pauses the queue: jobs are still added, but workers take none until {@link #resume()}. */
+    public void pause() {
+        register();
+        Futures.join(scripts.pause(true));
+    }
+
+    /** Resumes a paused queue and wakes its workers. */
+    public void resume() {
+        Futures.join(scripts.pause(false));
+    }
+
+    /** @return whether the queue is paused */
+    public boolean isPaused() {
+        return redisson.getMap(keys.meta(), StringCodec.INSTANCE).containsKey("paused");
+    }
+
+    /**
+     * Runs a delayed job now.
+     *
+     * @param id the job id
+     * @throws JobNotFoundException when there is no such job
+     * @throws JobStateException when the job is not delayed
+     */
+    public void promote(String id) {
+        Futures.join(scripts.promote(Objects.requireNonNull(id, "id")));
+    }
+
+    /**
+     * Runs a failed job again, with a fresh set of attempts.
+     *
+     * @param id the job id
+     * @throws JobNotFoundException when there is no such job
+     * @throws JobStateException when the job is not failed
+     */
+    public void retry(String id) {
+        Futures.join(scripts.retryJob(Objects.requireNonNull(id, "id"), JobState.FAILED));
+    }
+
+    /**
+     * Removes a job in any state, with its logs.
+     *
+     * @param id the job id
+     * @return true when removed, false when there was no such job
+     * @throws JobLockedException when the job is active and a worker holds its lock
+     */
+    public boolean remove(String id) {
+        return Futures.join(scripts.removeJob(Objects.requireNonNull(id, "id")));
+    }
+
+    /** Registers the queue for discovery and checks the server once; cheap after the first call. */
+    private void register() {
+        if (registered.compareAndSet(false, true)) {
+            redisson.getSet(keys.registry(), StringCodec.INSTANCE).add(keys.queue());
+            RedisChecks.warnIfEvicting(redisson);
+        }
+    }
+
+    /**
+     * Builds a {@link Queue}.
+     *
+     * @param <T> the type of the jobs' data
+     */
+    public static final class Builder<T> {
+        private final RedissonClient redisson;
+        private final String name;
+        private final JavaType dataType;
+        private String prefix = KeyScheme.DEFAULT_PREFIX;
+        private Clock clock = Clock.systemUTC();
+        private int maxPayloadBytes = JsonCodec.DEFAULT_MAX_PAYLOAD_BYTES;
+        private long eventsMaxLength = 10_000;
+
+        private Builder(RedissonClient redisson, String name, JavaType dataType) {
+            this.redisson = Objects.requireNonNull(redisson, "redisson");
+            this.name = Validation.queueName(name);
+            this.dataType = dataType;
+        }
+
+        /**
+         * @param prefix the prefix of every key of the queue (default "bp")
+         * @return this builder
+         */
+        public Builder<T> prefix(String prefix) {
+            this.prefix = Validation.prefix(prefix);
+            return this;
+        }
+
+        /**
+         * @param clock the clock for timestamps and due times (tests pass a settable one)
+         * @return this builder
+         */
+        public Builder<T> clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * @param bytes the largest job data accepted, as UTF-8 JSON (default 512 KiB)
+         * @return this builder
+         */
+        public Builder<T> maxPayloadBytes(int bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("maxPayloadBytes must be >= 1 but was " + bytes);
+            }
+            this.maxPayloadBytes = bytes;
+            return this;
+        }
+
+        /**
+         * @param length approximate number of events kept in the queue's stream (default 10,000)
+         * @return this builder
+         */
+        public Builder<T> eventsMaxLength(long length) {
+            if (length < 1) {
+                throw new IllegalArgumentException("eventsMaxLength must be >= 1 but was " + length);
+            }
+            this.eventsMaxLength = length;
+            return this;
+        }
+
+        /** @return the queue; nothing is written to Redis until it is first used */
+        public Queue<T> build() {
+            return new Queue<>(this);
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package io.bullpen.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.bullpen.BullpenException;
+import io.bullpen.JobOptions;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * JSON for job data, options, return values and progress. One shared {@link ObjectMapper}: Java
+ * time types as ISO strings, unknown properties tolerated on read (producers and workers may run
+ * different versions), and never default typing (a type id in the payload would let job data
+ * choose which classes get instantiated). Not API.
+ */
+public final class JsonCodec {
+    /** The default cap on a job's serialized data: 512 KiB. */
+    public static final int DEFAULT_MAX_PAYLOAD_BYTES = 512 * 1024;
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .addModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
+    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
+    private static final TypeReference<List<String>> STRINGS = new TypeReference<>() { };
+
+    private JsonCodec() {
+    }
+
+    /** @return the shared mapper (do not reconfigure it) */
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
+    /**
+     * Serializes job data and enforces the size cap.
+     *
+     * @throws IllegalArgumentException when the data cannot be serialized or is over the cap
+     */
+    public static String encodeData(Object data, int maxBytes) {
+        String json;
+        try {
+            json = MAPPER.writeValueAsString(data);
+        } catch (JsonProcessingException | RuntimeException e) {
+            throw new IllegalArgumentException("job data of type " + data.getClass().getName()
+                    + " cannot be serialized to JSON: " + e.getMessage(), e);
+        }
+        int size = json.length() <= maxBytes / 3 ? json.length() : json.getBytes(StandardCharsets.UTF_8).length;
+        if (size > maxBytes) {
+            throw new IllegalArgumentException("job data is " + size + " bytes of JSON, over the limit of "
+                    + maxBytes + " bytes");
+        }
+        return json;
+    }
+
+    /** Serializes a return value or progress; failures name the value's type. */
+    public static String encodeValue(Object value, String what) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException | RuntimeException e) {
+            throw new IllegalArgumentException(what + " of type " + (value == null ? "null" : value.getClass().getName())
+                    + " cannot be serialized to JSON: " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads JSON as the given type; a mismatch becomes a {@link BullpenException} naming it. */
+    public static <T> T decode(String json, JavaType type) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            return MAPPER.readValue(json, type);
+        } catch (JsonProcessingException e) {
+            throw new BullpenException("cannot read JSON as " + type.toCanonical() + ": " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** @return the Jackson type of a class */
+    public static JavaType type(Class<?> type) {
+        return MAPPER.constructType(type);
+    }
+
+    /** @return the Jackson type of a generic type */
+    public static JavaType type(TypeReference<?> type) {
+        return MAPPER.constructType(type);
+    }
+
+    /** @return the options as stored in the job hash: only non-default fields, "" for defaults */
+    public static String encodeOptions(JobOptions options) {
+        Map<String, Object> described = options.describe();
+        if (described.isEmpty()) {
+            return "";
+        }
+        try {
+            return MAPPER.writeValueAsString(described);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialize job options " + options, e);
+        }
+    }
+
+    /** @return the options stored in a job hash ({@link JobOptions#defaults()} when absent) */
+    public static JobOptions decodeOptions(String json) {
+        if (json == null || json.isEmpty()) {
+            return JobOptions.defaults();
+        }
+        try {
+            return JobOptions.fromDescription(MAPPER.readValue(json, MAP));
+        } catch (JsonProcessingException e) {
+            throw new BullpenException("cannot read job options " + json + ": " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** @return a JSON array of strings as a list (empty for null) */
+    public static List<String> decodeStrings(String json) {
+        if (json == null || json.isEmpty()) {
+            return List.of();
+        }
+        try {
+            return MAPPER.readValue(json, STRINGS);
+        } catch (JsonProcessingException e) {
+            throw new BullpenException("cannot read string list " + json + ": " + e.getOriginalMessage(), e);
+        }
+    }
+}

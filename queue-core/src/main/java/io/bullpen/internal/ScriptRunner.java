@@ -1,0 +1,73 @@
+package io.bullpen.internal;
+
+import io.bullpen.lua.Script;
+import io.bullpen.lua.ScriptCatalog;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import org.redisson.api.RScript;
+import org.redisson.api.RedissonClient;
+import org.redisson.api.options.OptionalOptions;
+import org.redisson.client.RedisNoScriptException;
+import org.redisson.client.codec.StringCodec;
+
+/**
+ * Runs catalog scripts with EVALSHA, loading a script and retrying once when Redis answers
+ * NOSCRIPT (after a restart or failover the script cache is empty), whatever the user's
+ * {@code useScriptCache} setting. Redisson's own retries are off: Redisson treats EVALSHA as
+ * idempotent and would re-run a state-changing script that merely timed out. Not API.
+ */
+final class ScriptRunner {
+    private final RScript script;
+    private final ScriptCatalog catalog;
+
+    ScriptRunner(RedissonClient redisson) {
+        this.script = redisson.getScript(OptionalOptions.defaults().codec(StringCodec.INSTANCE).retryAttempts(0));
+        this.catalog = ScriptCatalog.classpath();
+    }
+
+    /**
+     * @param name the script's name in the catalog
+     * @param mode READ_ONLY for read scripts, READ_WRITE otherwise
+     * @param type the expected reply shape
+     * @param keys KEYS in header order (the first routes the call in a cluster)
+     * @param args ARGV in header order
+     */
+    <R> CompletionStage<R> run(String name, RScript.Mode mode, RScript.ReturnType type, List<Object> keys, Object... args) {
+        Script s = catalog.get(name);
+        if (keys.size() != s.keyCount()) {
+            throw new IllegalStateException("script " + name + " declares " + s.keyCount() + " keys but got " + keys.size());
+        }
+        String routingKey = (String) keys.get(0);
+        CompletionStage<R> first = script.evalShaAsync(routingKey, mode, s.sha1(), type, keys, args);
+        return first.handle((result, error) -> {
+            if (error == null) {
+                return CompletableFuture.completedFuture(result);
+            }
+            if (!isNoScript(error)) {
+                return CompletableFuture.<R>failedFuture(unwrap(error));
+            }
+            return script.scriptLoadAsync(routingKey, s.source())
+                    .thenCompose(sha -> script.<R>evalShaAsync(routingKey, mode, sha, type, keys, args))
+                    .toCompletableFuture();
+        }).thenCompose(stage -> stage);
+    }
+
+    private static boolean isNoScript(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof RedisNoScriptException || String.valueOf(t.getMessage()).startsWith("NOSCRIPT")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static Throwable unwrap(Throwable error) {
+        Throwable t = error;
+        while (t instanceof CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+}

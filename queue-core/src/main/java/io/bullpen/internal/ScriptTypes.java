@@ -1,0 +1,75 @@
+package io.bullpen.internal;
+
+import io.bullpen.JobState;
+import io.bullpen.Retention;
+import java.util.List;
+import java.util.Map;
+
+/** Argument and result records of {@link Scripts}. Not API. */
+public final class ScriptTypes {
+    private ScriptTypes() {
+    }
+
+    /** One job for addJob: options already encoded; {@code customId} null for an automatic id. */
+    public record NewJob(String customId, String name, String data, String opts, long delayMs, int priority, boolean lifo) {
+    }
+
+    /** addJob's answer for one job: its id and whether it was added (false: duplicate custom id). */
+    public record AddResult(String id, boolean added) {
+    }
+
+    /** A job as read from Redis: its id, raw hash, and the lock token when a worker just took it. */
+    public record RawJob(String id, Map<String, String> hash, String lockToken) {
+    }
+
+    /**
+     * How a worker takes jobs (moveToActive, and moveToFinished's fetch of the next ones).
+     *
+     * @param count jobs to take at most
+     * @param token the worker's token; each lock token is {@code token + ":" + fence}
+     * @param lockMs lock duration
+     * @param workerName stored as processedBy
+     * @param promoteLimit max delayed jobs promoted per call
+     * @param stalledLimit max expired leases examined per call (0 = none)
+     * @param maxStalled a job stalling more often than this fails
+     */
+    public record FetchArgs(int count, String token, long lockMs, String workerName, int promoteLimit,
+                            int stalledLimit, int maxStalled) {
+        /** @return the same arguments taking {@code n} jobs */
+        public FetchArgs withCount(int n) {
+            return new FetchArgs(n, token, lockMs, workerName, promoteLimit, stalledLimit, maxStalled);
+        }
+    }
+
+    /** Jobs taken, and when an idle worker must look again (epoch ms, -1 = never). */
+    public record FetchResult(List<RawJob> jobs, long nextDelayedDue, long nextLeaseExpiry) {
+    }
+
+    /**
+     * The outcome of an active job for moveToFinished.
+     *
+     * @param jobId the job
+     * @param lockToken the token the worker holds
+     * @param completed true for success, false for failure
+     * @param value return value JSON (completed) or failed reason (failed)
+     * @param stacktrace one stack trace to record, or null
+     * @param stackLimit stack traces kept
+     * @param attempts the job's max attempts
+     * @param backoffMs retry delay (0 = straight back to wait)
+     * @param unrecoverable fail now whatever attempts are left
+     * @param lifo a retry to wait runs next
+     * @param retention retention of the set the job lands in
+     */
+    public record Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
+                         int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
+                         Retention retention) {
+    }
+
+    /** Where a finished job went, and the next jobs taken in the same call. */
+    public record FinishResult(JobState state, FetchResult next) {
+    }
+
+    /** Jobs moveStalledJobsToWait recovered to wait and those it failed. */
+    public record StalledResult(List<String> recovered, List<String> failed) {
+    }
+}

@@ -1,0 +1,291 @@
+package io.bullpen.internal;
+
+import io.bullpen.JobCounts;
+import io.bullpen.JobState;
+import io.bullpen.internal.ScriptTypes.AddResult;
+import io.bullpen.internal.ScriptTypes.FetchArgs;
+import io.bullpen.internal.ScriptTypes.FetchResult;
+import io.bullpen.internal.ScriptTypes.Finish;
+import io.bullpen.internal.ScriptTypes.FinishResult;
+import io.bullpen.internal.ScriptTypes.NewJob;
+import io.bullpen.internal.ScriptTypes.RawJob;
+import io.bullpen.internal.ScriptTypes.StalledResult;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import org.redisson.api.RScript.Mode;
+import org.redisson.api.RScript.ReturnType;
+import org.redisson.api.RedissonClient;
+
+/**
+ * One method per Lua script of one queue (the method is named after the script file). Builds
+ * KEYS from {@link KeyScheme} in header order and ARGV as each header documents, and turns
+ * replies into records; negative codes become exceptions through {@link ErrorCode}. Not API.
+ */
+public final class Scripts {
+    private final ScriptRunner runner;
+    private final KeyScheme k;
+    private final String maxLen;
+
+    /**
+     * @param redisson the client
+     * @param keys the queue's keys
+     * @param eventsMaxLength approximate cap of the events stream
+     */
+    public Scripts(RedissonClient redisson, KeyScheme keys, long eventsMaxLength) {
+        this.runner = new ScriptRunner(redisson);
+        this.k = keys;
+        this.maxLen = Long.toString(eventsMaxLength);
+    }
+
+    /** @return the queue's keys */
+    public KeyScheme keys() {
+        return k;
+    }
+
+    /** addJob: adds the jobs atomically; one result per job, in order. */
+    public CompletionStage<List<AddResult>> addJob(long now, List<NewJob> jobs) {
+        List<Object> args = new ArrayList<>(3 + jobs.size() * 7);
+        args.add(k.jobPrefix());
+        args.add(Long.toString(now));
+        args.add(maxLen);
+        for (NewJob j : jobs) {
+            args.add(j.customId() == null ? "" : j.customId());
+            args.add(j.name());
+            args.add(j.data());
+            args.add(j.opts());
+            args.add(Long.toString(j.delayMs()));
+            args.add(Integer.toString(j.priority()));
+            args.add(j.lifo() ? "1" : "0");
+        }
+        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.marker(), k.meta(), k.events(), k.id());
+        return runner.<List<Object>>run("addJob", Mode.READ_WRITE, ReturnType.LIST, keys, args.toArray())
+                .thenApply(reply -> {
+                    List<AddResult> results = new ArrayList<>(reply.size());
+                    for (Object entry : reply) {
+                        List<?> pair = (List<?>) entry;
+                        results.add(new AddResult(str(pair.get(0)), num(pair.get(1)) == 1));
+                    }
+                    return results;
+                });
+    }
+
+    /** moveToActive: takes up to {@code f.count()} jobs (see the script header). */
+    public CompletionStage<FetchResult> moveToActive(long now, FetchArgs f) {
+        List<Object> args = new ArrayList<>(10);
+        baseArgs(args, now);
+        fetchArgs(args, f);
+        return runner.<List<Object>>run("moveToActive", Mode.READ_WRITE, ReturnType.LIST, fetchKeys(false), args.toArray())
+                .thenApply(reply -> fetchResult(reply, 0));
+    }
+
+    /** moveToFinished: records the outcome and optionally takes the next jobs. */
+    public CompletionStage<FinishResult> moveToFinished(long now, FetchArgs next, Finish f) {
+        List<Object> args = new ArrayList<>(22);
+        baseArgs(args, now);
+        fetchArgs(args, next);
+        args.add(f.jobId());
+        args.add(f.lockToken());
+        args.add(f.completed() ? "completed" : "failed");
+        args.add(f.value() == null ? "" : f.value());
+        args.add(f.stacktrace() == null ? "" : f.stacktrace());
+        args.add(Integer.toString(f.stackLimit()));
+        args.add(Integer.toString(f.attempts()));
+        args.add(Long.toString(f.backoffMs()));
+        args.add(f.unrecoverable() ? "1" : "0");
+        args.add(f.lifo() ? "1" : "0");
+        args.add(Integer.toString(f.retention().count()));
+        args.add(Long.toString(f.retention().maxAgeMillis()));
+        return runner.<Object>run("moveToFinished", Mode.READ_WRITE, ReturnType.LIST, fetchKeys(true), args.toArray())
+                .thenApply(reply -> {
+                    List<?> list = check(reply, f.jobId(), "finish", "active");
+                    return new FinishResult(JobState.fromLabel(str(list.get(0))), fetchResult(list, 1));
+                });
+    }
+
+    /** extendLocks: renews many locks; returns the ids whose lock could not be extended. */
+    public CompletionStage<List<String>> extendLocks(long now, long lockMs, Map<String, String> tokensById) {
+        List<Object> args = new ArrayList<>(3 + tokensById.size() * 2);
+        args.add(k.jobPrefix());
+        args.add(Long.toString(now));
+        args.add(Long.toString(lockMs));
+        tokensById.forEach((id, token) -> {
+            args.add(id);
+            args.add(token);
+        });
+        return runner.<List<Object>>run("extendLocks", Mode.READ_WRITE, ReturnType.LIST, List.of(k.leases()), args.toArray())
+                .thenApply(Scripts::strings);
+    }
+
+    /** moveStalledJobsToWait: recovers up to {@code limit} jobs whose lock expired. */
+    public CompletionStage<StalledResult> moveStalledJobsToWait(long now, int maxStalled, int limit) {
+        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.active(), k.leases(), k.failed(), k.marker(), k.meta(), k.events());
+        return runner.<List<Object>>run("moveStalledJobsToWait", Mode.READ_WRITE, ReturnType.LIST, keys,
+                        k.jobPrefix(), Long.toString(now), maxLen, Integer.toString(maxStalled), Integer.toString(limit))
+                .thenApply(reply -> new StalledResult(strings(reply.get(0)), strings(reply.get(1))));
+    }
+
+    /** promote: a delayed job runs now. */
+    public CompletionStage<Void> promote(String jobId) {
+        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.marker(), k.meta(), k.events());
+        return runner.<Object>run("promote", Mode.READ_WRITE, ReturnType.LONG, keys, k.jobPrefix(), maxLen, jobId)
+                .thenAccept(reply -> check(reply, jobId, "promote", "delayed"));
+    }
+
+    /** retryJob: a failed (or completed) job runs again with fresh attempts. */
+    public CompletionStage<Void> retryJob(String jobId, JobState from) {
+        List<Object> keys = List.of(k.stateKey(from), k.waitList(), k.prioritized(), k.marker(), k.meta(), k.events());
+        return runner.<Object>run("retryJob", Mode.READ_WRITE, ReturnType.LONG, keys, k.jobPrefix(), maxLen, jobId, from.label())
+                .thenAccept(reply -> check(reply, jobId, "retry", from.label()));
+    }
+
+    /** removeJob: true when removed, false when there was no such job. */
+    public CompletionStage<Boolean> removeJob(String jobId) {
+        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.active(), k.leases(), k.completed(), k.failed(), k.events());
+        return runner.<Object>run("removeJob", Mode.READ_WRITE, ReturnType.LONG, keys, k.jobPrefix(), maxLen, jobId)
+                .thenApply(reply -> {
+                    if (num(reply) == ErrorCode.JOB_NOT_FOUND.code()) {
+                        return false;
+                    }
+                    check(reply, jobId, "remove", "not locked");
+                    return true;
+                });
+    }
+
+    /** pause: pauses (true) or resumes (false); returns whether the state changed. */
+    public CompletionStage<Boolean> pause(boolean pause) {
+        return runner.<Object>run("pause", Mode.READ_WRITE, ReturnType.LONG, List.of(k.meta(), k.marker(), k.events()),
+                        pause ? "pause" : "resume", maxLen)
+                .thenApply(reply -> num(reply) == 1);
+    }
+
+    /** getCounts: counts per state and the paused flag, read atomically. */
+    public CompletionStage<JobCounts> getCounts() {
+        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.active(), k.completed(), k.failed(), k.meta());
+        return runner.<List<Object>>run("getCounts", Mode.READ_ONLY, ReturnType.LIST, keys)
+                .thenApply(r -> new JobCounts(num(r.get(0)), num(r.get(3)), num(r.get(2)), num(r.get(1)),
+                        num(r.get(4)), num(r.get(5)), num(r.get(6)) == 1));
+    }
+
+    /** getJobs: a page of one state's jobs, in the state's natural order (see the script header). */
+    public CompletionStage<List<RawJob>> getJobs(JobState state, long start, long end) {
+        String order = switch (state) {
+            case WAITING, ACTIVE -> "list";
+            case DELAYED, PRIORITIZED -> "asc";
+            case COMPLETED, FAILED -> "desc";
+            case UNKNOWN -> throw new IllegalArgumentException("cannot list jobs in state UNKNOWN");
+        };
+        return runner.<List<Object>>run("getJobs", Mode.READ_ONLY, ReturnType.LIST, List.of(k.stateKey(state)),
+                        k.jobPrefix(), order, Long.toString(start), Long.toString(end))
+                .thenApply(reply -> {
+                    List<RawJob> jobs = new ArrayList<>(reply.size());
+                    for (Object entry : reply) {
+                        List<?> pair = (List<?>) entry;
+                        Map<String, String> hash = hash(pair.get(1));
+                        if (!hash.isEmpty()) {
+                            jobs.add(new RawJob(str(pair.get(0)), hash, null));
+                        }
+                    }
+                    return jobs;
+                });
+    }
+
+    /** getState: the job's state, {@link JobState#UNKNOWN} when there is no such job. */
+    public CompletionStage<JobState> getState(String jobId) {
+        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.active(), k.completed(), k.failed());
+        return runner.<Object>run("getState", Mode.READ_ONLY, ReturnType.VALUE, keys, jobId)
+                .thenApply(reply -> JobState.fromLabel(str(reply)));
+    }
+
+    /** updateProgress: stores the progress JSON and emits a progress event. */
+    public CompletionStage<Void> updateProgress(String jobId, String progressJson) {
+        return runner.<Object>run("updateProgress", Mode.READ_WRITE, ReturnType.LONG, List.of(k.job(jobId), k.events()),
+                        maxLen, jobId, progressJson)
+                .thenAccept(reply -> check(reply, jobId, "update progress", "existing"));
+    }
+
+    /** addLog: appends a log line keeping at most {@code keep} lines (-1 = all); returns the count kept. */
+    public CompletionStage<Long> addLog(String jobId, String line, int keep) {
+        return runner.<Object>run("addLog", Mode.READ_WRITE, ReturnType.LONG, List.of(k.job(jobId), k.logs(jobId)),
+                        line, Integer.toString(keep))
+                .thenApply(reply -> {
+                    check(reply, jobId, "log", "existing");
+                    return num(reply);
+                });
+    }
+
+    private void baseArgs(List<Object> args, long now) {
+        args.add(k.jobPrefix());
+        args.add(Long.toString(now));
+        args.add(maxLen);
+    }
+
+    private static void fetchArgs(List<Object> args, FetchArgs f) {
+        args.add(Integer.toString(f.count()));
+        args.add(f.token());
+        args.add(Long.toString(f.lockMs()));
+        args.add(f.workerName());
+        args.add(Integer.toString(f.promoteLimit()));
+        args.add(Integer.toString(f.stalledLimit()));
+        args.add(Integer.toString(f.maxStalled()));
+    }
+
+    private List<Object> fetchKeys(boolean withCompleted) {
+        List<Object> keys = new ArrayList<>(List.of(k.waitList(), k.prioritized(), k.delayed(), k.active(), k.leases(),
+                k.failed(), k.marker(), k.meta(), k.events(), k.fence()));
+        if (withCompleted) {
+            keys.add(k.completed());
+        }
+        return keys;
+    }
+
+    private static FetchResult fetchResult(List<?> reply, int offset) {
+        List<?> rawJobs = (List<?>) reply.get(offset);
+        List<RawJob> jobs = new ArrayList<>(rawJobs.size());
+        for (Object entry : rawJobs) {
+            List<?> triple = (List<?>) entry;
+            jobs.add(new RawJob(str(triple.get(0)), hash(triple.get(2)), str(triple.get(1))));
+        }
+        return new FetchResult(jobs, num(reply.get(offset + 1)), num(reply.get(offset + 2)));
+    }
+
+    /** Throws the exception for a negative code; returns a list reply as is. */
+    private List<?> check(Object reply, String jobId, String action, String needed) {
+        if (reply instanceof Number n && n.longValue() < 0) {
+            throw ErrorCode.toException(n.longValue(), k.queue(), jobId, action, needed);
+        }
+        return reply instanceof List<?> list ? list : Collections.emptyList();
+    }
+
+    static Map<String, String> hash(Object flat) {
+        List<?> list = (List<?>) flat;
+        Map<String, String> map = new LinkedHashMap<>(list.size());
+        for (int i = 0; i + 1 < list.size(); i += 2) {
+            map.put(str(list.get(i)), str(list.get(i + 1)));
+        }
+        return map;
+    }
+
+    static List<String> strings(Object reply) {
+        List<?> list = (List<?>) reply;
+        List<String> out = new ArrayList<>(list.size());
+        for (Object o : list) {
+            out.add(str(o));
+        }
+        return out;
+    }
+
+    static String str(Object o) {
+        return o == null ? null : o.toString();
+    }
+
+    static long num(Object o) {
+        if (o instanceof Number n) {
+            return n.longValue();
+        }
+        return Long.parseLong(o.toString());
+    }
+}
