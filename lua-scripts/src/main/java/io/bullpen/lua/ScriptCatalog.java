@@ -1,0 +1,105 @@
+package io.bullpen.lua;
+
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.regex.Pattern;
+
+/**
+ * Loads scripts by name from a {@link ScriptSource}, expanding includes, and caches them. Safe
+ * for concurrent use; a script is loaded on first {@link #get}.
+ */
+public final class ScriptCatalog {
+
+  /** Script names are plain file names: no path separators, so nothing outside the root. */
+  private static final Pattern SCRIPT_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
+
+  private final ScriptSource source;
+  private final ConcurrentMap<String, Script> cache = new ConcurrentHashMap<>();
+
+  private ScriptCatalog(ScriptSource source) {
+    this.source = source;
+  }
+
+  /** Holder so the shared catalog is created on first use. */
+  private static final class Shared {
+    static final ScriptCatalog CLASSPATH = new ScriptCatalog(ScriptSource.classpath());
+  }
+
+  /**
+   * The scripts shipped in this library's jar. Shared and cached for the life of the class loader.
+   *
+   * @return the classpath catalog
+   */
+  public static ScriptCatalog classpath() {
+    return Shared.CLASSPATH;
+  }
+
+  /**
+   * A catalog of the scripts in a directory laid out like {@code src/main/lua}.
+   *
+   * @param dir the script root; includes are in {@code dir/includes/}
+   * @return a new catalog
+   */
+  public static ScriptCatalog directory(Path dir) {
+    return of(ScriptSource.directory(dir));
+  }
+
+  /**
+   * A catalog over any source.
+   *
+   * @param source where script text comes from
+   * @return a new catalog
+   */
+  public static ScriptCatalog of(ScriptSource source) {
+    return new ScriptCatalog(source);
+  }
+
+  /**
+   * The script with this name, loaded, expanded and parsed on first request.
+   *
+   * @param name the script's file name without {@code .lua}
+   * @return the script
+   * @throws IllegalArgumentException for an unknown script, an unknown include, an include cycle or
+   *     a file with no header block; the message names the culprit
+   */
+  public Script get(String name) {
+    Script cached = cache.get(name);
+    if (cached != null) {
+      return cached;
+    }
+    // Load outside the map's lock; a racing load yields an identical script and the first wins.
+    Script loaded = load(name);
+    Script raced = cache.putIfAbsent(name, loaded);
+    return raced != null ? raced : loaded;
+  }
+
+  /**
+   * The names of every script in this catalog (not the includes).
+   *
+   * @return script names, sorted
+   * @throws UnsupportedOperationException when the source cannot enumerate its files, such as a
+   *     class path location that is neither a directory nor a jar with directory entries
+   */
+  public Set<String> names() {
+    return source.scriptNames();
+  }
+
+  private Script load(String name) {
+    String file = name + ".lua";
+    String text = SCRIPT_NAME.matcher(name).matches() ? source.read(file).orElse(null) : null;
+    if (text == null) {
+      throw new IllegalArgumentException("unknown script '" + name + "' (no " + file + " in "
+          + source + ")");
+    }
+    ScriptHeader header = ScriptHeader.parse(name, text);
+    IncludeExpander.Result expanded = IncludeExpander.expand(source, file, text);
+    return new Script(name, expanded.text(), header, expanded.includes());
+  }
+
+  @Override
+  public String toString() {
+    return "ScriptCatalog[" + source + "]";
+  }
+}

@@ -1,0 +1,119 @@
+package io.bullpen.lua;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Lints the real scripts in {@code src/main/lua} (surefire runs with the module as working
+ * directory) and checks that the jar's copies expand to the same text.
+ */
+class ScriptLintTest {
+
+  private static final Path LUA = Path.of("src/main/lua");
+  private static final ScriptCatalog SOURCE = ScriptCatalog.directory(LUA);
+  private static final Pattern KEYS_INDEX = Pattern.compile("\\bKEYS\\[(\\d+)\\]");
+  private static final Pattern ARGV_INDEX = Pattern.compile("\\bARGV\\[(\\d+)\\]");
+
+  @Test
+  void thereAreScriptsToLint() {
+    assertThat(SOURCE.names()).isNotEmpty();
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyScriptIsComplete() {
+    return SOURCE.names().stream().map(name -> dynamicTest(name, () -> {
+      Script script = SOURCE.get(name); // throws on an unknown include or a cycle
+      SoftAssertions soft = new SoftAssertions();
+      soft.assertThat(script.header().problems()).as("%s header problems", name).isEmpty();
+      soft.assertThat(script.keyCount()).as("%s declared key count", name).isGreaterThanOrEqualTo(1);
+      soft.assertThat(script.source()).as("%s expanded source", name).doesNotContain("@include");
+      String own = read(name + ".lua");
+      soft.assertThat(maxIndex(KEYS_INDEX, own))
+          .as("%s: highest literal KEYS[n] must be a declared key", name)
+          .isLessThanOrEqualTo(script.keyCount());
+      List<ScriptHeader.Entry> argv = script.header().argv();
+      boolean openEnded = !argv.isEmpty() && argv.get(argv.size() - 1).repeated();
+      if (!openEnded) {
+        soft.assertThat(maxIndex(ARGV_INDEX, own))
+            .as("%s: highest literal ARGV[n] must be a declared argument", name)
+            .isLessThanOrEqualTo(argv.size());
+      }
+      soft.assertAll();
+    }));
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyIncludeIsWellFormedAndUsed() {
+    Set<String> used = new HashSet<>();
+    SOURCE.names().forEach(name -> used.addAll(SOURCE.get(name).includes()));
+    return includeNames().stream().map(name -> dynamicTest(name, () -> {
+      String text = read("includes/" + name + ".lua");
+      SoftAssertions soft = new SoftAssertions();
+      soft.assertThat(text)
+          .as("includes/%s.lua opens with a '--[[ %s: description ]]' header", name, name)
+          .containsPattern("\\A--\\[\\[\\s*" + Pattern.quote(name) + ":\\s*\\S[\\s\\S]*?\\]\\]");
+      soft.assertThat(text)
+          .as("includes/%s.lua defines its function", name)
+          .containsPattern("(?m)^local function " + Pattern.quote(name) + "\\(");
+      soft.assertThat(used).as("scripts that include %s", name).contains(name);
+      soft.assertAll();
+    }));
+  }
+
+  @Test
+  void theJarHoldsTheSameScripts() {
+    ScriptCatalog jar = ScriptCatalog.classpath();
+
+    assertThat(jar.names()).isEqualTo(SOURCE.names());
+    SoftAssertions soft = new SoftAssertions();
+    for (String name : SOURCE.names()) {
+      Script fromJar = jar.get(name);
+      Script fromDir = SOURCE.get(name);
+      soft.assertThat(fromJar.source()).as("%s source", name).isEqualTo(fromDir.source());
+      soft.assertThat(fromJar.sha1()).as("%s sha1", name).isEqualTo(fromDir.sha1());
+      soft.assertThat(fromJar.includes()).as("%s includes", name).isEqualTo(fromDir.includes());
+    }
+    soft.assertAll();
+  }
+
+  private static Set<String> includeNames() {
+    try (Stream<Path> files = Files.list(LUA.resolve("includes"))) {
+      Set<String> names = new TreeSet<>();
+      files.map(f -> f.getFileName().toString())
+          .filter(n -> n.endsWith(".lua"))
+          .forEach(n -> names.add(n.substring(0, n.length() - ".lua".length())));
+      return names;
+    } catch (IOException e) {
+      throw new AssertionError("cannot list " + LUA.resolve("includes"), e);
+    }
+  }
+
+  private static String read(String relativePath) {
+    return ScriptSource.directory(LUA).read(relativePath)
+        .orElseThrow(() -> new AssertionError("missing " + relativePath));
+  }
+
+  private static int maxIndex(Pattern pattern, String text) {
+    int max = 0;
+    Matcher m = pattern.matcher(text);
+    while (m.find()) {
+      max = Math.max(max, Integer.parseInt(m.group(1)));
+    }
+    return max;
+  }
+}

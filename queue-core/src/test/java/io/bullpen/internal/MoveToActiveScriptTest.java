@@ -1,0 +1,184 @@
+package io.bullpen.internal;
+
+import static io.bullpen.internal.ScriptFixture.LOCK_MS;
+import static io.bullpen.internal.ScriptFixture.NOW;
+import static io.bullpen.internal.ScriptFixture.fetch;
+import static io.bullpen.internal.ScriptFixture.join;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+
+import io.bullpen.internal.ScriptTypes.FetchArgs;
+import io.bullpen.internal.ScriptTypes.FetchResult;
+import io.bullpen.internal.ScriptTypes.RawJob;
+import io.bullpen.testing.BullpenTest;
+import io.bullpen.testing.BullpenTestContext;
+import io.bullpen.testing.QueueSnapshot;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@BullpenTest
+class MoveToActiveScriptTest {
+    private ScriptFixture f;
+
+    @BeforeEach
+    void setUp(BullpenTestContext ctx) {
+        f = new ScriptFixture(ctx);
+    }
+
+    @Test
+    void takesOldestWaitingJobWithLockLeaseAndFencingToken() {
+        f.job("1").job("2").waiting("2", "1");
+
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(1)));
+
+        assertThat(r.jobs()).hasSize(1);
+        RawJob job = r.jobs().get(0);
+        assertThat(job.id()).isEqualTo("1");
+        assertThat(job.lockToken()).isEqualTo("w:1");
+        assertThat(job.hash()).contains(entry("processedOn", Long.toString(NOW)), entry("processedBy", "worker-1"),
+                entry("fence", "1"), entry("attemptsStarted", "1"), entry("name", "job-1"));
+        QueueSnapshot s = f.snap();
+        assertThat(s.waiting()).containsExactly("2");
+        assertThat(s.active()).containsExactly("1");
+        assertThat(s.lock("1")).isEqualTo("w:1");
+        assertThat(s.pttl("job:1:lock")).isBetween(LOCK_MS - 5_000, LOCK_MS);
+        assertThat(s.leases()).containsOnly(entry("1", (double) (NOW + LOCK_MS)));
+        assertThat(s.string("fence")).isEqualTo("1");
+        assertThat(s.eventNames()).containsExactly("active");
+        // Work is left, so another blocked worker is woken.
+        assertThat(s.zset("marker")).containsOnly(entry("0", 0.0));
+        assertThat(r.nextLeaseExpiry()).isEqualTo(NOW + LOCK_MS);
+        assertThat(r.nextDelayedDue()).isEqualTo(-1);
+        f.assertInvariant();
+    }
+
+    @Test
+    void takesUpToCountJobsInOneCallWaitBeforePrioritized() {
+        f.job("1").job("2").job("p1", "priority", "1").job("p2", "priority", "2").waiting("2", "1")
+                .zadd(f.k.prioritized(), "p2", 2 * 4294967296.0 + 1).zadd(f.k.prioritized(), "p1", 1 * 4294967296.0 + 2);
+
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(3)));
+
+        assertThat(r.jobs()).extracting(RawJob::id).containsExactly("1", "2", "p1");
+        assertThat(r.jobs()).extracting(RawJob::lockToken).containsExactly("w:1", "w:2", "w:3");
+        QueueSnapshot s = f.snap();
+        assertThat(s.prioritized()).containsOnlyKeys("p2");
+        assertThat(s.active()).containsExactlyInAnyOrder("1", "2", "p1");
+        f.assertInvariant();
+    }
+
+    @Test
+    void takingTheLastJobEmitsDrainedAndLeavesNoMarker() {
+        f.job("1").waiting("1");
+
+        join(f.scripts.moveToActive(NOW, fetch(5)));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.eventNames()).containsExactly("active", "drained");
+        assertThat(s.exists("marker")).isFalse();
+    }
+
+    @Test
+    void emptyQueueReturnsNoJobsAndNoEvent() {
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(5)));
+
+        assertThat(r.jobs()).isEmpty();
+        assertThat(r.nextDelayedDue()).isEqualTo(-1);
+        assertThat(f.snap().keys()).isEmpty();
+    }
+
+    @Test
+    void pausedQueueGivesNoJobsButStillReportsNextDue() {
+        f.meta("paused", "1").job("1").waiting("1").job("d").delayed("d", NOW + 700);
+
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(5)));
+
+        assertThat(r.jobs()).isEmpty();
+        assertThat(r.nextDelayedDue()).isEqualTo(NOW + 700);
+        assertThat(f.snap().waiting()).containsExactly("1");
+    }
+
+    @Test
+    void promotesDueDelayedJobsInDueOrderAndReportsTheNextDue() {
+        f.job("late").job("early").job("future").job("prio", "priority", "3")
+                .delayed("late", NOW).delayed("early", NOW - 50).delayed("future", NOW + 1).delayed("prio", NOW - 10);
+
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(0)));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.delayed()).containsOnlyKeys("future");
+        assertThat(s.waiting()).containsExactly("late", "early");
+        assertThat(s.prioritized()).containsOnlyKeys("prio");
+        assertThat(s.eventNames()).containsExactly("waiting", "waiting", "waiting");
+        assertThat(s.events()).allSatisfy(e -> assertThat(e).containsEntry("prev", "delayed"));
+        assertThat(r.nextDelayedDue()).isEqualTo(NOW + 1);
+        f.assertInvariant();
+    }
+
+    @Test
+    void promotionIsBoundedPerCall() {
+        for (int i = 0; i < 5; i++) {
+            f.job("d" + i).delayed("d" + i, NOW - 100 + i);
+        }
+        FetchArgs twoAtATime = new FetchArgs(0, "w", LOCK_MS, "worker-1", 2, 100, 1);
+
+        join(f.scripts.moveToActive(NOW, twoAtATime));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.waiting()).containsExactly("d1", "d0");
+        assertThat(s.delayed()).containsOnlyKeys("d2", "d3", "d4");
+    }
+
+    @Test
+    void expiredLeaseWithoutLockIsRecoveredToTheFrontOfWait() {
+        f.job("old").waiting("old").job("s").active("s", "w:9", 0, NOW - 1);
+
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(1)));
+
+        assertThat(r.jobs()).extracting(RawJob::id).containsExactly("s");
+        assertThat(f.snap().job("s")).containsEntry("stalledCount", "1").containsEntry("attemptsStarted", "1");
+        assertThat(f.snap().eventNames()).containsSubsequence("stalled", "active");
+        f.assertInvariant();
+    }
+
+    @Test
+    void jobThatStallsMoreThanMaxStalledCountFails() {
+        f.job("s", "stalledCount", "1").active("s", "w:9", 0, NOW - 1);
+
+        join(f.scripts.moveToActive(NOW, fetch(1)));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.failed()).containsOnly(entry("s", (double) NOW));
+        assertThat(s.job("s")).containsEntry("stalledCount", "2").containsEntry("attemptsMade", "1")
+                .containsEntry("finishedOn", Long.toString(NOW))
+                .containsEntry("failedReason", "job stalled more than allowable limit (1)");
+        assertThat(s.active()).isEmpty();
+        assertThat(s.leases()).isEmpty();
+        f.assertInvariant();
+    }
+
+    @Test
+    void leaseThatLooksExpiredWhileTheLockLivesIsRescoredNotRecovered() {
+        // The caller's clock runs ahead of Redis: the lock's own TTL is the truth.
+        f.job("a").active("a", "w:1", 20_000, NOW - 1);
+
+        join(f.scripts.moveToActive(NOW, fetch(1)));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.active()).containsExactly("a");
+        assertThat(s.leases().get("a")).isBetween((double) NOW + 15_000, (double) NOW + 20_000);
+        assertThat(s.job("a")).doesNotContainKey("stalledCount");
+    }
+
+    @Test
+    void danglingIdWithoutHashIsDroppedNotRun() {
+        f.waiting("ghost");
+
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(1)));
+
+        assertThat(r.jobs()).isEmpty();
+        QueueSnapshot s = f.snap();
+        assertThat(s.waiting()).isEmpty();
+        assertThat(s.active()).isEmpty();
+    }
+}

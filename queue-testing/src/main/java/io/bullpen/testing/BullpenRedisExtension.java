@@ -1,0 +1,140 @@
+package io.bullpen.testing;
+
+import java.util.Set;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.redisson.api.RedissonClient;
+
+/**
+ * Gives each test class its own real Redis server and Redisson client (usually via
+ * {@link BullpenTest}).
+ *
+ * <p>The server is chosen in this order:
+ * <ol>
+ *   <li>{@code BULLPEN_TEST_REDIS=external|process|embedded|container} forces a kind, and the
+ *       class fails clearly when that kind is impossible here;</li>
+ *   <li>{@code REDIS_URL} names an existing server: nothing is started, nothing flushed;</li>
+ *   <li>a {@code redis-server} binary on the PATH (or in /usr/bin, /usr/sbin) runs as a child
+ *       process on a free loopback port, persistence off;</li>
+ *   <li>else the Redis bundled in {@code org.signal:embedded-redis}.</li>
+ * </ol>
+ * A Docker container ({@code redis:7.0}, through the optional Testcontainers dependency) is used
+ * only when {@code BULLPEN_TEST_REDIS=container} asks for it.
+ *
+ * <p>Parameters of type {@link BullpenTestContext}, {@link RedissonClient}, {@link SettableClock}
+ * and {@link TestRedis} resolve in constructors, test methods and lifecycle methods. The client and
+ * clock are those of the method's {@link BullpenTestContext}. {@code @Nested} classes share the
+ * server of their enclosing class.
+ */
+public final class BullpenRedisExtension
+        implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, ParameterResolver {
+
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(BullpenRedisExtension.class);
+    private static final String RESOURCES = "resources";
+    private static final Set<Class<?>> TYPES =
+            Set.of(BullpenTestContext.class, RedissonClient.class, SettableClock.class, TestRedis.class);
+
+    /** Creates the extension; JUnit does this. */
+    public BullpenRedisExtension() {
+    }
+
+    /**
+     * Starts the class's server and client unless an enclosing class (or constructor injection in a
+     * per-class lifecycle) already did.
+     *
+     * @param context the class context
+     */
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        resources(context);
+    }
+
+    /**
+     * Starts a server that an earlier test left stopped, and creates this test's context.
+     *
+     * @param context the test method context
+     */
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        resources(context).redis().ensureRunning();
+        testContext(context);
+    }
+
+    /**
+     * Closes the clients and stops the server started for this class (not an enclosing class's).
+     *
+     * @param context the class context
+     */
+    @Override
+    public void afterAll(ExtensionContext context) {
+        ClassResources resources = context.getStore(NAMESPACE).get(RESOURCES, ClassResources.class);
+        if (resources != null && resources.ownerId().equals(context.getUniqueId())) {
+            resources.close();
+        }
+    }
+
+    /**
+     * Whether the parameter is one of the four types this extension provides.
+     *
+     * @param parameterContext the parameter
+     * @param extensionContext the context
+     * @return true for BullpenTestContext, RedissonClient, SettableClock and TestRedis
+     */
+    @Override
+    public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        return TYPES.contains(parameterContext.getParameter().getType());
+    }
+
+    /**
+     * Provides the parameter, starting the server first if needed.
+     *
+     * @param parameterContext the parameter
+     * @param extensionContext the context
+     * @return the value
+     */
+    @Override
+    public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        Class<?> type = parameterContext.getParameter().getType();
+        if (type == TestRedis.class) {
+            return resources(extensionContext).redis();
+        }
+        BullpenTestContext testContext = testContext(extensionContext);
+        if (type == RedissonClient.class) {
+            return testContext.redisson();
+        }
+        if (type == SettableClock.class) {
+            return testContext.clock();
+        }
+        return testContext;
+    }
+
+    /** The class's resources, started on first use; found in an enclosing class's store when nested. */
+    private static ClassResources resources(ExtensionContext context) {
+        ExtensionContext classContext = classContext(context);
+        // computeIfAbsent also sees the stores of enclosing classes, so @Nested classes share a server.
+        return classContext.getStore(NAMESPACE).computeIfAbsent(RESOURCES,
+                key -> ClassResources.start(classContext.getUniqueId(), classContext.getDisplayName()),
+                ClassResources.class);
+    }
+
+    /** One context per extension context: keyed by unique id so a method never inherits the class's one. */
+    private static BullpenTestContext testContext(ExtensionContext context) {
+        ClassResources resources = resources(context);
+        return context.getStore(NAMESPACE).computeIfAbsent("context:" + context.getUniqueId(),
+                key -> new BullpenTestContext(resources.client(), resources.redis()), BullpenTestContext.class);
+    }
+
+    /** The nearest enclosing context that belongs to a class rather than to a method. */
+    private static ExtensionContext classContext(ExtensionContext context) {
+        ExtensionContext current = context;
+        while (current.getTestMethod().isPresent() && current.getParent().isPresent()) {
+            current = current.getParent().get();
+        }
+        return current;
+    }
+}
