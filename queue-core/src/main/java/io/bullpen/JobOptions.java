@@ -1,0 +1,489 @@
+package io.bullpen;
+
+import io.bullpen.internal.Validation;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.StringJoiner;
+
+/**
+ * How a job is added and handled: delay, priority, retries, custom id, retention and timeout.
+ * Build one with {@link #builder()}; every option has a default, see {@link #defaults()}:
+ *
+ * <pre>{@code
+ * JobOptions options = JobOptions.builder()
+ *         .attempts(5)
+ *         .backoff(Backoff.exponential(Duration.ofSeconds(1)))
+ *         .removeOnComplete(Retention.keepLast(1000))
+ *         .build();
+ * }</pre>
+ *
+ * <p>The options are stored with the job as JSON ({@link #describe()}), so every process that
+ * touches the job, in Java or not, applies the same ones. Durations have millisecond
+ * precision. Immutable; compares by value.
+ */
+public final class JobOptions {
+
+    /** Highest priority value (2^21); the priority is part of a score that must stay exact. */
+    public static final int MAX_PRIORITY = 1 << 21;
+
+    private static final JobOptions DEFAULTS = new Builder().build();
+
+    private final Duration delay;
+    private final int priority;
+    private final int attempts;
+    private final Backoff backoff;
+    private final String jobId;
+    private final boolean lifo;
+    private final Retention removeOnComplete;
+    private final Retention removeOnFail;
+    private final Duration timeout;
+
+    private JobOptions(Builder b) {
+        Validation.nonNegative("delay", b.delay);
+        Validation.between("priority", b.priority, 0, MAX_PRIORITY);
+        Validation.atLeast("attempts", b.attempts, 1);
+        if (b.jobId != null) {
+            Validation.jobId(b.jobId);
+        }
+        if (b.lifo && b.priority > 0) {
+            // LIFO orders the wait list; prioritized jobs live in a sorted set where it means nothing.
+            throw new IllegalArgumentException("lifo cannot be combined with priority " + b.priority);
+        }
+        Objects.requireNonNull(b.removeOnComplete, "removeOnComplete must not be null");
+        Objects.requireNonNull(b.removeOnFail, "removeOnFail must not be null");
+        if (b.timeout != null) {
+            Validation.positive("timeout", b.timeout);
+        }
+        // Truncated to milliseconds so that describe() and fromDescription() round-trip exactly.
+        this.delay = Duration.ofMillis(b.delay.toMillis());
+        this.priority = b.priority;
+        this.attempts = b.attempts;
+        this.backoff = b.backoff;
+        this.jobId = b.jobId;
+        this.lifo = b.lifo;
+        this.removeOnComplete = b.removeOnComplete;
+        this.removeOnFail = b.removeOnFail;
+        this.timeout = b.timeout == null ? null : Duration.ofMillis(b.timeout.toMillis());
+    }
+
+    /**
+     * Starts a builder holding the default options.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The default options: no delay, no priority, one attempt, no backoff, an automatic id,
+     * FIFO, keep every finished job, no timeout.
+     *
+     * @return the default options
+     */
+    public static JobOptions defaults() {
+        return DEFAULTS;
+    }
+
+    /**
+     * Rebuilds options from the map produced by {@link #describe()}, as decoded by Jackson from
+     * the job's stored {@code opts}: numbers may be Integer, Long or whole Doubles, and a
+     * missing or null key means the default. Unknown keys are ignored so that older processes
+     * can read options written by newer ones.
+     *
+     * @param description the described options
+     * @return options equal to the ones described
+     * @throws NullPointerException if {@code description} is null
+     * @throws IllegalArgumentException if a value has the wrong type or is invalid
+     */
+    public static JobOptions fromDescription(Map<String, ?> description) {
+        Objects.requireNonNull(description, "job options description must not be null");
+        Builder b = builder();
+        Object value;
+        if ((value = description.get("delay")) != null) {
+            b.delay(Duration.ofMillis(Validation.wholeNumber("delay", value)));
+        }
+        if ((value = description.get("priority")) != null) {
+            b.priority(Validation.intNumber("priority", value));
+        }
+        if ((value = description.get("attempts")) != null) {
+            b.attempts(Validation.intNumber("attempts", value));
+        }
+        if ((value = description.get("backoff")) != null) {
+            b.backoff(Backoff.fromDescription(map("backoff", value)));
+        }
+        if ((value = description.get("jobId")) != null) {
+            if (!(value instanceof String id)) {
+                throw new IllegalArgumentException("jobId must be a string but was " + value
+                        + " (" + value.getClass().getSimpleName() + ")");
+            }
+            b.jobId(id);
+        }
+        if ((value = description.get("lifo")) != null) {
+            if (!(value instanceof Boolean lifo)) {
+                throw new IllegalArgumentException("lifo must be a boolean but was " + value
+                        + " (" + value.getClass().getSimpleName() + ")");
+            }
+            b.lifo(lifo);
+        }
+        if ((value = description.get("removeOnComplete")) != null) {
+            b.removeOnComplete(Retention.fromDescription(map("removeOnComplete", value)));
+        }
+        if ((value = description.get("removeOnFail")) != null) {
+            b.removeOnFail(Retention.fromDescription(map("removeOnFail", value)));
+        }
+        if ((value = description.get("timeout")) != null) {
+            b.timeout(Duration.ofMillis(Validation.wholeNumber("timeout", value)));
+        }
+        return b.build();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, ?> map(String what, Object value) {
+        if (!(value instanceof Map<?, ?> map)) {
+            throw new IllegalArgumentException(what + " must be an object but was " + value
+                    + " (" + value.getClass().getSimpleName() + ")");
+        }
+        // Keys decoded from JSON are always strings.
+        return (Map<String, ?>) map;
+    }
+
+    /**
+     * Starts a builder holding these options, to derive changed copies.
+     *
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.delay = delay;
+        b.priority = priority;
+        b.attempts = attempts;
+        b.backoff = backoff;
+        b.jobId = jobId;
+        b.lifo = lifo;
+        b.removeOnComplete = removeOnComplete;
+        b.removeOnFail = removeOnFail;
+        b.timeout = timeout;
+        return b;
+    }
+
+    /**
+     * How long after being added the job becomes ready.
+     *
+     * @return the delay, {@link Duration#ZERO} by default
+     */
+    public Duration delay() {
+        return delay;
+    }
+
+    /**
+     * The job's priority: 0 means none (the job goes to the plain wait list); 1 to
+     * {@value #MAX_PRIORITY} prioritize it, lower values running first.
+     *
+     * @return the priority, 0 by default
+     */
+    public int priority() {
+        return priority;
+    }
+
+    /**
+     * How many times the job may run in total, the first attempt included.
+     *
+     * @return the attempts, 1 by default (no retry)
+     */
+    public int attempts() {
+        return attempts;
+    }
+
+    /**
+     * The wait before each retry. When absent, a failed job with attempts left is retried
+     * immediately.
+     *
+     * @return the backoff, empty by default
+     */
+    public Optional<Backoff> backoff() {
+        return Optional.ofNullable(backoff);
+    }
+
+    /**
+     * The caller's id for the job; adding a job whose id already exists returns the existing
+     * job and adds nothing.
+     *
+     * @return the custom id, or empty for an automatic numeric id
+     */
+    public Optional<String> jobId() {
+        return Optional.ofNullable(jobId);
+    }
+
+    /**
+     * Whether the job goes to the front of the wait list (last in, first out) instead of the
+     * back.
+     *
+     * @return false by default
+     */
+    public boolean lifo() {
+        return lifo;
+    }
+
+    /**
+     * Which completed jobs to keep.
+     *
+     * @return the retention, {@link Retention#keepAll()} by default
+     */
+    public Retention removeOnComplete() {
+        return removeOnComplete;
+    }
+
+    /**
+     * Which failed jobs (out of attempts) to keep.
+     *
+     * @return the retention, {@link Retention#keepAll()} by default
+     */
+    public Retention removeOnFail() {
+        return removeOnFail;
+    }
+
+    /**
+     * How long one attempt may run before the worker interrupts it and fails the attempt.
+     *
+     * @return the timeout, empty by default (no limit)
+     */
+    public Optional<Duration> timeout() {
+        return Optional.ofNullable(timeout);
+    }
+
+    /**
+     * A JSON-friendly description holding only the options that differ from
+     * {@link #defaults()}, so stored job hashes stay lean: keys {@code delay} (ms, Long),
+     * {@code priority} and {@code attempts} (Integer), {@code backoff} ({@link Backoff#describe()}),
+     * {@code jobId} (String), {@code lifo} (Boolean), {@code removeOnComplete} and
+     * {@code removeOnFail} ({@link Retention#describe()}), {@code timeout} (ms, Long). The
+     * default options describe as an empty map.
+     *
+     * @return an unmodifiable map with a stable key order
+     */
+    public Map<String, Object> describe() {
+        Map<String, Object> d = new LinkedHashMap<>();
+        if (!delay.isZero()) {
+            d.put("delay", delay.toMillis());
+        }
+        if (priority != 0) {
+            d.put("priority", priority);
+        }
+        if (attempts != 1) {
+            d.put("attempts", attempts);
+        }
+        if (backoff != null) {
+            d.put("backoff", backoff.describe());
+        }
+        if (jobId != null) {
+            d.put("jobId", jobId);
+        }
+        if (lifo) {
+            d.put("lifo", true);
+        }
+        if (!removeOnComplete.keepsAll()) {
+            d.put("removeOnComplete", removeOnComplete.describe());
+        }
+        if (!removeOnFail.keepsAll()) {
+            d.put("removeOnFail", removeOnFail.describe());
+        }
+        if (timeout != null) {
+            d.put("timeout", timeout.toMillis());
+        }
+        return Collections.unmodifiableMap(d);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof JobOptions other
+                && other.delay.equals(delay)
+                && other.priority == priority
+                && other.attempts == attempts
+                && Objects.equals(other.backoff, backoff)
+                && Objects.equals(other.jobId, jobId)
+                && other.lifo == lifo
+                && other.removeOnComplete.equals(removeOnComplete)
+                && other.removeOnFail.equals(removeOnFail)
+                && Objects.equals(other.timeout, timeout);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(delay, priority, attempts, backoff, jobId, lifo,
+                removeOnComplete, removeOnFail, timeout);
+    }
+
+    /** Lists only the options that differ from the defaults, e.g. {@code JobOptions{attempts=3}}. */
+    @Override
+    public String toString() {
+        StringJoiner out = new StringJoiner(", ", "JobOptions{", "}");
+        if (!delay.isZero()) {
+            out.add("delay=" + delay.toMillis() + "ms");
+        }
+        if (priority != 0) {
+            out.add("priority=" + priority);
+        }
+        if (attempts != 1) {
+            out.add("attempts=" + attempts);
+        }
+        if (backoff != null) {
+            out.add("backoff=" + backoff);
+        }
+        if (jobId != null) {
+            out.add("jobId=" + Validation.quote(jobId));
+        }
+        if (lifo) {
+            out.add("lifo=true");
+        }
+        if (!removeOnComplete.keepsAll()) {
+            out.add("removeOnComplete=" + removeOnComplete);
+        }
+        if (!removeOnFail.keepsAll()) {
+            out.add("removeOnFail=" + removeOnFail);
+        }
+        if (timeout != null) {
+            out.add("timeout=" + timeout.toMillis() + "ms");
+        }
+        return out.toString();
+    }
+
+    /**
+     * Collects options fluently; {@link #build()} validates them all at once, so setters can
+     * be called in any order. Not thread-safe; reusable after {@code build()}.
+     */
+    public static final class Builder {
+
+        private Duration delay = Duration.ZERO;
+        private int priority;
+        private int attempts = 1;
+        private Backoff backoff;
+        private String jobId;
+        private boolean lifo;
+        private Retention removeOnComplete = Retention.keepAll();
+        private Retention removeOnFail = Retention.keepAll();
+        private Duration timeout;
+
+        private Builder() {
+        }
+
+        /**
+         * Sets how long after being added the job becomes ready.
+         *
+         * @param delay the delay, >= 0
+         * @return this builder
+         */
+        public Builder delay(Duration delay) {
+            this.delay = delay;
+            return this;
+        }
+
+        /**
+         * Sets the priority: 0 for none, 1 to {@value JobOptions#MAX_PRIORITY} where lower
+         * values run first.
+         *
+         * @param priority the priority
+         * @return this builder
+         */
+        public Builder priority(int priority) {
+            this.priority = priority;
+            return this;
+        }
+
+        /**
+         * Sets how many times the job may run in total, the first attempt included.
+         *
+         * @param attempts the attempts, >= 1
+         * @return this builder
+         */
+        public Builder attempts(int attempts) {
+            this.attempts = attempts;
+            return this;
+        }
+
+        /**
+         * Sets the wait before each retry.
+         *
+         * @param backoff the backoff, or null to retry immediately
+         * @return this builder
+         */
+        public Builder backoff(Backoff backoff) {
+            this.backoff = backoff;
+            return this;
+        }
+
+        /**
+         * Sets a custom job id, which makes adding idempotent: a second add with the same id
+         * returns the existing job. Numeric ids are reserved for automatic ids.
+         *
+         * @param jobId the id: up to 256 characters, not all digits, without {@code { } :} or
+         *     whitespace; or null for an automatic id
+         * @return this builder
+         */
+        public Builder jobId(String jobId) {
+            this.jobId = jobId;
+            return this;
+        }
+
+        /**
+         * Sets whether the job goes to the front of the wait list; cannot be combined with a
+         * priority.
+         *
+         * @param lifo true for last in, first out
+         * @return this builder
+         */
+        public Builder lifo(boolean lifo) {
+            this.lifo = lifo;
+            return this;
+        }
+
+        /**
+         * Sets which completed jobs to keep.
+         *
+         * @param retention the retention
+         * @return this builder
+         */
+        public Builder removeOnComplete(Retention retention) {
+            this.removeOnComplete = retention;
+            return this;
+        }
+
+        /**
+         * Sets which failed jobs to keep.
+         *
+         * @param retention the retention
+         * @return this builder
+         */
+        public Builder removeOnFail(Retention retention) {
+            this.removeOnFail = retention;
+            return this;
+        }
+
+        /**
+         * Sets how long one attempt may run.
+         *
+         * @param timeout the timeout, >= 1ms, or null for no limit
+         * @return this builder
+         */
+        public Builder timeout(Duration timeout) {
+            this.timeout = timeout;
+            return this;
+        }
+
+        /**
+         * Validates the options and creates them.
+         *
+         * @return the options
+         * @throws NullPointerException if delay or a retention is null
+         * @throws IllegalArgumentException if an option is out of range, naming the bad value
+         */
+        public JobOptions build() {
+            return new JobOptions(this);
+        }
+    }
+}
