@@ -1,6 +1,7 @@
 --[[
   moveToActive: a worker takes up to `count` jobs in one call. First recovers a bounded batch of
-  stalled jobs (expired leases) and promotes a bounded batch of due delayed jobs; then, unless
+  stalled jobs (expired leases), promotes a bounded batch of due delayed jobs and, when asked,
+  removes finished jobs past their retention age (the janitor); then, unless
   the queue is paused, takes from wait, then prioritized. Each taken job gets a lock token
   (token .. ":" .. fence) with PX lockMs, a lease, a fencing token, processedOn, processedBy and
   attemptsStarted + 1. Job keys are built from jobKeyPrefix (same slot as the queue).
@@ -11,11 +12,12 @@
     3 delayed       ZSET    <prefix>:{<queue>}:delayed
     4 active        LIST    <prefix>:{<queue>}:active
     5 leases        ZSET    <prefix>:{<queue>}:leases
-    6 failed        ZSET    <prefix>:{<queue>}:failed  (jobs that stalled too often)
+    6 failed        ZSET    <prefix>:{<queue>}:failed  (jobs that stalled too often; janitor)
     7 marker        ZSET    <prefix>:{<queue>}:marker
     8 meta          HASH    <prefix>:{<queue>}:meta
     9 events        STREAM  <prefix>:{<queue>}:events
     10 fence        STRING  <prefix>:{<queue>}:fence  (fencing-token counter)
+    11 completed    ZSET    <prefix>:{<queue>}:completed  (janitor)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
@@ -27,9 +29,11 @@
     8 promoteLimit  max delayed jobs promoted in this call
     9 stalledLimit  max expired leases examined in this call (0 = skip)
     10 maxStalled   a job that stalls more often than this fails
+    11 cleanLimit   janitor: oldest finished jobs examined per set for age retention (0 = skip)
   Returns:
-    {jobs, nextDelayedDue, nextLeaseExpiry}: jobs = {{jobId, lockToken, {hash field, value, ...}}, ...};
-    the two times in epoch millis, -1 when there is none
+    {jobs, nextDelayedDue, nextLeaseExpiry, recoveredIds, stalledFailedIds}:
+    jobs = {{jobId, lockToken, {hash field, value, ...}}, ...}; the two times in epoch millis,
+    -1 when there is none; the ids recovered from stalled to wait, and those failed for it
   Events:
     active, waiting (promoted, prev = delayed), stalled, failed (stalled too often), drained
 ]]
@@ -38,6 +42,6 @@
 local q = {
   wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], active = KEYS[4], leases = KEYS[5],
   failed = KEYS[6], marker = KEYS[7], meta = KEYS[8], events = KEYS[9], fence = KEYS[10],
-  jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3]
+  completed = KEYS[11], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3]
 }
 return fetchJobs(q, readFetchArgs(4))

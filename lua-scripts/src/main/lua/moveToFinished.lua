@@ -22,29 +22,30 @@
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
     3 eventsMaxLen  approximate cap of the events stream
-    4 count         next jobs to take in the same call (0 = none); 5-10 as in moveToActive
+    4 count         next jobs to take in the same call (0 = none); 5-11 as in moveToActive
     5 token         worker token for the next jobs
     6 lockMs        lock duration in millis
     7 workerName    processedBy for the next jobs
     8 promoteLimit  max delayed jobs promoted
     9 stalledLimit  max expired leases examined
     10 maxStalled   stalled-count limit
-    11 jobId        the finished job
-    12 lockToken    the lock token the worker holds for it
-    13 outcome      "completed" or "failed"
-    14 value        completed: return value (JSON); failed: failedReason
-    15 stacktrace   failed: one stack trace to append ("" = none)
-    16 stackLimit   how many stack traces to keep (oldest dropped)
-    17 attempts     the job's max attempts
-    18 backoffMs    retry delay in millis (0 = straight back to wait)
-    19 unrecoverable  "1" = fail now whatever attempts are left
-    20 lifo         "1" = a retry to wait runs next
-    21 keepCount    retention of the target set: max jobs kept (-1 = all, 0 = none)
-    22 keepAgeMs    retention: max age in millis (-1 = no limit)
+    11 cleanLimit   janitor batch (0 = skip)
+    12 jobId        the finished job
+    13 lockToken    the lock token the worker holds for it
+    14 outcome      "completed" or "failed"
+    15 value        completed: return value (JSON); failed: failedReason
+    16 stacktrace   failed: one stack trace to append ("" = none)
+    17 stackLimit   how many stack traces to keep (oldest dropped)
+    18 attempts     the job's max attempts
+    19 backoffMs    retry delay in millis (0 = straight back to wait)
+    20 unrecoverable  "1" = fail now whatever attempts are left
+    21 lifo         "1" = a retry to wait runs next
+    22 keepCount    retention of the target set: max jobs kept (-1 = all, 0 = none)
+    23 keepAgeMs    retention: max age in millis (-1 = no limit)
   Returns:
-    {state, jobs, nextDelayedDue, nextLeaseExpiry}: state = completed | failed | delayed |
-    waiting | prioritized (where the job went); jobs etc. as in moveToActive ({} and -1 when
-    count = 0). Errors: -1 job not found, -2 lock missing, -3 lock held by another token
+    {state, jobs, nextDelayedDue, nextLeaseExpiry, recoveredIds, stalledFailedIds}: state =
+    completed | failed | delayed | waiting | prioritized (where the job went); the rest as in
+    moveToActive ({}, -1, -1, {}, {} when count = 0). Errors: -1 job not found, -2 lock missing, -3 lock held by another token
   Events:
     completed (returnValue), failed (failedReason, attemptsMade), retrying (attemptsMade,
     delay, failedReason), plus moveToActive's when fetching
@@ -58,7 +59,7 @@ local q = {
   failed = KEYS[6], marker = KEYS[7], meta = KEYS[8], events = KEYS[9], fence = KEYS[10],
   completed = KEYS[11], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3]
 }
-local jobId, lockToken, outcome, value = ARGV[11], ARGV[12], ARGV[13], ARGV[14]
+local jobId, lockToken, outcome, value = ARGV[12], ARGV[13], ARGV[14], ARGV[15]
 local jobKey = q.jobPrefix .. jobId
 local lockKey = jobKey .. ":lock"
 local retentionBatch = 1000
@@ -78,7 +79,7 @@ redis.call("DEL", lockKey)
 redis.call("ZREM", q.leases, jobId)
 redis.call("LREM", q.active, -1, jobId)
 local attemptsMade = redis.call("HINCRBY", jobKey, "attemptsMade", 1)
-local keepCount, keepAgeMs = tonumber(ARGV[21]), tonumber(ARGV[22])
+local keepCount, keepAgeMs = tonumber(ARGV[22]), tonumber(ARGV[23])
 
 local function finish(setKey, event, ...)
   if keepCount == 0 then
@@ -97,18 +98,18 @@ if outcome == "completed" then
   state = "completed"
 else
   redis.call("HSET", jobKey, "failedReason", value)
-  local stackLimit = tonumber(ARGV[16])
-  if ARGV[15] ~= "" and stackLimit > 0 then
+  local stackLimit = tonumber(ARGV[17])
+  if ARGV[16] ~= "" and stackLimit > 0 then
     local stored = redis.call("HGET", jobKey, "stacktrace")
     local traces = stored and cjson.decode(stored) or {}
-    traces[#traces + 1] = ARGV[15]
+    traces[#traces + 1] = ARGV[16]
     while #traces > stackLimit do
       table.remove(traces, 1)
     end
     redis.call("HSET", jobKey, "stacktrace", cjson.encode(traces))
   end
-  local backoffMs = tonumber(ARGV[18])
-  if ARGV[19] == "1" or attemptsMade >= tonumber(ARGV[17]) then
+  local backoffMs = tonumber(ARGV[19])
+  if ARGV[20] == "1" or attemptsMade >= tonumber(ARGV[18]) then
     redis.call("HSET", jobKey, "finishedOn", q.now)
     finish(q.failed, "failed", "failedReason", value, "attemptsMade", attemptsMade)
     state = "failed"
@@ -118,7 +119,7 @@ else
     state = "delayed"
   else
     local priority = tonumber(redis.call("HGET", jobKey, "priority")) or 0
-    state = pushReady(q, jobId, priority, ARGV[20] == "1")
+    state = pushReady(q, jobId, priority, ARGV[21] == "1")
     signalWorkers(q, 0)
     emitEvent(q, "retrying", jobId, "attemptsMade", attemptsMade, "delay", 0, "failedReason", value)
   end
@@ -126,6 +127,6 @@ end
 
 if tonumber(ARGV[4]) > 0 then
   local fetched = fetchJobs(q, readFetchArgs(4))
-  return {state, fetched[1], fetched[2], fetched[3]}
+  return {state, fetched[1], fetched[2], fetched[3], fetched[4], fetched[5]}
 end
-return {state, {}, -1, -1}
+return {state, {}, -1, -1, {}, {}}

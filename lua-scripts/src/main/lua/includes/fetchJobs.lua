@@ -1,13 +1,15 @@
 --[[
   fetchJobs: what a worker does to get work, shared by moveToActive and moveToFinished:
-  recover a bounded batch of stalled jobs, promote a bounded batch of due delayed jobs, take
-  up to f.count jobs. Returns {jobs, nextDelayedDue, nextLeaseExpiry} (see takeJobs and
-  nextWakeTimes).
+  recover a bounded batch of stalled jobs, promote a bounded batch of due delayed jobs,
+  optionally run the janitor (age retention), take up to f.count jobs.
+  Returns {jobs, nextDelayedDue, nextLeaseExpiry, recoveredIds, stalledFailedIds}
+  (see takeJobs, nextWakeTimes and recoverStalledJobs).
 ]]
 --- @include "recoverStalledJobs"
 --- @include "promoteDelayedJobs"
 --- @include "takeJobs"
 --- @include "nextWakeTimes"
+--- @include "removeExpiredJobs"
 
 local function readFetchArgs(firstIndex)
   return {
@@ -17,14 +19,16 @@ local function readFetchArgs(firstIndex)
     worker = ARGV[firstIndex + 3],
     promoteLimit = tonumber(ARGV[firstIndex + 4]),
     stalledLimit = tonumber(ARGV[firstIndex + 5]),
-    maxStalled = tonumber(ARGV[firstIndex + 6])
+    maxStalled = tonumber(ARGV[firstIndex + 6]),
+    cleanLimit = tonumber(ARGV[firstIndex + 7])
   }
 end
 
 local function fetchJobs(q, f)
-  recoverStalledJobs(q, f.maxStalled, f.stalledLimit)
+  local recovered, failed = recoverStalledJobs(q, f.maxStalled, f.stalledLimit)
   promoteDelayedJobs(q, f.promoteLimit)
+  removeExpiredJobs(q, f.cleanLimit)
   local jobs = takeJobs(q, f)
   local nextDue, nextLease = nextWakeTimes(q)
-  return {jobs, nextDue, nextLease}
+  return {jobs, nextDue, nextLease, recovered, failed}
 end

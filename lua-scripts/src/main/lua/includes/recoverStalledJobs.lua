@@ -28,7 +28,7 @@ local function recoverStalledJobs(q, maxStalled, limit)
       if redis.call("EXISTS", jobKey) == 1 then
         local stalledCount = redis.call("HINCRBY", jobKey, "stalledCount", 1)
         if stalledCount > maxStalled then
-          local reason = "job stalled more than allowable limit (" .. maxStalled .. ")"
+          local reason = "job stalled more than maxStalledCount times (maxStalledCount = " .. maxStalled .. ")"
           local attemptsMade = redis.call("HINCRBY", jobKey, "attemptsMade", 1)
           redis.call("HSET", jobKey, "finishedOn", q.now, "failedReason", reason)
           redis.call("ZADD", q.failed, q.now, id)

@@ -32,17 +32,37 @@ public final class ScriptTypes {
      * @param promoteLimit max delayed jobs promoted per call
      * @param stalledLimit max expired leases examined per call (0 = none)
      * @param maxStalled a job stalling more often than this fails
+     * @param cleanLimit janitor: oldest finished jobs examined per set for age retention (0 = skip)
      */
     public record FetchArgs(int count, String token, long lockMs, String workerName, int promoteLimit,
-                            int stalledLimit, int maxStalled) {
+                            int stalledLimit, int maxStalled, int cleanLimit) {
+        /** Arguments without a janitor pass. */
+        public FetchArgs(int count, String token, long lockMs, String workerName, int promoteLimit,
+                         int stalledLimit, int maxStalled) {
+            this(count, token, lockMs, workerName, promoteLimit, stalledLimit, maxStalled, 0);
+        }
+
         /** @return the same arguments taking {@code n} jobs */
         public FetchArgs withCount(int n) {
-            return new FetchArgs(n, token, lockMs, workerName, promoteLimit, stalledLimit, maxStalled);
+            return new FetchArgs(n, token, lockMs, workerName, promoteLimit, stalledLimit, maxStalled, cleanLimit);
+        }
+
+        /** @return the same arguments with a janitor batch of {@code limit} (0 = skip) */
+        public FetchArgs withCleanLimit(int limit) {
+            return new FetchArgs(count, token, lockMs, workerName, promoteLimit, stalledLimit, maxStalled, limit);
         }
     }
 
-    /** Jobs taken, and when an idle worker must look again (epoch ms, -1 = never). */
-    public record FetchResult(List<RawJob> jobs, long nextDelayedDue, long nextLeaseExpiry) {
+    /**
+     * Jobs taken, when an idle worker must look again (epoch ms, -1 = never), and the stalled
+     * jobs this call recovered to wait or failed.
+     */
+    public record FetchResult(List<RawJob> jobs, long nextDelayedDue, long nextLeaseExpiry,
+                              List<String> recoveredStalled, List<String> failedStalled) {
+        /** A result without stalled jobs. */
+        public FetchResult(List<RawJob> jobs, long nextDelayedDue, long nextLeaseExpiry) {
+            this(jobs, nextDelayedDue, nextLeaseExpiry, List.of(), List.of());
+        }
     }
 
     /**

@@ -75,16 +75,16 @@ public final class Scripts {
 
     /** moveToActive: takes up to {@code f.count()} jobs (see the script header). */
     public CompletionStage<FetchResult> moveToActive(long now, FetchArgs f) {
-        List<Object> args = new ArrayList<>(10);
+        List<Object> args = new ArrayList<>(11);
         baseArgs(args, now);
         fetchArgs(args, f);
-        return runner.<List<Object>>run("moveToActive", Mode.READ_WRITE, ReturnType.LIST, fetchKeys(false), args.toArray())
+        return runner.<List<Object>>run("moveToActive", Mode.READ_WRITE, ReturnType.LIST, fetchKeys(), args.toArray())
                 .thenApply(reply -> fetchResult(reply, 0));
     }
 
     /** moveToFinished: records the outcome and optionally takes the next jobs. */
     public CompletionStage<FinishResult> moveToFinished(long now, FetchArgs next, Finish f) {
-        List<Object> args = new ArrayList<>(22);
+        List<Object> args = new ArrayList<>(23);
         baseArgs(args, now);
         fetchArgs(args, next);
         args.add(f.jobId());
@@ -99,7 +99,7 @@ public final class Scripts {
         args.add(f.lifo() ? "1" : "0");
         args.add(Integer.toString(f.retention().count()));
         args.add(Long.toString(f.retention().maxAgeMillis()));
-        return runner.<Object>run("moveToFinished", Mode.READ_WRITE, ReturnType.LIST, fetchKeys(true), args.toArray())
+        return runner.<Object>run("moveToFinished", Mode.READ_WRITE, ReturnType.LIST, fetchKeys(), args.toArray())
                 .thenApply(reply -> {
                     List<?> list = check(reply, f.jobId(), "finish", "active");
                     return new FinishResult(JobState.fromLabel(str(list.get(0))), fetchResult(list, 1));
@@ -231,15 +231,12 @@ public final class Scripts {
         args.add(Integer.toString(f.promoteLimit()));
         args.add(Integer.toString(f.stalledLimit()));
         args.add(Integer.toString(f.maxStalled()));
+        args.add(Integer.toString(f.cleanLimit()));
     }
 
-    private List<Object> fetchKeys(boolean withCompleted) {
-        List<Object> keys = new ArrayList<>(List.of(k.waitList(), k.prioritized(), k.delayed(), k.active(), k.leases(),
-                k.failed(), k.marker(), k.meta(), k.events(), k.fence()));
-        if (withCompleted) {
-            keys.add(k.completed());
-        }
-        return keys;
+    private List<Object> fetchKeys() {
+        return List.of(k.waitList(), k.prioritized(), k.delayed(), k.active(), k.leases(), k.failed(), k.marker(),
+                k.meta(), k.events(), k.fence(), k.completed());
     }
 
     private static FetchResult fetchResult(List<?> reply, int offset) {
@@ -249,7 +246,8 @@ public final class Scripts {
             List<?> triple = (List<?>) entry;
             jobs.add(new RawJob(str(triple.get(0)), hash(triple.get(2)), str(triple.get(1))));
         }
-        return new FetchResult(jobs, num(reply.get(offset + 1)), num(reply.get(offset + 2)));
+        return new FetchResult(jobs, num(reply.get(offset + 1)), num(reply.get(offset + 2)),
+                strings(reply.get(offset + 3)), strings(reply.get(offset + 4)));
     }
 
     /** Throws the exception for a negative code; returns a list reply as is. */

@@ -87,7 +87,7 @@ class LockAndStalledScriptTest {
         assertThat(r.failed()).containsExactly("s");
         QueueSnapshot s = f.snap();
         assertThat(s.failed()).containsOnlyKeys("s");
-        assertThat(s.job("s")).containsEntry("failedReason", "job stalled more than allowable limit (2)");
+        assertThat(s.job("s")).containsEntry("failedReason", "job stalled more than maxStalledCount times (maxStalledCount = 2)");
         assertThat(s.events().get(0)).contains(entry("event", "failed"), entry("prev", "active"));
         f.assertInvariant();
     }

@@ -151,7 +151,7 @@ class MoveToActiveScriptTest {
         assertThat(s.failed()).containsOnly(entry("s", (double) NOW));
         assertThat(s.job("s")).containsEntry("stalledCount", "2").containsEntry("attemptsMade", "1")
                 .containsEntry("finishedOn", Long.toString(NOW))
-                .containsEntry("failedReason", "job stalled more than allowable limit (1)");
+                .containsEntry("failedReason", "job stalled more than maxStalledCount times (maxStalledCount = 1)");
         assertThat(s.active()).isEmpty();
         assertThat(s.leases()).isEmpty();
         f.assertInvariant();
@@ -180,5 +180,47 @@ class MoveToActiveScriptTest {
         QueueSnapshot s = f.snap();
         assertThat(s.waiting()).isEmpty();
         assertThat(s.active()).isEmpty();
+    }
+
+    @Test
+    void reportsTheStalledJobsItRecoveredAndFailed() {
+        f.job("back").active("back", "w:1", 0, NOW - 2).job("dead", "stalledCount", "1").active("dead", "w:2", 0, NOW - 1);
+
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(0)));
+
+        assertThat(r.recoveredStalled()).containsExactly("back");
+        assertThat(r.failedStalled()).containsExactly("dead");
+    }
+
+    @Test
+    void janitorRemovesFinishedJobsPastTheirOwnRetentionAge() {
+        String keep5s = "{\"removeOnComplete\":{\"age\":5000},\"removeOnFail\":{\"age\":5000}}";
+        f.job("old", "opts", keep5s).zadd(f.k.completed(), "old", NOW - 5_000)
+                .job("young", "opts", keep5s).zadd(f.k.completed(), "young", NOW - 4_999)
+                .job("forever").zadd(f.k.completed(), "forever", NOW - 99_000)
+                .job("oldFail", "opts", keep5s).zadd(f.k.failed(), "oldFail", NOW - 60_000)
+                .job("countOnly", "opts", "{\"removeOnComplete\":{\"count\":5}}").zadd(f.k.completed(), "countOnly", NOW - 99_000);
+
+        join(f.scripts.moveToActive(NOW, fetch(0).withCleanLimit(100)));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.completed()).containsOnlyKeys("forever", "countOnly", "young");
+        assertThat(s.failed()).isEmpty();
+        assertThat(s.jobIds()).containsExactlyInAnyOrder("forever", "countOnly", "young");
+        f.assertInvariant();
+    }
+
+    @Test
+    void janitorIsSkippedUnlessAskedAndBoundedWhenAsked() {
+        String keep1s = "{\"removeOnComplete\":{\"age\":1000}}";
+        for (int i = 0; i < 5; i++) {
+            f.job("c" + i, "opts", keep1s).zadd(f.k.completed(), "c" + i, NOW - 10_000 + i);
+        }
+
+        join(f.scripts.moveToActive(NOW, fetch(0)));
+        assertThat(f.snap().completed()).hasSize(5);
+
+        join(f.scripts.moveToActive(NOW, fetch(0).withCleanLimit(2)));
+        assertThat(f.snap().completed()).containsOnlyKeys("c2", "c3", "c4");
     }
 }
