@@ -1,0 +1,194 @@
+package io.bullpen.worker;
+
+import io.bullpen.BullpenException;
+import io.bullpen.Job;
+import io.bullpen.JobOptions;
+import io.bullpen.JobState;
+import io.bullpen.LockLostException;
+import io.bullpen.internal.JsonCodec;
+import io.bullpen.internal.ScriptTypes.Finish;
+import io.bullpen.internal.ScriptTypes.FinishResult;
+import io.bullpen.internal.ScriptTypes.RawJob;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one attempt of a job, with a slot already held:
+ * 1. reads the job (data that cannot be read fails it as unrecoverable);
+ * 2. runs the processor on the executor, interrupting it at the job's timeout;
+ * 3. records the outcome with moveToFinished, which also takes the next job, so the slot passes
+ *    straight to it without another round trip; otherwise the slot is released;
+ * 4. a result whose lock was lost is rejected by the token check and only logged;
+ * 5. a Redis error while recording is retried with backoff (a repeat is detected by the token
+ *    check); if it never lands, the lock expires and the job is recovered: at least once.
+ */
+final class JobRunner<T, R> {
+    private static final Logger log = LoggerFactory.getLogger(JobRunner.class);
+    private static final int STACKTRACE_MAX_CHARS = 8_000;
+    private static final Duration MAX_BACKOFF = Duration.ofDays(3650);
+
+    private final WorkerRuntime<T, R> rt;
+
+    JobRunner(WorkerRuntime<T, R> rt) {
+        this.rt = rt;
+    }
+
+    /** Starts an attempt for a job just taken; the caller holds a slot for it. */
+    void start(RawJob raw) {
+        Job<T> job;
+        try {
+            job = Job.fromHash(raw.id(), raw.hash(), rt.dataType);
+        } catch (BullpenException | IllegalArgumentException e) {
+            log.error("job {} of queue {} cannot be read; failing it", raw.id(), rt.settings.queue(), e);
+            int attemptsMade = Integer.parseInt(raw.hash().getOrDefault("attemptsMade", "0"));
+            finish(raw.id(), raw.lockToken(), null, null, e, true, JobOptions.defaults(), attemptsMade, null);
+            return;
+        }
+        ActiveJob<T> attempt = new ActiveJob<>(job, raw.lockToken());
+        rt.inFlight.put(job.id(), attempt);
+        rt.markBusy();
+        try {
+            rt.executor.execute(() -> run(attempt));
+        } catch (RejectedExecutionException e) {
+            // The executor is gone (forced close): the lock will lapse and the job be recovered.
+            rt.inFlight.remove(job.id());
+            rt.releaseSlot();
+        }
+    }
+
+    private void run(ActiveJob<T> attempt) {
+        Job<T> job = attempt.job;
+        attempt.running(Thread.currentThread());
+        job.options().timeout().ifPresent(t ->
+                attempt.timeout(rt.scheduler.schedule(attempt::timeOut, t.toMillis(), TimeUnit.MILLISECONDS)));
+        rt.listener.active(job);
+        R result = null;
+        Throwable error = null;
+        try {
+            result = rt.processor.process(new WorkerJobContext<>(rt, attempt));
+        } catch (Throwable t) {
+            error = t;
+        } finally {
+            attempt.done();
+            Thread.interrupted();
+        }
+        if (attempt.timedOut()) {
+            error = new JobTimeoutException("timed out after " + job.options().timeout().orElseThrow().toMillis() + "ms");
+        }
+        if (error instanceof Error fatal && !(error instanceof AssertionError)) {
+            log.error("processor of job {} threw {}", job.id(), fatal.toString());
+        }
+        boolean unrecoverable = error instanceof UnrecoverableJobException;
+        String resultJson = null;
+        if (error == null) {
+            try {
+                resultJson = JsonCodec.encodeValue(result, "the return value of job " + job.id());
+            } catch (IllegalArgumentException e) {
+                error = e;
+                unrecoverable = true;
+            }
+        }
+        finish(job.id(), attempt.lockToken, attempt, resultJson, error, unrecoverable, job.options(), job.attemptsMade(),
+                result);
+    }
+
+    private void finish(String id, String token, ActiveJob<T> attempt, String resultJson, Throwable error,
+                        boolean unrecoverable, JobOptions options, int attemptsMadeBefore, R result) {
+        Finish finish;
+        if (error == null) {
+            finish = new Finish(id, token, true, resultJson, null, rt.settings.stackTraceLimit(), options.attempts(), 0,
+                    false, options.lifo(), options.removeOnComplete());
+        } else {
+            long backoffMs = options.backoff()
+                    .map(b -> b.delay(attemptsMadeBefore + 1))
+                    .map(d -> Math.min(d.toMillis(), MAX_BACKOFF.toMillis()))
+                    .orElse(0L);
+            finish = new Finish(id, token, false, reason(error), stacktrace(error), rt.settings.stackTraceLimit(),
+                    options.attempts(), backoffMs, unrecoverable, options.lifo(), options.removeOnFail());
+        }
+        record(finish, attempt, error, result, 0);
+    }
+
+    private void record(Finish finish, ActiveJob<T> attempt, Throwable error, R result, int retry) {
+        int next = rt.running() && retry == 0 ? 1 : 0;
+        rt.scripts.moveToFinished(rt.now(), rt.fetchArgs(next), finish).whenComplete((done, failure) -> {
+            if (failure == null) {
+                recorded(finish, attempt, error, result, done);
+                return;
+            }
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            if (cause instanceof LockLostException lost) {
+                if (retry > 0 && lost.reason() == LockLostException.Reason.MISSING) {
+                    log.info("job {}: a retried result found the lock gone: the first call landed, or the job is "
+                            + "being recovered and will run again", finish.jobId());
+                } else {
+                    log.warn("result of job {} rejected: {} (another worker may run it)", finish.jobId(), cause.getMessage());
+                    if (attempt != null && attempt.markLockLost()) {
+                        rt.listener.lockLost(attempt.job);
+                    }
+                }
+                release(finish.jobId());
+            } else if (retry < 8 && scheduleRetry(finish, attempt, error, result, retry, cause)) {
+                rt.listener.error(cause);
+            } else {
+                log.error("gave up recording the result of job {}; its lock will expire and it will be recovered",
+                        finish.jobId(), cause);
+                release(finish.jobId());
+            }
+        });
+    }
+
+    private boolean scheduleRetry(Finish finish, ActiveJob<T> attempt, Throwable error, R result, int retry, Throwable cause) {
+        long delay = Math.min(5_000, 100L << retry);
+        try {
+            rt.scheduler.schedule(() -> record(finish, attempt, error, result, retry + 1), delay, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closed) {
+            return false;
+        }
+        log.warn("could not record the result of job {} (retry in {}ms): {}", finish.jobId(), delay, cause.toString());
+        return true;
+    }
+
+    private void recorded(Finish finish, ActiveJob<T> attempt, Throwable error, R result, FinishResult done) {
+        if (attempt != null) {
+            if (error == null) {
+                rt.listener.completed(attempt.job, result);
+            } else {
+                rt.listener.failed(attempt.job, error, done.state() == JobState.FAILED);
+            }
+        }
+        rt.reportStalled(done.next());
+        rt.inFlight.remove(finish.jobId());
+        if (done.next().jobs().isEmpty()) {
+            rt.releaseSlot();
+            if (rt.running()) {
+                rt.maybeDrained();
+            }
+        } else {
+            start(done.next().jobs().get(0));
+        }
+    }
+
+    private void release(String jobId) {
+        rt.inFlight.remove(jobId);
+        rt.releaseSlot();
+    }
+
+    static String reason(Throwable error) {
+        String message = error.getMessage();
+        return message == null || message.isBlank() ? error.getClass().getName() : message;
+    }
+
+    static String stacktrace(Throwable error) {
+        StringWriter out = new StringWriter();
+        error.printStackTrace(new PrintWriter(out));
+        String trace = out.toString();
+        return trace.length() <= STACKTRACE_MAX_CHARS ? trace : trace.substring(0, STACKTRACE_MAX_CHARS) + "\n\t...";
+    }
+}

@@ -1,0 +1,48 @@
+package io.bullpen.worker;
+
+import io.bullpen.internal.Futures;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Renews the locks of every attempt in flight with one extendLocks call, every lockDuration / 2.
+ * An attempt whose lock could not be renewed (it expired, or another worker holds it) is
+ * cancelled and reported once: its result will be rejected by the token check.
+ */
+final class LockRenewer<T, R> implements Runnable {
+    private static final Logger log = LoggerFactory.getLogger(LockRenewer.class);
+    private final WorkerRuntime<T, R> rt;
+
+    LockRenewer(WorkerRuntime<T, R> rt) {
+        this.rt = rt;
+    }
+
+    @Override
+    public void run() {
+        Map<String, String> tokens = new LinkedHashMap<>();
+        rt.inFlight.forEach((id, attempt) -> {
+            if (!attempt.lockLost()) {
+                tokens.put(id, attempt.lockToken);
+            }
+        });
+        if (tokens.isEmpty()) {
+            return;
+        }
+        try {
+            List<String> lost = Futures.join(rt.scripts.extendLocks(rt.now(), rt.settings.lockDuration().toMillis(), tokens));
+            for (String id : lost) {
+                ActiveJob<T> attempt = rt.inFlight.get(id);
+                if (attempt != null && attempt.markLockLost()) {
+                    log.warn("worker lost the lock of job {} in queue {}; another worker may run it", id, rt.settings.queue());
+                    rt.listener.lockLost(attempt.job);
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("could not renew {} lock(s) in queue {}: {}", tokens.size(), rt.settings.queue(), e.toString());
+            rt.listener.error(e);
+        }
+    }
+}

@@ -1,0 +1,421 @@
+package io.bullpen.worker;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JavaType;
+import io.bullpen.internal.JsonCodec;
+import io.bullpen.internal.KeyScheme;
+import io.bullpen.internal.Scripts;
+import io.bullpen.internal.Validation;
+import java.lang.management.ManagementFactory;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.redisson.api.RedissonClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Processes the jobs of one queue with a processor function, up to {@code concurrency} at a
+ * time. Holds a lock per running job and renews it; a job whose worker dies is recovered by
+ * any other worker once its lock expires, so every job runs at least once (and may run twice).
+ * An idle worker blocks on Redis instead of polling.
+ *
+ * <pre>{@code
+ * Worker<Order, String> worker = Worker.builder(redisson, "orders", Order.class)
+ *         .processor(ctx -> cancel(ctx.job().data()))
+ *         .concurrency(8)
+ *         .build();
+ * worker.start();
+ * ...
+ * worker.close();
+ * }</pre>
+ *
+ * @param <T> the type of the jobs' data
+ * @param <R> the type of the processor's result
+ */
+public final class Worker<T, R> implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Worker.class);
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+
+    private final Builder<T, R> config;
+    private final Object lifecycle = new Object();
+    private WorkerRuntime<T, R> rt;
+    private MarkerWaiter waiter;
+    private Thread fetchThread;
+    private boolean ownExecutor;
+    private boolean started;
+    private boolean closed;
+
+    private Worker(Builder<T, R> config) {
+        this.config = config;
+    }
+
+    /**
+     * Starts building a worker for a queue whose job data is of a plain class.
+     *
+     * @param redisson the Redis client (the worker opens one small client of its own for waiting)
+     * @param queue the queue name
+     * @param dataType the class of the jobs' data
+     * @param <T> the type of the jobs' data
+     * @return a builder; set a processor before {@code build()}
+     */
+    public static <T> Builder<T, Object> builder(RedissonClient redisson, String queue, Class<T> dataType) {
+        return new Builder<>(redisson, queue, JsonCodec.type(Objects.requireNonNull(dataType, "dataType")));
+    }
+
+    /**
+     * Starts building a worker for a queue whose job data is of a generic type.
+     *
+     * @param redisson the Redis client
+     * @param queue the queue name
+     * @param dataType the generic type of the jobs' data
+     * @param <T> the type of the jobs' data
+     * @return a builder
+     */
+    public static <T> Builder<T, Object> builder(RedissonClient redisson, String queue, TypeReference<T> dataType) {
+        return new Builder<>(redisson, queue, JsonCodec.type(Objects.requireNonNull(dataType, "dataType")));
+    }
+
+    /** @return the worker's name, stored as processedBy on the jobs it runs */
+    public String name() {
+        return config.name;
+    }
+
+    /** @return the queue this worker consumes */
+    public String queue() {
+        return config.queue;
+    }
+
+    /** @return true between {@link #start()} and {@link #close()} */
+    public boolean isRunning() {
+        WorkerRuntime<T, R> r = rt;
+        return r != null && r.running();
+    }
+
+    /** @return the number of jobs this worker is running now */
+    public int activeCount() {
+        WorkerRuntime<T, R> r = rt;
+        return r == null ? 0 : r.inFlight.size();
+    }
+
+    /**
+     * Starts taking jobs. Returns at once; processing happens on the worker's threads.
+     *
+     * @return this worker
+     * @throws IllegalStateException when already started or closed
+     */
+    public Worker<T, R> start() {
+        synchronized (lifecycle) {
+            if (started || closed) {
+                throw new IllegalStateException("worker " + config.name + " was already " + (closed ? "closed" : "started"));
+            }
+            started = true;
+            WorkerSettings s = config.settings();
+            KeyScheme keys = new KeyScheme(s.prefix(), s.queue());
+            ExecutorService executor = config.executor;
+            ownExecutor = executor == null;
+            if (ownExecutor) {
+                executor = Executors.newFixedThreadPool(s.concurrency(), threads("bullpen-" + s.queue() + "-worker"));
+            }
+            ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(threads("bullpen-" + s.queue() + "-timer"));
+            rt = new WorkerRuntime<>(s, new Scripts(config.redisson, keys, s.eventsMaxLength()), config.dataType,
+                    config.processor, new SafeListener<>(config.listener), executor, scheduler,
+                    UUID.randomUUID().toString().substring(0, 13));
+            waiter = new MarkerWaiter(config.redisson, keys.marker(), s.blockTimeout());
+            JobRunner<T, R> runner = new JobRunner<>(rt);
+            long renewMs = Math.max(1, s.lockDuration().toMillis() / 2);
+            scheduler.scheduleAtFixedRate(new LockRenewer<>(rt), renewMs, renewMs, TimeUnit.MILLISECONDS);
+            long stalledMs = s.stalledInterval().toMillis();
+            scheduler.scheduleAtFixedRate(new StalledJobChecker<>(rt), stalledMs, stalledMs, TimeUnit.MILLISECONDS);
+            rt.running(true);
+            fetchThread = threads("bullpen-" + s.queue() + "-fetch").newThread(new FetchLoop<>(rt, runner, waiter));
+            fetchThread.start();
+            config.redisson.getSet(keys.registry(), org.redisson.client.codec.StringCodec.INSTANCE).addAsync(s.queue());
+            log.info("worker {} started on queue {} (concurrency {})", s.name(), s.queue(), s.concurrency());
+            return this;
+        }
+    }
+
+    /** Closes gracefully, waiting up to the configured close timeout (default 30 s). */
+    @Override
+    public void close() {
+        close(config.closeTimeout);
+    }
+
+    /**
+     * Stops taking jobs and waits up to {@code timeout} for the running ones to finish. Jobs still
+     * running then are interrupted and their locks left to expire, so another worker recovers
+     * them. Idempotent.
+     *
+     * @param timeout how long to wait for running jobs
+     */
+    public void close(Duration timeout) {
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (!started) {
+                return;
+            }
+        }
+        rt.running(false);
+        waiter.wakeForClose();
+        try {
+            fetchThread.join(5_000);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (!rt.inFlight.isEmpty() && System.nanoTime() < deadline) {
+                rt.awaitSlot(Math.max(1, Math.min(50, (deadline - System.nanoTime()) / 1_000_000)));
+                if (!rt.inFlight.isEmpty()) {
+                    Thread.sleep(5);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        int left = rt.inFlight.size();
+        if (left > 0) {
+            log.warn("worker {} closed with {} job(s) still running; their locks will expire and another worker will "
+                    + "recover them", config.name, left);
+            rt.inFlight.values().forEach(ActiveJob::cancel);
+        }
+        rt.scheduler.shutdownNow();
+        if (ownExecutor) {
+            rt.executor.shutdownNow();
+        }
+        waiter.close();
+        log.info("worker {} closed", config.name);
+    }
+
+    private static ThreadFactory threads(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    private static String defaultName() {
+        String host = ManagementFactory.getRuntimeMXBean().getName();
+        return host + ":" + SEQUENCE.incrementAndGet();
+    }
+
+    /**
+     * Builds a {@link Worker}.
+     *
+     * @param <T> the type of the jobs' data
+     * @param <R> the type of the processor's result
+     */
+    public static final class Builder<T, R> {
+        private final RedissonClient redisson;
+        private final String queue;
+        private final JavaType dataType;
+        private JobProcessor<T, R> processor;
+        private WorkerListener<T, R> listener = new WorkerListener<>() { };
+        private String prefix = KeyScheme.DEFAULT_PREFIX;
+        private String name = defaultName();
+        private int concurrency = 1;
+        private Duration lockDuration = Duration.ofSeconds(30);
+        private Duration stalledInterval = Duration.ofSeconds(30);
+        private int maxStalledCount = 1;
+        private Duration closeTimeout = Duration.ofSeconds(30);
+        private Duration blockTimeout = Duration.ofSeconds(5);
+        private Duration janitorInterval = Duration.ofSeconds(5);
+        private int stackTraceLimit = 10;
+        private int keepLogs = 1_000;
+        private long eventsMaxLength = 10_000;
+        private Clock clock = Clock.systemUTC();
+        private ExecutorService executor;
+
+        private Builder(RedissonClient redisson, String queue, JavaType dataType) {
+            this.redisson = Objects.requireNonNull(redisson, "redisson");
+            this.queue = Validation.queueName(queue);
+            this.dataType = dataType;
+        }
+
+        private Builder(Builder<T, ?> from, JobProcessor<T, R> processor) {
+            this(from.redisson, from.queue, from.dataType);
+            this.processor = processor;
+            this.prefix = from.prefix;
+            this.name = from.name;
+            this.concurrency = from.concurrency;
+            this.lockDuration = from.lockDuration;
+            this.stalledInterval = from.stalledInterval;
+            this.maxStalledCount = from.maxStalledCount;
+            this.closeTimeout = from.closeTimeout;
+            this.blockTimeout = from.blockTimeout;
+            this.janitorInterval = from.janitorInterval;
+            this.stackTraceLimit = from.stackTraceLimit;
+            this.keepLogs = from.keepLogs;
+            this.eventsMaxLength = from.eventsMaxLength;
+            this.clock = from.clock;
+            this.executor = from.executor;
+        }
+
+        /**
+         * @param processor the code that processes each job
+         * @param <R2> the type of its result
+         * @return a builder for workers with that result type (listeners set before are dropped)
+         */
+        public <R2> Builder<T, R2> processor(JobProcessor<T, R2> processor) {
+            return new Builder<>(this, Objects.requireNonNull(processor, "processor"));
+        }
+
+        /**
+         * @param concurrency how many jobs run at once (default 1)
+         * @return this builder
+         */
+        public Builder<T, R> concurrency(int concurrency) {
+            Validation.atLeast("concurrency", concurrency, 1);
+            this.concurrency = concurrency;
+            return this;
+        }
+
+        /**
+         * @param duration how long a job's lock lasts unless renewed (default 30 s); renewed every
+         *                 duration / 2, so a crashed worker's jobs return after about this long
+         * @return this builder
+         */
+        public Builder<T, R> lockDuration(Duration duration) {
+            Validation.positive("lockDuration", duration);
+            this.lockDuration = duration;
+            return this;
+        }
+
+        /**
+         * @param interval how often a worker whose slots are all busy looks for stalled jobs
+         *                 (default 30 s; idle and fetching workers do it as they go)
+         * @return this builder
+         */
+        public Builder<T, R> stalledInterval(Duration interval) {
+            Validation.positive("stalledInterval", interval);
+            this.stalledInterval = interval;
+            return this;
+        }
+
+        /**
+         * @param count how many times a job may be recovered after its worker lost the lock before
+         *              it fails (default 1)
+         * @return this builder
+         */
+        public Builder<T, R> maxStalledCount(int count) {
+            Validation.atLeast("maxStalledCount", count, 0);
+            this.maxStalledCount = count;
+            return this;
+        }
+
+        /**
+         * @param listener in-process callbacks (replaces the previous one)
+         * @return this builder
+         */
+        public Builder<T, R> listener(WorkerListener<T, R> listener) {
+            this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * @param executor runs the processors; not shut down by the worker (default: a pool of
+         *                 {@code concurrency} threads owned by the worker)
+         * @return this builder
+         */
+        public Builder<T, R> executor(ExecutorService executor) {
+            this.executor = Objects.requireNonNull(executor, "executor");
+            return this;
+        }
+
+        /**
+         * @param prefix the prefix of the queue's keys (default "bp")
+         * @return this builder
+         */
+        public Builder<T, R> prefix(String prefix) {
+            this.prefix = Validation.prefix(prefix);
+            return this;
+        }
+
+        /**
+         * @param name the worker's name, stored as processedBy (default: JVM name and a number)
+         * @return this builder
+         */
+        public Builder<T, R> name(String name) {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("worker name must not be blank but was " + Validation.quote(name));
+            }
+            this.name = name;
+            return this;
+        }
+
+        /**
+         * @param timeout how long {@link Worker#close()} waits for running jobs (default 30 s)
+         * @return this builder
+         */
+        public Builder<T, R> closeTimeout(Duration timeout) {
+            Validation.nonNegative("closeTimeout", timeout);
+            this.closeTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * @param timeout the longest single blocking wait of an idle worker, rounded to whole
+         *                seconds, at least 1 (default 5 s: 4 round trips per 10 idle seconds)
+         * @return this builder
+         */
+        public Builder<T, R> blockTimeout(Duration timeout) {
+            Validation.positive("blockTimeout", timeout);
+            this.blockTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * @param limit stack traces kept per job, oldest dropped (default 10)
+         * @return this builder
+         */
+        public Builder<T, R> stackTraceLimit(int limit) {
+            Validation.atLeast("stackTraceLimit", limit, 0);
+            this.stackTraceLimit = limit;
+            return this;
+        }
+
+        /**
+         * @param lines log lines kept per job, oldest dropped (default 1,000)
+         * @return this builder
+         */
+        public Builder<T, R> keepLogs(int lines) {
+            Validation.atLeast("keepLogs", lines, 0);
+            this.keepLogs = lines;
+            return this;
+        }
+
+        /**
+         * @param clock the clock for timestamps and due times (tests may pass their own)
+         * @return this builder
+         */
+        public Builder<T, R> clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * @return the worker, not yet started
+         * @throws IllegalStateException when no processor was set
+         */
+        public Worker<T, R> build() {
+            if (processor == null) {
+                throw new IllegalStateException("a worker needs a processor: call processor(...) before build()");
+            }
+            return new Worker<>(this);
+        }
+
+        WorkerSettings settings() {
+            return new WorkerSettings(queue, prefix, name, concurrency, lockDuration, stalledInterval, maxStalledCount,
+                    closeTimeout, blockTimeout, janitorInterval, stackTraceLimit, keepLogs, eventsMaxLength, clock);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.bullpen.worker;
+
+import com.fasterxml.jackson.databind.JavaType;
+import io.bullpen.internal.ScriptTypes.FetchArgs;
+import io.bullpen.internal.ScriptTypes.FetchResult;
+import io.bullpen.internal.Scripts;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The state the worker's parts share: settings, scripts, slots (one permit per free
+ * concurrency slot), the attempts in flight, and the running flag.
+ */
+final class WorkerRuntime<T, R> {
+    final WorkerSettings settings;
+    final Scripts scripts;
+    final JavaType dataType;
+    final JobProcessor<T, R> processor;
+    final SafeListener<T, R> listener;
+    final ExecutorService executor;
+    final ScheduledExecutorService scheduler;
+    final String token;
+    final Semaphore slots;
+    final Map<String, ActiveJob<T>> inFlight = new ConcurrentHashMap<>();
+    private final AtomicLong lastFetch = new AtomicLong();
+    private final AtomicLong lastClean = new AtomicLong();
+    private final Object slotSignal = new Object();
+    private final java.util.concurrent.atomic.AtomicBoolean drained = new java.util.concurrent.atomic.AtomicBoolean(true);
+    private volatile boolean running;
+
+    WorkerRuntime(WorkerSettings settings, Scripts scripts, JavaType dataType, JobProcessor<T, R> processor,
+                  SafeListener<T, R> listener, ExecutorService executor, ScheduledExecutorService scheduler, String token) {
+        this.settings = settings;
+        this.scripts = scripts;
+        this.dataType = dataType;
+        this.processor = processor;
+        this.listener = listener;
+        this.executor = executor;
+        this.scheduler = scheduler;
+        this.token = token;
+        this.slots = new Semaphore(settings.concurrency());
+    }
+
+    long now() {
+        return settings.clock().millis();
+    }
+
+    boolean running() {
+        return running;
+    }
+
+    void running(boolean value) {
+        running = value;
+        synchronized (slotSignal) {
+            slotSignal.notifyAll();
+        }
+    }
+
+    /** Arguments to take {@code count} jobs; includes a janitor pass when one is due. */
+    FetchArgs fetchArgs(int count) {
+        long now = now();
+        lastFetch.set(now);
+        int clean = 0;
+        long last = lastClean.get();
+        if (now - last >= settings.janitorInterval().toMillis() && lastClean.compareAndSet(last, now)) {
+            clean = WorkerSettings.JANITOR_BATCH;
+        }
+        return new FetchArgs(count, token, settings.lockDuration().toMillis(), settings.name(),
+                WorkerSettings.PROMOTE_BATCH, WorkerSettings.STALLED_BATCH, settings.maxStalledCount(), clean);
+    }
+
+    long lastFetch() {
+        return lastFetch.get();
+    }
+
+    /** Tells the listener about stalled jobs a fetch recovered. */
+    void reportStalled(FetchResult result) {
+        result.recoveredStalled().forEach(listener::stalled);
+        result.failedStalled().forEach(listener::stalled);
+    }
+
+    /** Jobs were taken: the next time the queue runs dry is worth announcing. */
+    void markBusy() {
+        drained.set(false);
+    }
+
+    /** The queue had nothing ready: announce "drained" once per busy period, when nothing runs. */
+    void maybeDrained() {
+        if (inFlight.isEmpty() && drained.compareAndSet(false, true)) {
+            listener.drained();
+        }
+    }
+
+    /** A slot became free: give it back and wake the fetch loop if it waits for one. */
+    void releaseSlot() {
+        slots.release();
+        synchronized (slotSignal) {
+            slotSignal.notifyAll();
+        }
+    }
+
+    /** Blocks until a slot is free, the worker stops, or {@code maxMillis} pass. */
+    void awaitSlot(long maxMillis) throws InterruptedException {
+        synchronized (slotSignal) {
+            if (running && slots.availablePermits() == 0) {
+                slotSignal.wait(maxMillis);
+            }
+        }
+    }
+}

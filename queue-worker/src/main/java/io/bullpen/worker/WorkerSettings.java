@@ -1,0 +1,14 @@
+package io.bullpen.worker;
+
+import java.time.Clock;
+import java.time.Duration;
+
+/** The validated configuration of one worker. */
+record WorkerSettings(String queue, String prefix, String name, int concurrency, Duration lockDuration,
+                      Duration stalledInterval, int maxStalledCount, Duration closeTimeout, Duration blockTimeout,
+                      Duration janitorInterval, int stackTraceLimit, int keepLogs, long eventsMaxLength, Clock clock) {
+    /** Bounded batches keep every script call short, however large the backlog. */
+    static final int PROMOTE_BATCH = 1000;
+    static final int STALLED_BATCH = 100;
+    static final int JANITOR_BATCH = 100;
+}
