@@ -1,0 +1,70 @@
+package io.bullpen.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.bullpen.Queue;
+import io.bullpen.testing.BullpenTest;
+import io.bullpen.testing.BullpenTestContext;
+import io.bullpen.testing.RedisKind;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** An idle worker blocks on Redis: it does not poll and holds few connections. */
+@BullpenTest
+class WorkerIdleTest {
+    private static final Logger log = LoggerFactory.getLogger(WorkerIdleTest.class);
+
+    @Test
+    void idleWorkerIssuesNoCommandsForASecondAndAtMostFourRoundTripsPerTenSeconds(BullpenTestContext ctx) throws Exception {
+        // Counting commands needs a server nobody else uses.
+        assumeTrue(ctx.redis().kind() != RedisKind.EXTERNAL, "needs its own server");
+        String uri = ctx.redis().uri();
+        Queue<String> queue = Queue.builder(ctx.redisson(), ctx.queueName(), String.class).build();
+        int clientsBefore = RawRedis.connectedClients(uri);
+        try (Worker<String, Object> worker = Worker.builder(ctx.redisson(), queue.name(), String.class)
+                .processor(c -> null).concurrency(8).build().start()) {
+            // Let it reach its first blocking wait.
+            await().pollDelay(Duration.ofMillis(300)).until(() -> true);
+            int opened = RawRedis.connectedClients(uri) - clientsBefore;
+
+            Map<String, Long> t0 = RawRedis.commandCalls(uri);
+            await().pollDelay(Duration.ofSeconds(1)).until(() -> true);
+            Map<String, Long> t1 = RawRedis.commandCalls(uri);
+            await().pollDelay(Duration.ofMillis(9_000)).until(() -> true);
+            Map<String, Long> t10 = RawRedis.commandCalls(uri);
+
+            // Commandstats also counts commands run inside scripts; round trips are what clients send.
+            long roundTrips = calls(t0, t10, "evalsha") + calls(t0, t10, "eval") + calls(t0, t10, "bzpopmin");
+            log.info("idle worker: {} connection(s) of its own; {} commands in 1 s; in 10 s {} round trips, {} commands "
+                    + "in all ({})", opened, RawRedis.workCalls(t0, t1), roundTrips, RawRedis.workCalls(t0, t10), diff(t0, t10));
+            assertThat(opened).isLessThanOrEqualTo(2);
+            assertThat(RawRedis.workCalls(t0, t1)).isZero();
+            assertThat(roundTrips).isLessThanOrEqualTo(4);
+            assertThat(RawRedis.workCalls(t0, t10) - roundTrips).as("no command outside a script or the wait")
+                    .isLessThanOrEqualTo(calls(t0, t10, "zrange") + calls(t0, t10, "zrangebyscore")
+                            + calls(t0, t10, "hexists") + calls(t0, t10, "lmove") + calls(t0, t10, "zpopmin"));
+            assertThat(worker.isRunning()).isTrue();
+        }
+    }
+
+    private static long calls(Map<String, Long> before, Map<String, Long> after, String command) {
+        return after.getOrDefault(command, 0L) - before.getOrDefault(command, 0L);
+    }
+
+    private static String diff(Map<String, Long> a, Map<String, Long> b) {
+        StringBuilder sb = new StringBuilder();
+        b.forEach((k, v) -> {
+            long d = v - a.getOrDefault(k, 0L);
+            if (d > 0) {
+                sb.append(k).append('=').append(d).append(' ');
+            }
+        });
+        return sb.toString().trim();
+    }
+}
