@@ -1,0 +1,420 @@
+package io.bullpen.internal;
+
+import io.bullpen.JobCounts;
+import io.bullpen.Retention;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * An in-memory model of one queue's state machine (DESIGN.md sections 2-4) for
+ * {@link QueueModelTest}: the same ids, sequence numbers, scores, list orders, fencing tokens and
+ * retention decisions the Lua scripts produce, computed in plain Java.
+ *
+ * <p>Only what the model test exercises is modelled: no stalled jobs (locks outlive the test), no
+ * rate limits, no events. Callers pass {@code now}; the model never reads a clock.
+ */
+final class QueueModel {
+    /** 2^32: the priority multiplier of prioritized scores. */
+    static final long PRIORITY_FACTOR = 1L << 32;
+    /** Delayed scores are due * 4096 + (seq mod 4096). */
+    static final long DELAY_FACTOR = 4096;
+    /** The most delayed jobs one fetch promotes (the test's FetchArgs.promoteLimit). */
+    static final int PROMOTE_LIMIT = 1000;
+    /** The most jobs one retention rule removes per call (moveToFinished's retentionBatch). */
+    static final int RETENTION_BATCH = 1000;
+
+    /** Where a job is; mirrors the six state structures. */
+    enum State { WAITING, PRIORITIZED, DELAYED, ACTIVE, COMPLETED, FAILED }
+
+    /** The options a job was added with; the model keeps them to finish the job later. */
+    record Options(String customId, long delayMs, int priority, boolean lifo, int attempts, long backoffMs,
+                   Retention onComplete, Retention onFail) {
+        ScriptTypes.NewJob toNewJob(String name) {
+            return new ScriptTypes.NewJob(customId, name, "{}", "", delayMs, priority, lifo);
+        }
+    }
+
+    /** One job as the model knows it. */
+    static final class Job {
+        final String id;
+        final Options opts;
+        State state;
+        int attemptsMade;
+        int attemptsStarted;
+        Long fence;
+        Long finishedOn;
+        String lockToken;
+
+        Job(String id, Options opts) {
+            this.id = id;
+            this.opts = opts;
+        }
+
+        @Override
+        public String toString() {
+            return id + "[" + state + ", prio=" + opts.priority() + ", lifo=" + opts.lifo() + ", attempts="
+                    + attemptsMade + "/" + opts.attempts() + ", backoff=" + opts.backoffMs() + "]";
+        }
+    }
+
+    /** A job taken by a fetch: its id and the lock token the script must return. */
+    record Taken(String id, String lockToken) {
+    }
+
+    /** What a fetch returns: the jobs taken and the next due time of a delayed job (-1 if none). */
+    record Fetch(List<Taken> jobs, long nextDelayedDue, long nextLeaseExpiry) {
+    }
+
+    /** Result of an admin call that can fail with a domain error. */
+    enum Outcome { OK, NOT_FOUND, NOT_IN_STATE, LOCKED }
+
+    /** Sorted-set order: score, then member string (Redis compares bytes; ids are ASCII). */
+    private static final Comparator<Map.Entry<String, Long>> ZSET_ORDER =
+            Comparator.<Map.Entry<String, Long>>comparingLong(Map.Entry::getValue).thenComparing(Map.Entry::getKey);
+
+    private final Map<String, Job> jobs = new LinkedHashMap<>();
+    /** The wait list in LRANGE order: index 0 is the left end; workers take the right end. */
+    private final List<String> wait = new ArrayList<>();
+    private final Map<String, Long> prioritized = new HashMap<>();
+    private final Map<String, Long> delayed = new HashMap<>();
+    private final Map<String, Long> completed = new HashMap<>();
+    private final Map<String, Long> failed = new HashMap<>();
+    /** active id -> lease expiry (take time + lockMs). */
+    private final Map<String, Long> leases = new HashMap<>();
+    private final long lockMs;
+    private long idCounter;
+    private long seq;
+    private long fenceCounter;
+    private boolean paused;
+    /** Statistics for the test's summary: jobs deleted by retention, delayed jobs promoted by fetches. */
+    int retentionDeleted;
+    int promotedByFetch;
+
+    QueueModel(long lockMs) {
+        this.lockMs = lockMs;
+    }
+
+    // ---------------------------------------------------------------- operations
+
+    /** addJob: one result per spec, in order. */
+    List<ScriptTypes.AddResult> add(long now, List<Options> specs) {
+        List<ScriptTypes.AddResult> results = new ArrayList<>();
+        for (Options o : specs) {
+            String id;
+            if (o.customId() == null) {
+                id = Long.toString(++idCounter);
+            } else if (jobs.containsKey(o.customId())) {
+                results.add(new ScriptTypes.AddResult(o.customId(), false));
+                continue;
+            } else {
+                id = o.customId();
+            }
+            Job job = new Job(id, o);
+            jobs.put(id, job);
+            if (o.delayMs() > 0) {
+                addDelayed(job, now + o.delayMs());
+            } else {
+                pushReady(job, o.lifo());
+            }
+            results.add(new ScriptTypes.AddResult(id, true));
+        }
+        return results;
+    }
+
+    /** moveToActive: promote due delayed jobs, then take up to count unless paused. */
+    Fetch moveToActive(long now, int count) {
+        promoteDue(now);
+        List<Taken> taken = new ArrayList<>();
+        if (count > 0 && !paused) {
+            for (int i = 0; i < count; i++) {
+                String id;
+                if (!wait.isEmpty()) {
+                    id = wait.remove(wait.size() - 1);
+                } else if (!prioritized.isEmpty()) {
+                    id = first(prioritized);
+                    prioritized.remove(id);
+                } else {
+                    break;
+                }
+                Job job = jobs.get(id);
+                long fence = ++fenceCounter;
+                job.state = State.ACTIVE;
+                job.fence = fence;
+                job.attemptsStarted++;
+                job.lockToken = "w:" + fence;
+                leases.put(id, now + lockMs);
+                taken.add(new Taken(id, job.lockToken));
+            }
+        }
+        return new Fetch(taken, nextDelayedDue(), nextLeaseExpiry());
+    }
+
+    /**
+     * moveToFinished for a job the test holds. Returns the label of the state the job went to;
+     * {@code next} receives the fetch result when {@code nextCount > 0}.
+     */
+    String finish(long now, String id, boolean ok, boolean unrecoverable, int nextCount, List<Fetch> next) {
+        Job job = jobs.get(id);
+        if (job == null || job.state != State.ACTIVE) {
+            throw new IllegalStateException("model: finishing " + id + " which is not active: " + job);
+        }
+        leases.remove(id);
+        job.lockToken = null;
+        job.attemptsMade++;
+        String state;
+        if (ok) {
+            job.finishedOn = now;
+            finishInto(job, State.COMPLETED, completed, now, job.opts.onComplete());
+            state = "completed";
+        } else if (unrecoverable || job.attemptsMade >= job.opts.attempts()) {
+            job.finishedOn = now;
+            finishInto(job, State.FAILED, failed, now, job.opts.onFail());
+            state = "failed";
+        } else if (job.opts.backoffMs() > 0) {
+            addDelayed(job, now + job.opts.backoffMs());
+            state = "delayed";
+        } else {
+            state = pushReady(job, job.opts.lifo());
+        }
+        if (nextCount > 0) {
+            next.add(moveToActive(now, nextCount));
+        }
+        return state;
+    }
+
+    /** removeJob. */
+    Outcome remove(String id) {
+        Job job = jobs.get(id);
+        if (job == null) {
+            return Outcome.NOT_FOUND;
+        }
+        if (job.state == State.ACTIVE) {
+            return Outcome.LOCKED; // every active job of this test holds a live lock
+        }
+        switch (job.state) {
+            case WAITING -> wait.remove(id);
+            case PRIORITIZED -> prioritized.remove(id);
+            case DELAYED -> delayed.remove(id);
+            case COMPLETED -> completed.remove(id);
+            case FAILED -> failed.remove(id);
+            default -> throw new IllegalStateException();
+        }
+        jobs.remove(id);
+        return Outcome.OK;
+    }
+
+    /** promote. */
+    Outcome promote(String id) {
+        Job job = jobs.get(id);
+        if (job == null) {
+            return Outcome.NOT_FOUND;
+        }
+        if (job.state != State.DELAYED) {
+            return Outcome.NOT_IN_STATE;
+        }
+        delayed.remove(id);
+        pushReady(job, false);
+        return Outcome.OK;
+    }
+
+    /** retryJob from FAILED. */
+    Outcome retryFailed(String id) {
+        Job job = jobs.get(id);
+        if (job == null) {
+            return Outcome.NOT_FOUND;
+        }
+        if (job.state != State.FAILED) {
+            return Outcome.NOT_IN_STATE;
+        }
+        failed.remove(id);
+        job.attemptsMade = 0;
+        job.finishedOn = null;
+        pushReady(job, false);
+        return Outcome.OK;
+    }
+
+    /** pause(true) / pause(false): whether the flag changed. */
+    boolean pause(boolean pause) {
+        boolean changed = paused != pause;
+        paused = pause;
+        return changed;
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    private void addDelayed(Job job, long due) {
+        seq++;
+        delayed.put(job.id, due * DELAY_FACTOR + (seq % DELAY_FACTOR));
+        job.state = State.DELAYED;
+    }
+
+    /** To prioritized (priority > 0) or wait (RPUSH when front, else LPUSH); returns the state label. */
+    private String pushReady(Job job, boolean front) {
+        if (job.opts.priority() > 0) {
+            seq++;
+            prioritized.put(job.id, job.opts.priority() * PRIORITY_FACTOR + seq);
+            job.state = State.PRIORITIZED;
+            return "prioritized";
+        }
+        if (front) {
+            wait.add(job.id);
+        } else {
+            wait.add(0, job.id);
+        }
+        job.state = State.WAITING;
+        return "waiting";
+    }
+
+    private void promoteDue(long now) {
+        long maxScore = (now + 1) * DELAY_FACTOR - 1;
+        List<String> due = new ArrayList<>();
+        for (Map.Entry<String, Long> e : sorted(delayed)) {
+            if (e.getValue() > maxScore || due.size() >= PROMOTE_LIMIT) {
+                break;
+            }
+            due.add(e.getKey());
+        }
+        for (String id : due) {
+            promotedByFetch++;
+            delayed.remove(id);
+            pushReady(jobs.get(id), false);
+        }
+    }
+
+    private void finishInto(Job job, State state, Map<String, Long> set, long now, Retention r) {
+        if (r.count() == 0) {
+            jobs.remove(job.id);
+            retentionDeleted++;
+            return;
+        }
+        job.state = state;
+        set.put(job.id, now);
+        if (r.maxAgeMillis() >= 0) {
+            int removed = 0;
+            for (Map.Entry<String, Long> e : sorted(set)) {
+                if (e.getValue() > now - r.maxAgeMillis() || removed >= RETENTION_BATCH) {
+                    break;
+                }
+                set.remove(e.getKey());
+                jobs.remove(e.getKey());
+                retentionDeleted++;
+                removed++;
+            }
+        }
+        if (r.count() >= 0) {
+            int excess = Math.min(set.size() - r.count(), RETENTION_BATCH);
+            List<Map.Entry<String, Long>> order = sorted(set);
+            for (int i = 0; i < excess; i++) {
+                String id = order.get(i).getKey();
+                set.remove(id);
+                jobs.remove(id);
+                retentionDeleted++;
+            }
+        }
+    }
+
+    private long nextDelayedDue() {
+        if (delayed.isEmpty()) {
+            return -1;
+        }
+        return Math.floorDiv(delayed.get(first(delayed)), DELAY_FACTOR);
+    }
+
+    private long nextLeaseExpiry() {
+        return leases.values().stream().mapToLong(Long::longValue).min().orElse(-1);
+    }
+
+    private static String first(Map<String, Long> zset) {
+        return sorted(zset).get(0).getKey();
+    }
+
+    private static List<Map.Entry<String, Long>> sorted(Map<String, Long> zset) {
+        List<Map.Entry<String, Long>> entries = new ArrayList<>(Map.copyOf(zset).entrySet());
+        entries.sort(ZSET_ORDER);
+        return entries;
+    }
+
+    /** A zset as the snapshot shows it: member -> score, ascending (score, member). */
+    private static LinkedHashMap<String, Double> view(Map<String, Long> zset) {
+        LinkedHashMap<String, Double> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Long> e : sorted(zset)) {
+            out.put(e.getKey(), (double) e.getValue());
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- views for assertions
+
+    List<String> waiting() {
+        return List.copyOf(wait);
+    }
+
+    LinkedHashMap<String, Double> prioritized() {
+        return view(prioritized);
+    }
+
+    LinkedHashMap<String, Double> delayed() {
+        return view(delayed);
+    }
+
+    LinkedHashMap<String, Double> completed() {
+        return view(completed);
+    }
+
+    LinkedHashMap<String, Double> failed() {
+        return view(failed);
+    }
+
+    LinkedHashMap<String, Double> leases() {
+        return view(leases);
+    }
+
+    /** Active ids, sorted (active is compared as a set). */
+    TreeSet<String> active() {
+        return new TreeSet<>(leases.keySet());
+    }
+
+    /** Ids that have a job hash, sorted. */
+    TreeSet<String> jobIds() {
+        return new TreeSet<>(jobs.keySet());
+    }
+
+    Job job(String id) {
+        return jobs.get(id);
+    }
+
+    Map<String, Job> jobs() {
+        return jobs;
+    }
+
+    boolean isPaused() {
+        return paused;
+    }
+
+    JobCounts counts() {
+        return new JobCounts(wait.size(), leases.size(), delayed.size(), prioritized.size(), completed.size(),
+                failed.size(), paused);
+    }
+
+    /** Ids in one state, sorted by id, for picking random targets. */
+    List<String> idsIn(State state) {
+        List<String> ids = new ArrayList<>();
+        for (Job j : jobs.values()) {
+            if (j.state == state) {
+                ids.add(j.id);
+            }
+        }
+        ids.sort(Comparator.naturalOrder());
+        return ids;
+    }
+
+    /** The lock token the model says the test holds for an active job. */
+    String lockToken(String id) {
+        return jobs.get(id).lockToken;
+    }
+}

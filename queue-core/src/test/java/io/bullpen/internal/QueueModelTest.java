@@ -1,0 +1,475 @@
+package io.bullpen.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bullpen.JobCounts;
+import io.bullpen.JobLockedException;
+import io.bullpen.JobNotFoundException;
+import io.bullpen.JobState;
+import io.bullpen.JobStateException;
+import io.bullpen.Retention;
+import io.bullpen.internal.QueueModel.Fetch;
+import io.bullpen.internal.QueueModel.Options;
+import io.bullpen.internal.QueueModel.Outcome;
+import io.bullpen.internal.QueueModel.State;
+import io.bullpen.internal.QueueModel.Taken;
+import io.bullpen.internal.ScriptTypes.AddResult;
+import io.bullpen.internal.ScriptTypes.FetchArgs;
+import io.bullpen.internal.ScriptTypes.FetchResult;
+import io.bullpen.internal.ScriptTypes.Finish;
+import io.bullpen.internal.ScriptTypes.FinishResult;
+import io.bullpen.internal.ScriptTypes.NewJob;
+import io.bullpen.internal.ScriptTypes.RawJob;
+import io.bullpen.testing.BullpenTest;
+import io.bullpen.testing.BullpenTestContext;
+import io.bullpen.testing.QueueSnapshot;
+import io.bullpen.testing.SettableClock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Randomized model-based test of the Lua state machine: {@value #STEPS} random operations run
+ * against real Redis through {@link Scripts} and against {@link QueueModel}; after every step the
+ * invariant holds, getCounts matches the model and every state structure (orders and scores
+ * included), every job hash and the lease set equal the model's.
+ *
+ * <p>Fixed seeds by default; {@code -Dbullpen.model.seed=1,2,3} replaces them (to explore).
+ * Every failure names the seed, the step and the last operations.
+ */
+@BullpenTest
+class QueueModelTest {
+    static final int STEPS = 1000;
+    /** Real lock TTL: 10 minutes, so no job stalls during the test. */
+    static final long LOCK_MS = 600_000;
+    /** The clock never moves further than this from its start, so no lease ever looks expired. */
+    static final long MAX_ELAPSED_MS = LOCK_MS / 2;
+    /** Above this many live jobs, adds are replaced by removals (keeps snapshots cheap). */
+    static final int MAX_JOBS = 80;
+    static final int HISTORY = 10;
+    static final long[] DEFAULT_SEEDS = {20240611L, 7L, 982451653L};
+
+    static Stream<Long> seeds() {
+        String prop = System.getProperty("bullpen.model.seed");
+        if (prop != null && !prop.isBlank()) {
+            return Arrays.stream(prop.split(",")).map(String::trim).filter(s -> !s.isEmpty()).map(Long::parseLong);
+        }
+        return Arrays.stream(DEFAULT_SEEDS).boxed();
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void randomOperationsMatchTheModel(long seed, BullpenTestContext ctx) {
+        new Run(seed, ctx).run();
+    }
+
+    /** One seeded run: the random source, both sides and the history of operations. */
+    private static final class Run {
+        final long seed;
+        final BullpenTestContext ctx;
+        final Random rnd;
+        final String queue;
+        final Scripts scripts;
+        final SettableClock clock;
+        final long start;
+        final QueueModel model = new QueueModel(LOCK_MS);
+        final Deque<String> history = new ArrayDeque<>();
+        /** Every id ever seen, in first-seen order (targets for remove/promote/retry). */
+        final List<String> knownIds = new ArrayList<>();
+        /** How often each kind of operation and outcome happened, printed after the run. */
+        final Map<String, Integer> tally = new TreeMap<>();
+        int maxJobs;
+        int step;
+        String op = "(none)";
+
+        Run(long seed, BullpenTestContext ctx) {
+            this.seed = seed;
+            this.ctx = ctx;
+            this.rnd = new Random(seed);
+            this.queue = ctx.queueName();
+            // A small events cap: the stream is read by every snapshot but not checked here.
+            this.scripts = new Scripts(ctx.redisson(), new KeyScheme("bp", queue), 10);
+            this.clock = ctx.clock();
+            this.start = clock.millis();
+        }
+
+        void run() {
+            for (step = 1; step <= STEPS; step++) {
+                op = "?";
+                try {
+                    randomOp();
+                    record();
+                    checkState();
+                } catch (AssertionError e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    throw new AssertionError(where() + "unexpected exception: " + e, e);
+                }
+                maxJobs = Math.max(maxJobs, model.jobs().size());
+            }
+            System.out.println("QueueModelTest seed=" + seed + ": " + STEPS + " steps, max jobs " + maxJobs + ", "
+                    + (clock.millis() - start) + " ms of clock, " + model.retentionDeleted + " deleted by retention, "
+                    + model.promotedByFetch + " promoted by fetches, tally " + tally);
+        }
+
+        void count(String what) {
+            tally.merge(what, 1, Integer::sum);
+        }
+
+        // ------------------------------------------------------------ operations
+
+        void randomOp() {
+            int r = rnd.nextInt(100);
+            if (r < 16) {
+                addOne();
+            } else if (r < 22) {
+                addBulk();
+            } else if (r < 36) {
+                take(1 + rnd.nextInt(3));
+            } else if (r < 48) {
+                finishHeld(true, false, 0);
+            } else if (r < 58) {
+                finishHeld(false, rnd.nextInt(100) < 15, 0);
+            } else if (r < 68) {
+                boolean ok = rnd.nextBoolean();
+                finishHeld(ok, !ok && rnd.nextInt(100) < 15, 1 + rnd.nextInt(2));
+            } else if (r < 75) {
+                remove(pickId(null));
+            } else if (r < 82) {
+                promote(pickId(State.DELAYED));
+            } else if (r < 88) {
+                retry(pickId(State.FAILED));
+            } else if (r < 89) {
+                pause(true);
+            } else if (r < 93) {
+                pause(false);
+            } else {
+                advance(roundOr(rnd.nextInt(3001), 0, 500, 1000, 1500));
+            }
+        }
+
+        long now() {
+            return clock.millis();
+        }
+
+        void addOne() {
+            if (model.jobs().size() >= MAX_JOBS) {
+                remove(pickId(null));
+                return;
+            }
+            add(List.of(randomOptions()));
+        }
+
+        void addBulk() {
+            if (model.jobs().size() >= MAX_JOBS) {
+                remove(pickId(null));
+                return;
+            }
+            int n = 2 + rnd.nextInt(3);
+            List<Options> specs = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                specs.add(randomOptions());
+            }
+            add(specs);
+        }
+
+        void add(List<Options> specs) {
+            long now = now();
+            op = "add" + (specs.size() > 1 ? "Bulk" : "") + "@" + rel(now) + " " + specs.stream().map(Run::describe).toList();
+            List<NewJob> jobs = specs.stream().map(o -> o.toNewJob("job")).toList();
+            List<AddResult> actual = Futures.join(scripts.addJob(now, jobs));
+            List<AddResult> expected = model.add(now, specs);
+            op += " -> " + actual;
+            assertThat(actual).as(desc("addJob results")).isEqualTo(expected);
+            for (AddResult a : actual) {
+                see(a.id());
+                count(a.added() ? "add" : "add.duplicate");
+            }
+        }
+
+        Options randomOptions() {
+            String customId = rnd.nextInt(100) < 30 ? "c-" + rnd.nextInt(12) : null;
+            long delay = rnd.nextInt(100) < 60 ? 0 : roundOr(1 + rnd.nextInt(5000), 500, 1000, 1500, 2000);
+            int priority = rnd.nextInt(100) < 70 ? 0 : 1 + rnd.nextInt(5);
+            boolean lifo = priority == 0 && rnd.nextInt(100) < 25;
+            int attempts = 1 + rnd.nextInt(3);
+            long backoff = rnd.nextBoolean() ? 0 : roundOr(100 + rnd.nextInt(1901), 500, 1000);
+            return new Options(customId, delay, priority, lifo, attempts, backoff, randomRetention(), randomRetention());
+        }
+
+        Retention randomRetention() {
+            int r = rnd.nextInt(100);
+            if (r < 30) {
+                return Retention.keepAll();
+            } else if (r < 45) {
+                return Retention.keepNone();
+            } else if (r < 65) {
+                return Retention.keepLast(rnd.nextInt(6));
+            } else if (r < 85) {
+                return Retention.keepFor(Duration.ofMillis(randomAge()));
+            }
+            return Retention.keep(rnd.nextInt(6), Duration.ofMillis(randomAge()));
+        }
+
+        /** 0-5000 ms, often 0 or a round value so that finish times land exactly on the age limit. */
+        long randomAge() {
+            return rnd.nextInt(100) < 20 ? 0 : roundOr(rnd.nextInt(5001), 500, 1000, 1500, 2000);
+        }
+
+        /**
+         * {@code value}, or (30%) one of {@code round}: the clock often moves by round steps too, so
+         * due times and age limits hit {@code now} exactly and the boundaries (due <= now, finished
+         * at or before now - age) get exercised.
+         */
+        long roundOr(long value, long... round) {
+            return rnd.nextInt(100) < 30 ? round[rnd.nextInt(round.length)] : value;
+        }
+
+        static String describe(Options o) {
+            StringBuilder b = new StringBuilder(o.customId() == null ? "auto" : o.customId());
+            if (o.delayMs() > 0) {
+                b.append(" delay=").append(o.delayMs());
+            }
+            if (o.priority() > 0) {
+                b.append(" prio=").append(o.priority());
+            }
+            if (o.lifo()) {
+                b.append(" lifo");
+            }
+            b.append(" att=").append(o.attempts());
+            if (o.backoffMs() > 0) {
+                b.append(" backoff=").append(o.backoffMs());
+            }
+            b.append(" ok:").append(o.onComplete()).append(" fail:").append(o.onFail());
+            return "{" + b + "}";
+        }
+
+        FetchArgs fetch(int count) {
+            return new FetchArgs(count, "w", LOCK_MS, "worker-1", QueueModel.PROMOTE_LIMIT, 100, 1);
+        }
+
+        void take(int count) {
+            long now = now();
+            op = "moveToActive@" + rel(now) + " count=" + count;
+            FetchResult actual = Futures.join(scripts.moveToActive(now, fetch(count)));
+            Fetch expected = model.moveToActive(now, count);
+            op += " -> " + taken(actual);
+            count("take." + actual.jobs().size() + (model.isPaused() ? ".paused" : ""));
+            assertFetch("moveToActive", actual, expected);
+        }
+
+        void finishHeld(boolean ok, boolean unrecoverable, int nextCount) {
+            List<String> held = new ArrayList<>(model.active());
+            if (held.isEmpty()) {
+                take(1 + rnd.nextInt(3));
+                return;
+            }
+            String id = held.get(rnd.nextInt(held.size()));
+            QueueModel.Job job = model.job(id);
+            Options o = job.opts;
+            long now = now();
+            Finish finish = new Finish(id, model.lockToken(id), ok, ok ? "\"done\"" : "boom", ok ? null : "trace", 3,
+                    o.attempts(), o.backoffMs(), unrecoverable, o.lifo(), ok ? o.onComplete() : o.onFail());
+            op = "moveToFinished@" + rel(now) + " " + (ok ? "complete " : unrecoverable ? "fail(unrecoverable) " : "fail ")
+                    + job + " retention=" + finish.retention() + " next=" + nextCount;
+            FinishResult actual = Futures.join(scripts.moveToFinished(now, fetch(nextCount), finish));
+            List<Fetch> next = new ArrayList<>();
+            String expectedState = model.finish(now, id, ok, unrecoverable, nextCount, next);
+            op += " -> " + actual.state().label() + " " + taken(actual.next());
+            count("finish." + actual.state().label() + (nextCount > 0 ? "+next" + actual.next().jobs().size() : ""));
+            assertThat(actual.state()).as(desc("moveToFinished target state")).isEqualTo(JobState.fromLabel(expectedState));
+            if (nextCount > 0) {
+                assertFetch("moveToFinished next", actual.next(), next.get(0));
+            } else {
+                assertThat(actual.next().jobs()).as(desc("moveToFinished without fetch")).isEmpty();
+                assertThat(actual.next().nextDelayedDue()).as(desc("nextDelayedDue without fetch")).isEqualTo(-1);
+                assertThat(actual.next().nextLeaseExpiry()).as(desc("nextLeaseExpiry without fetch")).isEqualTo(-1);
+            }
+        }
+
+        void assertFetch(String what, FetchResult actual, Fetch expected) {
+            List<Taken> got = actual.jobs().stream().map(j -> new Taken(j.id(), j.lockToken())).toList();
+            assertThat(got).as(desc(what + " jobs taken (id, lock token)")).isEqualTo(expected.jobs());
+            for (RawJob j : actual.jobs()) {
+                assertThat(j.hash()).as(desc(what + " returned hash of " + j.id()))
+                        .containsEntry("fence", j.lockToken().substring(2))
+                        .containsEntry("processedBy", "worker-1");
+            }
+            assertThat(actual.nextDelayedDue()).as(desc(what + " nextDelayedDue")).isEqualTo(expected.nextDelayedDue());
+            assertThat(actual.nextLeaseExpiry()).as(desc(what + " nextLeaseExpiry")).isEqualTo(expected.nextLeaseExpiry());
+        }
+
+        void remove(String id) {
+            op = "removeJob " + id + " " + state(id);
+            Outcome expected = model.remove(id);
+            Outcome actual;
+            try {
+                actual = Futures.join(scripts.removeJob(id)) ? Outcome.OK : Outcome.NOT_FOUND;
+            } catch (JobLockedException e) {
+                actual = Outcome.LOCKED;
+            }
+            op += " -> " + actual;
+            count("removeJob." + actual);
+            assertThat(actual).as(desc("removeJob outcome")).isEqualTo(expected);
+        }
+
+        void promote(String id) {
+            op = "promote " + id + " " + state(id);
+            Outcome expected = model.promote(id);
+            Outcome actual;
+            try {
+                Futures.join(scripts.promote(id));
+                actual = Outcome.OK;
+            } catch (JobNotFoundException e) {
+                actual = Outcome.NOT_FOUND;
+            } catch (JobStateException e) {
+                actual = Outcome.NOT_IN_STATE;
+            }
+            op += " -> " + actual;
+            count("promote." + actual);
+            assertThat(actual).as(desc("promote outcome")).isEqualTo(expected);
+        }
+
+        void retry(String id) {
+            op = "retryJob(FAILED) " + id + " " + state(id);
+            Outcome expected = model.retryFailed(id);
+            Outcome actual;
+            try {
+                Futures.join(scripts.retryJob(id, JobState.FAILED));
+                actual = Outcome.OK;
+            } catch (JobNotFoundException e) {
+                actual = Outcome.NOT_FOUND;
+            } catch (JobStateException e) {
+                actual = Outcome.NOT_IN_STATE;
+            }
+            op += " -> " + actual;
+            count("retryJob." + actual);
+            assertThat(actual).as(desc("retryJob outcome")).isEqualTo(expected);
+        }
+
+        void pause(boolean pause) {
+            op = pause ? "pause" : "resume";
+            boolean actual = Futures.join(scripts.pause(pause));
+            boolean expected = model.pause(pause);
+            op += " -> changed=" + actual;
+            assertThat(actual).as(desc(op + " changed")).isEqualTo(expected);
+        }
+
+        void advance(long ms) {
+            long by = Math.max(0, Math.min(ms, start + MAX_ELAPSED_MS - now()));
+            clock.advance(Duration.ofMillis(by));
+            op = "advance " + by + "ms -> @" + rel(now());
+        }
+
+        /** An id to aim at: often one in {@code preferred}, else any id ever seen, sometimes an unknown one. */
+        String pickId(State preferred) {
+            if (preferred != null && rnd.nextBoolean()) {
+                List<String> ids = model.idsIn(preferred);
+                if (!ids.isEmpty()) {
+                    return ids.get(rnd.nextInt(ids.size()));
+                }
+            }
+            int r = rnd.nextInt(100);
+            if (r < 10 || knownIds.isEmpty()) {
+                return rnd.nextBoolean() ? "c-" + rnd.nextInt(12) : Integer.toString(900_000 + rnd.nextInt(10));
+            }
+            if (r < 55) {
+                // Bias towards ids that still exist.
+                List<String> live = new ArrayList<>(model.jobs().keySet());
+                if (!live.isEmpty()) {
+                    return live.get(rnd.nextInt(live.size()));
+                }
+            }
+            return knownIds.get(rnd.nextInt(knownIds.size()));
+        }
+
+        void see(String id) {
+            if (!knownIds.contains(id)) {
+                knownIds.add(id);
+            }
+        }
+
+        String state(String id) {
+            QueueModel.Job j = model.job(id);
+            return j == null ? "(model: absent)" : "(model: " + j + ")";
+        }
+
+        static String taken(FetchResult f) {
+            return "taken=" + f.jobs().stream().map(j -> j.id() + "/" + j.lockToken()).toList()
+                    + " nextDue=" + f.nextDelayedDue() + " nextLease=" + f.nextLeaseExpiry();
+        }
+
+        /** Time relative to the run's start, to keep messages short. */
+        String rel(long now) {
+            return "+" + (now - start);
+        }
+
+        // ------------------------------------------------------------ checks
+
+        void checkState() {
+            ctx.assertInvariant(queue);
+            JobCounts counts = Futures.join(scripts.getCounts());
+            assertThat(counts).as(desc("getCounts")).isEqualTo(model.counts());
+
+            QueueSnapshot s = ctx.snapshot(queue);
+            assertThat(s.waiting()).as(desc("wait list (LRANGE order)")).containsExactlyElementsOf(model.waiting());
+            assertThat(s.prioritized()).as(desc("prioritized (ordered, with scores)"))
+                    .containsExactlyEntriesOf(model.prioritized());
+            assertThat(s.delayed()).as(desc("delayed (ordered, with scores)")).containsExactlyEntriesOf(model.delayed());
+            assertThat(new TreeSet<>(s.active())).as(desc("active (as a set)")).isEqualTo(model.active());
+            assertThat(s.active()).as(desc("active has no duplicates")).doesNotHaveDuplicates();
+            assertThat(s.leases()).as(desc("leases (ordered, with scores)")).containsExactlyEntriesOf(model.leases());
+            assertThat(s.completed()).as(desc("completed (ordered, with scores)"))
+                    .containsExactlyEntriesOf(model.completed());
+            assertThat(s.failed()).as(desc("failed (ordered, with scores)")).containsExactlyEntriesOf(model.failed());
+            assertThat(new TreeSet<>(s.jobIds())).as(desc("job hashes")).isEqualTo(model.jobIds());
+            assertThat(s.meta().containsKey("paused")).as(desc("meta paused flag")).isEqualTo(model.isPaused());
+
+            for (QueueModel.Job j : model.jobs().values()) {
+                Map<String, String> hash = s.job(j.id);
+                Map<String, String> actual = new TreeMap<>();
+                actual.put("attemptsMade", hash.getOrDefault("attemptsMade", "0"));
+                actual.put("attemptsStarted", hash.getOrDefault("attemptsStarted", "0"));
+                actual.put("fence", hash.get("fence"));
+                actual.put("finishedOn", hash.get("finishedOn"));
+                actual.put("lock", s.lock(j.id));
+                actual.put("priority", hash.getOrDefault("priority", "0"));
+                Map<String, String> expected = new TreeMap<>();
+                expected.put("attemptsMade", Integer.toString(j.attemptsMade));
+                expected.put("attemptsStarted", Integer.toString(j.attemptsStarted));
+                expected.put("fence", j.fence == null ? null : Long.toString(j.fence));
+                expected.put("finishedOn", j.finishedOn == null ? null : Long.toString(j.finishedOn));
+                expected.put("lock", j.lockToken);
+                expected.put("priority", Integer.toString(j.opts.priority()));
+                assertThat(actual).as(desc("fields of job " + j.id)).isEqualTo(expected);
+            }
+        }
+
+        void record() {
+            history.addLast(step + ": " + op);
+            while (history.size() > HISTORY) {
+                history.removeFirst();
+            }
+        }
+
+        String where() {
+            return "seed=" + seed + " step=" + step + " op=" + op + "\nlast ops (oldest first):\n  "
+                    + String.join("\n  ", history) + "\n";
+        }
+
+        Supplier<String> desc(String what) {
+            return () -> where() + "check: " + what;
+        }
+    }
+}
