@@ -22,7 +22,7 @@ class RetentionJanitorTest {
         JobOptions keep1s = JobOptions.builder().attempts(1)
                 .removeOnComplete(Retention.keepFor(Duration.ofSeconds(1)))
                 .removeOnFail(Retention.keepFor(Duration.ofSeconds(1))).build();
-        try (Worker<String, Object> worker = Worker.builder(ctx.redisson(), queue.name(), String.class)
+        try (Worker<String, String> worker = Worker.builder(ctx.redisson(), queue.name(), String.class)
                 .blockTimeout(Duration.ofSeconds(1))
                 .processor(c -> {
                     if (c.job().data().equals("bad")) {
