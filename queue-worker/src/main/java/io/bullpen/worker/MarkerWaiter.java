@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * 1. one BZPOPMIN on the queue's marker, on a small client of its own, so a long wait never
  *    holds a connection of the application's pool;
  * 2. bounded to whole seconds (Redisson sends a timeout under 1 s as "block forever");
- * 3. at most one pop is outstanding: a pop still pending when a timer woke the worker is reused;
+ * 3. at most one pop is outstanding: a pop still pending when a timer woke the worker is reused,
+ *    and a pop that ended while the worker was busy counts as a wake-up (it may have consumed
+ *    the signal of a job added meanwhile);
  * 4. a client-side deadline (next delayed job, next lease expiry) ends the wait to the
  *    millisecond, since Redis times out blocking commands only at its hz granularity;
  * 5. a watchdog abandons a pop that outlived its timeout by 2 s (a lost wait after a reconnect),
@@ -51,7 +53,13 @@ final class MarkerWaiter implements AutoCloseable {
             return;
         }
         long now = System.currentTimeMillis();
-        if (pending == null || pending.isDone()) {
+        if (pending != null && pending.isDone()) {
+            // The pop ended while the worker was busy (it may have taken a signal meant for a job
+            // added meanwhile): count it as a wake-up and let the caller look at the queue first.
+            pending = null;
+            return;
+        }
+        if (pending == null) {
             pending = marker.pollFirstAsync(Duration.ofSeconds(blockSeconds)).toCompletableFuture();
             pendingSince = now;
         }
@@ -65,6 +73,9 @@ final class MarkerWaiter implements AutoCloseable {
         }
         try {
             CompletableFuture.anyOf(pending, closed).get(waitMs, TimeUnit.MILLISECONDS);
+            if (pending != null && pending.isDone()) {
+                pending = null;
+            }
         } catch (TimeoutException e) {
             abandonIfStuck(System.currentTimeMillis());
         } catch (ExecutionException e) {
