@@ -106,6 +106,13 @@ public final class Scripts {
                 });
     }
 
+    /** moveToWait: gives back a job taken but never started (lock checked, no stall counted). */
+    public CompletionStage<Void> moveToWait(String jobId, String lockToken) {
+        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.active(), k.leases(), k.marker(), k.meta(), k.events());
+        return runner.<Object>run("moveToWait", Mode.READ_WRITE, ReturnType.LONG, keys, k.jobPrefix(), maxLen, jobId, lockToken)
+                .thenAccept(reply -> check(reply, jobId, "give back", "active"));
+    }
+
     /** extendLocks: renews many locks; returns the ids whose lock could not be extended. */
     public CompletionStage<List<String>> extendLocks(long now, long lockMs, Map<String, String> tokensById) {
         List<Object> args = new ArrayList<>(3 + tokensById.size() * 2);

@@ -129,4 +129,29 @@ class LockAndStalledScriptTest {
         assertThat(s.waiting()).containsExactly("s");
         assertThat(s.exists("marker")).isFalse();
     }
+
+    @Test
+    void moveToWaitGivesBackAnUnstartedJobWithoutCountingAStall() {
+        f.job("other").waiting("other").job("a", "attemptsStarted", "1").active("a", "w:1", LOCK_MS, NOW + LOCK_MS);
+
+        join(f.scripts.moveToWait("a", "w:1"));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.waiting()).containsExactly("other", "a");
+        assertThat(s.active()).isEmpty();
+        assertThat(s.leases()).isEmpty();
+        assertThat(s.lock("a")).isNull();
+        assertThat(s.job("a")).containsEntry("attemptsStarted", "0").doesNotContainKey("stalledCount");
+        assertThat(s.events().get(0)).contains(entry("event", "waiting"), entry("prev", "active"));
+        f.assertInvariant();
+    }
+
+    @Test
+    void moveToWaitChecksTheToken() {
+        f.job("a").active("a", "w:1", LOCK_MS, NOW + LOCK_MS);
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> join(f.scripts.moveToWait("a", "w:2")))
+                .isInstanceOf(io.bullpen.LockLostException.class);
+        assertThat(f.snap().active()).containsExactly("a");
+    }
 }

@@ -11,6 +11,8 @@ final class ActiveJob<T> {
     private final AtomicBoolean lockLost = new AtomicBoolean();
     private volatile boolean cancelled;
     private volatile boolean timedOut;
+    private volatile boolean abandoned;
+    private volatile boolean returned;
     private Thread thread;
     private ScheduledFuture<?> timeout;
 
@@ -45,6 +47,21 @@ final class ActiveJob<T> {
         return timedOut;
     }
 
+    /** A forced close gave up on this attempt: its outcome is not recorded, its lock lapses. */
+    void abandon() {
+        abandoned = true;
+        cancel();
+    }
+
+    boolean abandoned() {
+        return abandoned;
+    }
+
+    /** @return true once the processor has returned (the outcome is being recorded) */
+    boolean returned() {
+        return returned;
+    }
+
     /** Flags the attempt and interrupts the processor thread, if it is still running. */
     synchronized void cancel() {
         cancelled = true;
@@ -71,6 +88,7 @@ final class ActiveJob<T> {
      */
     synchronized void done() {
         thread = null;
+        returned = true;
         if (timeout != null) {
             timeout.cancel(false);
         }

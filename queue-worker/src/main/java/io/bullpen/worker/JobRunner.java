@@ -50,16 +50,33 @@ final class JobRunner<T, R> {
             finish(raw.id(), raw.lockToken(), null, null, e, true, JobOptions.defaults(), attemptsMade, null);
             return;
         }
+        if (!rt.running()) {
+            giveBack(raw);
+            return;
+        }
         ActiveJob<T> attempt = new ActiveJob<>(job, raw.lockToken());
         rt.inFlight.put(job.id(), attempt);
         rt.markBusy();
         try {
             rt.executor.execute(() -> run(attempt));
         } catch (RejectedExecutionException e) {
-            // The executor is gone (forced close): the lock will lapse and the job be recovered.
-            rt.inFlight.remove(job.id());
-            rt.releaseSlot();
+            rt.inFlight.remove(job.id(), attempt);
+            giveBack(raw);
         }
+    }
+
+    /**
+     * A job taken while the worker closes (a fetch or a finish that was already under way) is
+     * returned to wait at once, so it neither waits for its lock to lapse nor counts as stalled.
+     */
+    private void giveBack(RawJob raw) {
+        rt.scripts.moveToWait(raw.id(), raw.lockToken()).whenComplete((ok, error) -> {
+            if (error != null) {
+                log.warn("could not give back job {} (it will be recovered when its lock expires): {}", raw.id(),
+                        error.toString());
+            }
+            rt.releaseSlot();
+        });
     }
 
     private void run(ActiveJob<T> attempt) {
@@ -77,6 +94,14 @@ final class JobRunner<T, R> {
         } finally {
             attempt.done();
             Thread.interrupted();
+        }
+        if (attempt.abandoned()) {
+            // A forced close gave up on this attempt: record nothing and let the lock lapse, so
+            // the job is recovered and run again rather than charged a failed attempt.
+            log.info("job {} interrupted by a forced close; it will be recovered when its lock expires", job.id());
+            rt.inFlight.remove(job.id(), attempt);
+            rt.releaseSlot();
+            return;
         }
         if (attempt.timedOut()) {
             error = new JobTimeoutException("timed out after " + job.options().timeout().orElseThrow().toMillis() + "ms");
@@ -133,13 +158,13 @@ final class JobRunner<T, R> {
                         rt.listener.lockLost(attempt.job);
                     }
                 }
-                release(finish.jobId());
+                release(finish.jobId(), attempt);
             } else if (retry < 8 && scheduleRetry(finish, attempt, error, result, retry, cause)) {
                 rt.listener.error(cause);
             } else {
                 log.error("gave up recording the result of job {}; its lock will expire and it will be recovered",
                         finish.jobId(), cause);
-                release(finish.jobId());
+                release(finish.jobId(), attempt);
             }
         });
     }
@@ -164,7 +189,9 @@ final class JobRunner<T, R> {
             }
         }
         rt.reportStalled(done.next());
-        rt.inFlight.remove(finish.jobId());
+        if (attempt != null) {
+            rt.inFlight.remove(finish.jobId(), attempt);
+        }
         if (done.next().jobs().isEmpty()) {
             rt.releaseSlot();
             if (rt.running()) {
@@ -175,8 +202,11 @@ final class JobRunner<T, R> {
         }
     }
 
-    private void release(String jobId) {
-        rt.inFlight.remove(jobId);
+    private void release(String jobId, ActiveJob<T> attempt) {
+        if (attempt != null) {
+            // Conditional: the same job may already run again in this worker as a new attempt.
+            rt.inFlight.remove(jobId, attempt);
+        }
         rt.releaseSlot();
     }
 

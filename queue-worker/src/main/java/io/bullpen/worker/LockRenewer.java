@@ -24,7 +24,8 @@ final class LockRenewer<T, R> implements Runnable {
     public void run() {
         Map<String, String> tokens = new LinkedHashMap<>();
         rt.inFlight.forEach((id, attempt) -> {
-            if (!attempt.lockLost()) {
+            // An attempt whose processor returned is being recorded; its lock ends with it.
+            if (!attempt.lockLost() && !attempt.returned()) {
                 tokens.put(id, attempt.lockToken);
             }
         });
@@ -35,7 +36,10 @@ final class LockRenewer<T, R> implements Runnable {
             List<String> lost = Futures.join(rt.scripts.extendLocks(rt.now(), rt.settings.lockDuration().toMillis(), tokens));
             for (String id : lost) {
                 ActiveJob<T> attempt = rt.inFlight.get(id);
-                if (attempt != null && attempt.markLockLost()) {
+                // The job may have finished and been taken again since: blame only the attempt
+                // whose token was sent, and only while its processor still runs.
+                if (attempt != null && attempt.lockToken.equals(tokens.get(id)) && !attempt.returned()
+                        && attempt.markLockLost()) {
                     log.warn("worker lost the lock of job {} in queue {}; another worker may run it", id, rt.settings.queue());
                     rt.listener.lockLost(attempt.job);
                 }

@@ -184,7 +184,7 @@ public final class Worker<T, R> implements AutoCloseable {
         if (left > 0) {
             log.warn("worker {} closed with {} job(s) still running; their locks will expire and another worker will "
                     + "recover them", config.name, left);
-            rt.inFlight.values().forEach(ActiveJob::cancel);
+            rt.inFlight.values().forEach(ActiveJob::abandon);
         }
         rt.scheduler.shutdownNow();
         if (ownExecutor) {

@@ -1,0 +1,52 @@
+--[[
+  moveToWait: give back a job a worker took but never started (it is closing): release the
+  lock and return the job to the front of wait (or to prioritized) without counting a stall or
+  an attempt. Checks the lock token like moveToFinished. Job keys are built from jobKeyPrefix
+  (same slot).
+
+  KEYS:
+    1 wait          LIST    <prefix>:{<queue>}:wait
+    2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
+    3 active        LIST    <prefix>:{<queue>}:active
+    4 leases        ZSET    <prefix>:{<queue>}:leases
+    5 marker        ZSET    <prefix>:{<queue>}:marker
+    6 meta          HASH    <prefix>:{<queue>}:meta
+    7 events        STREAM  <prefix>:{<queue>}:events
+  ARGV:
+    1 jobKeyPrefix  <prefix>:{<queue>}:job:
+    2 eventsMaxLen  approximate cap of the events stream
+    3 jobId         the job
+    4 lockToken     the token the worker holds
+  Returns:
+    0 given back; -1 job not found; -2 lock missing; -3 lock held by another token
+  Events:
+    waiting (prev = active)
+]]
+--- @include "pushReady"
+--- @include "signalWorkers"
+--- @include "emitEvent"
+
+local q = {
+  wait = KEYS[1], prioritized = KEYS[2], marker = KEYS[5], meta = KEYS[6], events = KEYS[7],
+  jobPrefix = ARGV[1], maxLen = ARGV[2]
+}
+local jobId = ARGV[3]
+local jobKey = q.jobPrefix .. jobId
+local holder = redis.call("GET", jobKey .. ":lock")
+if not holder then
+  if redis.call("EXISTS", jobKey) == 0 then
+    return -1
+  end
+  return -2
+end
+if holder ~= ARGV[4] then
+  return -3
+end
+redis.call("DEL", jobKey .. ":lock")
+redis.call("ZREM", KEYS[4], jobId)
+redis.call("LREM", KEYS[3], -1, jobId)
+redis.call("HINCRBY", jobKey, "attemptsStarted", -1)
+pushReady(q, jobId, tonumber(redis.call("HGET", jobKey, "priority")) or 0, true)
+signalWorkers(q, 0)
+emitEvent(q, "waiting", jobId, "prev", "active")
+return 0
