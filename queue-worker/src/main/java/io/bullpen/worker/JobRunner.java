@@ -95,9 +95,10 @@ final class JobRunner<T, R> {
             attempt.done();
             Thread.interrupted();
         }
-        if (attempt.abandoned()) {
-            // A forced close gave up on this attempt: record nothing and let the lock lapse, so
-            // the job is recovered and run again rather than charged a failed attempt.
+        if (attempt.abandoned() && error != null) {
+            // A forced close interrupted this attempt: record nothing and let the lock lapse, so
+            // the job is recovered and run again rather than charged a failed attempt. (A success
+            // is still recorded below; the token check rejects it if the lock has gone.)
             log.info("job {} interrupted by a forced close; it will be recovered when its lock expires", job.id());
             rt.inFlight.remove(job.id(), attempt);
             rt.releaseSlot();
