@@ -50,6 +50,7 @@
     completed (returnValue), failed (failedReason, attemptsMade), retrying (attemptsMade,
     delay, failedReason), plus moveToActive's when fetching
 ]]
+--- @include "checkLock"
 --- @include "fetchJobs"
 --- @include "addDelayed"
 --- @include "applyRetention"
@@ -64,15 +65,9 @@ local jobKey = q.jobPrefix .. jobId
 local lockKey = jobKey .. ":lock"
 local retentionBatch = 1000
 
-local holder = redis.call("GET", lockKey)
-if not holder then
-  if redis.call("EXISTS", jobKey) == 0 then
-    return -1
-  end
-  return -2
-end
-if holder ~= lockToken then
-  return -3
+local lockCheck = checkLock(jobKey, lockToken)
+if lockCheck < 0 then
+  return lockCheck
 end
 
 redis.call("DEL", lockKey)

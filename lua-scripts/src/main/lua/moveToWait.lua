@@ -22,6 +22,7 @@
   Events:
     waiting (prev = active)
 ]]
+--- @include "checkLock"
 --- @include "pushReady"
 --- @include "signalWorkers"
 --- @include "emitEvent"
@@ -32,15 +33,9 @@ local q = {
 }
 local jobId = ARGV[3]
 local jobKey = q.jobPrefix .. jobId
-local holder = redis.call("GET", jobKey .. ":lock")
-if not holder then
-  if redis.call("EXISTS", jobKey) == 0 then
-    return -1
-  end
-  return -2
-end
-if holder ~= ARGV[4] then
-  return -3
+local lockCheck = checkLock(jobKey, ARGV[4])
+if lockCheck < 0 then
+  return lockCheck
 end
 redis.call("DEL", jobKey .. ":lock")
 redis.call("ZREM", KEYS[4], jobId)
