@@ -105,6 +105,24 @@ public final class KeyScheme {
         return base + "schedulers";
     }
 
+    /** @return the HASH defining one job scheduler */
+    public String scheduler(String id) {
+        return base + "scheduler:" + id;
+    }
+
+    /** @return {@code <prefix>:{<queue>}:scheduler:}, to which a scheduler id is appended */
+    public String schedulerPrefix() {
+        return base + "scheduler:";
+    }
+
+    /**
+     * @param kind "completed" or "failed"
+     * @return the LIST of per-minute counts of that kind (newest first, at most 24 hours)
+     */
+    public String metrics(String kind) {
+        return base + "metrics:" + kind;
+    }
+
     /** @return {@code <prefix>:{<queue>}:job:}, to which a job id is appended */
     public String jobPrefix() {
         return base + "job:";
