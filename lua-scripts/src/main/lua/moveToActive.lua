@@ -31,11 +31,14 @@
     10 maxStalled   a job that stalls more often than this fails
     11 cleanLimit   janitor: oldest finished jobs examined per set for age retention (0 = skip)
   Returns:
-    {jobs, nextDelayedDue, nextLeaseExpiry, recoveredIds, stalledFailedIds}:
+    {jobs, nextDelayedDue, nextLeaseExpiry, recoveredIds, stalledFailedIds, schedulerUpdates}:
     jobs = {{jobId, lockToken, {hash field, value, ...}}, ...}; the two times in epoch millis,
-    -1 when there is none; the ids recovered from stalled to wait, and those failed for it
+    -1 when there is none; the ids recovered from stalled to wait, and those failed for it;
+    schedulerUpdates = {{schedulerId, pendingJobId or "", due, repeat JSON, previous due}, ...}
+    for the worker to precompute the following run (or add the next one when "")
   Events:
-    active, waiting (promoted, prev = delayed), stalled, failed (stalled too often), drained
+    active, waiting (promoted, prev = delayed), stalled, failed (stalled too often), drained,
+    added (a scheduler's next iteration), removed (prev = skipped: a missed SKIP_MISSED iteration)
 ]]
 --- @include "fetchJobs"
 

@@ -43,9 +43,9 @@
     22 keepCount    retention of the target set: max jobs kept (-1 = all, 0 = none)
     23 keepAgeMs    retention: max age in millis (-1 = no limit)
   Returns:
-    {state, jobs, nextDelayedDue, nextLeaseExpiry, recoveredIds, stalledFailedIds}: state =
-    completed | failed | delayed | waiting | prioritized (where the job went); the rest as in
-    moveToActive ({}, -1, -1, {}, {} when count = 0). Errors: -1 job not found, -2 lock missing, -3 lock held by another token
+    {state, jobs, nextDelayedDue, nextLeaseExpiry, recoveredIds, stalledFailedIds,
+    schedulerUpdates}: state = completed | failed | delayed | waiting | prioritized (where the
+    job went); the rest as in moveToActive ({}, -1, -1, {}, {}, {} when count = 0). Errors: -1 job not found, -2 lock missing, -3 lock held by another token
   Events:
     completed (returnValue), failed (failedReason, attemptsMade), retrying (attemptsMade,
     delay, failedReason), plus moveToActive's when fetching
@@ -122,6 +122,6 @@ end
 
 if tonumber(ARGV[4]) > 0 then
   local fetched = fetchJobs(q, readFetchArgs(4))
-  return {state, fetched[1], fetched[2], fetched[3], fetched[4], fetched[5]}
+  return {state, fetched[1], fetched[2], fetched[3], fetched[4], fetched[5], fetched[6]}
 end
-return {state, {}, -1, -1, {}, {}}
+return {state, {}, -1, -1, {}, {}, {}}

@@ -2,8 +2,8 @@
   fetchJobs: what a worker does to get work, shared by moveToActive and moveToFinished:
   recover a bounded batch of stalled jobs, promote a bounded batch of due delayed jobs,
   optionally run the janitor (age retention), take up to f.count jobs.
-  Returns {jobs, nextDelayedDue, nextLeaseExpiry, recoveredIds, stalledFailedIds}
-  (see takeJobs, nextWakeTimes and recoverStalledJobs).
+  Returns {jobs, nextDelayedDue, nextLeaseExpiry, recoveredIds, stalledFailedIds,
+  schedulerUpdates} (see takeJobs, nextWakeTimes, recoverStalledJobs, advanceSchedulerOnTake).
 ]]
 --- @include "recoverStalledJobs"
 --- @include "promoteDelayedJobs"
@@ -25,10 +25,21 @@ local function readFetchArgs(firstIndex)
 end
 
 local function fetchJobs(q, f)
+  -- Scheduler keys share the queue's tag: built here rather than grown into every KEYS list.
+  q.base = string.sub(q.jobPrefix, 1, #q.jobPrefix - 4)
+  q.schedulers = q.base .. "schedulers"
+  q.schedulerUpdates = {}
   local recovered, failed = recoverStalledJobs(q, f.maxStalled, f.stalledLimit)
   promoteDelayedJobs(q, f.promoteLimit)
-  removeExpiredJobs(q, f.cleanLimit)
+  if f.cleanLimit > 0 then
+    removeExpiredJobs(q, f.cleanLimit)
+    -- Janitor: schedulers whose worker died before adding their next iteration.
+    for _, id in ipairs(redis.call("ZRANGEBYSCORE", q.schedulers, 0, 0, "LIMIT", 0, 10)) do
+      local s = redis.call("HMGET", q.base .. "scheduler:" .. id, "repeat", "next")
+      q.schedulerUpdates[#q.schedulerUpdates + 1] = {id, "", 0, s[1] or "", tonumber(s[2]) or 0}
+    end
+  end
   local jobs = takeJobs(q, f)
   local nextDue, nextLease = nextWakeTimes(q)
-  return {jobs, nextDue, nextLease, recovered, failed}
+  return {jobs, nextDue, nextLease, recovered, failed, q.schedulerUpdates}
 end

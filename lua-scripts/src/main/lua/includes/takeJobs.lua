@@ -3,10 +3,13 @@
   lock token (f.token .. ":" .. fence) set with PX, a lease scored by its expiry, a fencing token
   from the queue's INCR counter, processedOn, processedBy and attemptsStarted. Honours pause.
   When work is left another blocked worker is woken; when this take emptied the queue a
-  "drained" event is emitted. Returns an array of {jobId, lockToken, {job hash as HGETALL}}.
+  "drained" event is emitted. Taking a job scheduler's pending iteration creates the next one
+  (see advanceSchedulerOnTake). Returns an array of {jobId, lockToken, {job hash as HGETALL}}.
 ]]
 --- @include "emitEvent"
 --- @include "signalWorkers"
+--- @include "advanceSchedulerOnTake"
+--- @include "removeJobData"
 
 local function takeJobs(q, f)
   local jobs = {}
@@ -34,8 +37,25 @@ local function takeJobs(q, f)
       redis.call("ZADD", q.leases, q.now + f.lockMs, id)
       redis.call("HINCRBY", jobKey, "attemptsStarted", 1)
       redis.call("HSET", jobKey, "processedOn", q.now, "processedBy", f.worker, "fence", fence)
-      emitEvent(q, "active", id)
-      jobs[#jobs + 1] = {id, lockToken, redis.call("HGETALL", jobKey)}
+      local hash = redis.call("HGETALL", jobKey)
+      local verdict = "run"
+      for i = 1, #hash, 2 do
+        if hash[i] == "schedulerId" then
+          verdict = advanceSchedulerOnTake(q, hash[i + 1], id)
+          break
+        end
+      end
+      if verdict == "skip" then
+        -- An overdue iteration of a SKIP_MISSED scheduler: dropped, never run.
+        redis.call("DEL", jobKey .. ":lock")
+        redis.call("ZREM", q.leases, id)
+        redis.call("LREM", q.active, 1, id)
+        removeJobData(q.jobPrefix, id)
+        emitEvent(q, "removed", id, "prev", "skipped")
+      else
+        emitEvent(q, "active", id)
+        jobs[#jobs + 1] = {id, lockToken, hash}
+      end
     end
   end
   if #jobs > 0 then

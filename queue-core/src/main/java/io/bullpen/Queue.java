@@ -48,6 +48,7 @@ public final class Queue<T> {
     private final RedissonClient redisson;
     private final KeyScheme keys;
     private final Scripts scripts;
+    private final io.bullpen.internal.SchedulerScripts schedulerScripts;
     private final JavaType dataType;
     private final Clock clock;
     private final int maxPayloadBytes;
@@ -57,6 +58,7 @@ public final class Queue<T> {
         this.redisson = b.redisson;
         this.keys = new KeyScheme(b.prefix, b.name);
         this.scripts = new Scripts(redisson, keys, b.eventsMaxLength);
+        this.schedulerScripts = new io.bullpen.internal.SchedulerScripts(redisson, keys, b.eventsMaxLength);
         this.dataType = b.dataType;
         this.clock = b.clock;
         this.maxPayloadBytes = b.maxPayloadBytes;
@@ -294,6 +296,71 @@ public final class Queue<T> {
      */
     public boolean remove(String id) {
         return Futures.join(scripts.removeJob(Objects.requireNonNull(id, "id")));
+    }
+
+    /**
+     * Creates or updates a repeating job: a scheduler that keeps exactly one pending iteration
+     * (a job with the id {@code repeat-<id>-<due millis>}) and creates the next one when a worker
+     * takes it. Calling it again with the same definition changes nothing, however many
+     * producers do so at once; a new definition replaces the pending iteration.
+     *
+     * @param id the scheduler id (same rules as job ids)
+     * @param repeat when jobs run
+     * @param template the jobs' name, data and options
+     * @return whether anything changed
+     * @throws IllegalArgumentException for an illegal id or data that cannot be serialized
+     */
+    public boolean upsertJobScheduler(String id, Repeat repeat, JobTemplate<T> template) {
+        Validation.jobId(id);
+        java.util.Objects.requireNonNull(repeat, "repeat");
+        java.util.Objects.requireNonNull(template, "template");
+        String data = JsonCodec.encodeData(template.data(), maxPayloadBytes);
+        String repeatJson = JsonCodec.encodeValue(repeat.describe(), "repeat");
+        java.time.Instant now = clock.instant();
+        long first = repeat.firstRun(now).map(java.time.Instant::toEpochMilli).orElse(0L);
+        long following = first > 0 ? repeat.nextRun(java.time.Instant.ofEpochMilli(first), java.time.Instant.ofEpochMilli(first))
+                .map(java.time.Instant::toEpochMilli).orElse(0L) : 0L;
+        var definition = new io.bullpen.internal.SchedulerScripts.Definition(template.name(), data,
+                JsonCodec.encodeOptions(template.options()), template.options().priority(), repeatJson,
+                repeat.misfire().name(), repeat.limit().orElse(-1L),
+                repeat.endAt().map(java.time.Instant::toEpochMilli).orElse(-1L));
+        register();
+        List<Object> reply = Futures.join(schedulerScripts.upsertJobScheduler(now.toEpochMilli(), id, definition, first, following));
+        return ((Number) reply.get(0)).longValue() == 1;
+    }
+
+    /**
+     * @return every job scheduler of this queue, next to run first (ended ones last)
+     */
+    public List<JobScheduler> getJobSchedulers() {
+        List<JobScheduler> out = new ArrayList<>();
+        for (Map.Entry<String, Map<String, String>> e : Futures.join(schedulerScripts.getJobSchedulers())) {
+            Map<String, String> f = e.getValue();
+            if (f.isEmpty()) {
+                continue;
+            }
+            Repeat repeat = Repeat.fromDescription(JsonCodec.decode(f.get("repeat"),
+                    JsonCodec.type(new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { })));
+            long next = f.get("next") == null ? -1 : Long.parseLong(f.get("next"));
+            String pending = f.getOrDefault("jobId", "");
+            out.add(new JobScheduler(e.getKey(), f.get("name"), repeat,
+                    next > 0 ? Optional.of(java.time.Instant.ofEpochMilli(next)) : Optional.empty(),
+                    Long.parseLong(f.getOrDefault("iterations", "0")),
+                    pending.isEmpty() ? Optional.empty() : Optional.of(pending)));
+        }
+        out.sort(java.util.Comparator.comparing((JobScheduler j) -> j.nextRun().orElse(java.time.Instant.MAX)));
+        return out;
+    }
+
+    /**
+     * Deletes a job scheduler and its pending iteration (an iteration a worker is running
+     * finishes normally).
+     *
+     * @param id the scheduler id
+     * @return true when there was such a scheduler
+     */
+    public boolean removeJobScheduler(String id) {
+        return Futures.join(schedulerScripts.removeJobScheduler(java.util.Objects.requireNonNull(id, "id")));
     }
 
     /** Registers the queue for discovery and checks the server once; cheap after the first call. */

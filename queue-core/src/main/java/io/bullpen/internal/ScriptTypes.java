@@ -58,11 +58,20 @@ public final class ScriptTypes {
      * jobs this call recovered to wait or failed.
      */
     public record FetchResult(List<RawJob> jobs, long nextDelayedDue, long nextLeaseExpiry,
-                              List<String> recoveredStalled, List<String> failedStalled) {
-        /** A result without stalled jobs. */
+                              List<String> recoveredStalled, List<String> failedStalled,
+                              List<SchedulerUpdate> schedulerUpdates) {
+        /** A result without stalled jobs or scheduler work. */
         public FetchResult(List<RawJob> jobs, long nextDelayedDue, long nextLeaseExpiry) {
-            this(jobs, nextDelayedDue, nextLeaseExpiry, List.of(), List.of());
+            this(jobs, nextDelayedDue, nextLeaseExpiry, List.of(), List.of(), List.of());
         }
+    }
+
+    /**
+     * Scheduler work a fetch hands to the worker: precompute the run after the pending iteration
+     * ({@code pendingJobId} set, due {@code due}), or add the next iteration of a scheduler
+     * awaiting repair ({@code pendingJobId} empty; {@code previousDue} is its last run).
+     */
+    public record SchedulerUpdate(String schedulerId, String pendingJobId, long due, String repeatJson, long previousDue) {
     }
 
     /**

@@ -253,8 +253,14 @@ public final class Scripts {
             List<?> triple = (List<?>) entry;
             jobs.add(new RawJob(str(triple.get(0)), hash(triple.get(2)), str(triple.get(1))));
         }
+        List<ScriptTypes.SchedulerUpdate> updates = new ArrayList<>();
+        for (Object entry : (List<?>) reply.get(offset + 5)) {
+            List<?> u = (List<?>) entry;
+            updates.add(new ScriptTypes.SchedulerUpdate(str(u.get(0)), str(u.get(1)), num(u.get(2)), str(u.get(3)),
+                    num(u.get(4))));
+        }
         return new FetchResult(jobs, num(reply.get(offset + 1)), num(reply.get(offset + 2)),
-                strings(reply.get(offset + 3)), strings(reply.get(offset + 4)));
+                strings(reply.get(offset + 3)), strings(reply.get(offset + 4)), updates);
     }
 
     /** Throws the exception for a negative code; returns a list reply as is. */

@@ -71,7 +71,7 @@ final class FetchLoop<T, R> implements Runnable {
             rt.slots.release(free);
             throw e;
         }
-        rt.reportStalled(result);
+        rt.afterFetch(result);
         int taken = result.jobs().size();
         rt.slots.release(free - taken);
         for (RawJob job : result.jobs()) {

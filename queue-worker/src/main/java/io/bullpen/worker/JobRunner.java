@@ -189,7 +189,7 @@ final class JobRunner<T, R> {
                 rt.listener.failed(attempt.job, error, done.state() == JobState.FAILED);
             }
         }
-        rt.reportStalled(done.next());
+        rt.afterFetch(done.next());
         if (attempt != null) {
             rt.inFlight.remove(finish.jobId(), attempt);
         }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JavaType;
 import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.KeyScheme;
+import io.bullpen.internal.SchedulerAdvancer;
+import io.bullpen.internal.SchedulerScripts;
 import io.bullpen.internal.Scripts;
 import io.bullpen.internal.Validation;
 import java.lang.management.ManagementFactory;
@@ -127,7 +129,8 @@ public final class Worker<T, R> implements AutoCloseable {
             ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(threads("bullpen-" + s.queue() + "-timer"));
             rt = new WorkerRuntime<>(s, new Scripts(config.redisson, keys, s.eventsMaxLength()), config.dataType,
                     config.processor, new SafeListener<>(config.listener), executor, scheduler,
-                    UUID.randomUUID().toString().substring(0, 13));
+                    UUID.randomUUID().toString().substring(0, 13),
+                    new SchedulerAdvancer(new SchedulerScripts(config.redisson, keys, s.eventsMaxLength()), s.clock()));
             waiter = new MarkerWaiter(config.redisson, keys.marker(), s.blockTimeout());
             JobRunner<T, R> runner = new JobRunner<>(rt);
             long renewMs = Math.max(1, s.lockDuration().toMillis() / 2);

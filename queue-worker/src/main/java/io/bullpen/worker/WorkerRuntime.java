@@ -24,6 +24,7 @@ final class WorkerRuntime<T, R> {
     final ExecutorService executor;
     final ScheduledExecutorService scheduler;
     final String token;
+    final io.bullpen.internal.SchedulerAdvancer schedulers;
     final Semaphore slots;
     final Map<String, ActiveJob<T>> inFlight = new ConcurrentHashMap<>();
     private final AtomicLong lastFetch = new AtomicLong();
@@ -33,7 +34,8 @@ final class WorkerRuntime<T, R> {
     private volatile boolean running;
 
     WorkerRuntime(WorkerSettings settings, Scripts scripts, JavaType dataType, JobProcessor<T, R> processor,
-                  SafeListener<T, R> listener, ExecutorService executor, ScheduledExecutorService scheduler, String token) {
+                  SafeListener<T, R> listener, ExecutorService executor, ScheduledExecutorService scheduler, String token,
+                  io.bullpen.internal.SchedulerAdvancer schedulers) {
         this.settings = settings;
         this.scripts = scripts;
         this.dataType = dataType;
@@ -42,6 +44,7 @@ final class WorkerRuntime<T, R> {
         this.executor = executor;
         this.scheduler = scheduler;
         this.token = token;
+        this.schedulers = schedulers;
         this.slots = new Semaphore(settings.concurrency());
     }
 
@@ -77,10 +80,16 @@ final class WorkerRuntime<T, R> {
         return lastFetch.get();
     }
 
-    /** Tells the listener about stalled jobs a fetch recovered. */
-    void reportStalled(FetchResult result) {
+    /**
+     * What follows every fetch: tell the listener about stalled jobs it recovered, and hand its
+     * scheduler work (next runs computed in Java) to the advancer.
+     */
+    void afterFetch(FetchResult result) {
         result.recoveredStalled().forEach(listener::stalled);
         result.failedStalled().forEach(listener::stalled);
+        if (!result.schedulerUpdates().isEmpty()) {
+            schedulers.advance(result.schedulerUpdates());
+        }
     }
 
     /** Jobs were taken: the next time the queue runs dry is worth announcing. */

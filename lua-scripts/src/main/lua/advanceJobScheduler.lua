@@ -1,0 +1,57 @@
+--[[
+  advanceJobScheduler: what a worker does after taking a scheduler's iteration, with times
+  computed in Java (Lua has no cron): either store the precomputed following run of the
+  pending iteration (when it is still `expectedJobId`), or, for a scheduler marked for repair
+  (no pending iteration; expectedJobId ""), create the next iteration at `due`. Conditional
+  and idempotent: a late or repeated call changes nothing. Job keys are built from
+  jobKeyPrefix (same slot).
+
+  KEYS:
+    1 schedulers    ZSET    <prefix>:{<queue>}:schedulers
+    2 scheduler     HASH    <prefix>:{<queue>}:scheduler:<id>
+    3 wait          LIST    <prefix>:{<queue>}:wait
+    4 prioritized   ZSET    <prefix>:{<queue>}:prioritized
+    5 delayed       ZSET    <prefix>:{<queue>}:delayed
+    6 marker        ZSET    <prefix>:{<queue>}:marker
+    7 meta          HASH    <prefix>:{<queue>}:meta
+    8 events        STREAM  <prefix>:{<queue>}:events
+  ARGV:
+    1 jobKeyPrefix  <prefix>:{<queue>}:job:
+    2 now           epoch millis
+    3 eventsMaxLen  approximate cap of the events stream
+    4 schedulerId   the scheduler
+    5 expectedJobId the pending iteration the caller saw ("" = the scheduler awaits repair)
+    6 due           repair: due time of the next iteration (epoch ms; 0 = the schedule ended)
+    7 following     the run after the pending (or new) iteration (epoch ms; 0 = unknown)
+  Returns:
+    0 nothing to do; 1 following stored; 2 next iteration created; 3 schedule ended
+  Events:
+    added (a new iteration)
+]]
+--- @include "addSchedulerIteration"
+
+local q = {
+  schedulers = KEYS[1], wait = KEYS[3], prioritized = KEYS[4], delayed = KEYS[5], marker = KEYS[6],
+  meta = KEYS[7], events = KEYS[8], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3]
+}
+q.base = string.sub(q.jobPrefix, 1, #q.jobPrefix - 4)
+local sKey, schedulerId, expected = KEYS[2], ARGV[4], ARGV[5]
+local due, following = tonumber(ARGV[6]), tonumber(ARGV[7])
+local current = redis.call("HGET", sKey, "jobId")
+if not current then
+  return 0
+end
+if expected ~= "" then
+  if current == expected and following > 0 then
+    redis.call("HSET", sKey, "following", following)
+    return 1
+  end
+  return 0
+end
+if current ~= "" or tonumber(redis.call("ZSCORE", q.schedulers, schedulerId)) ~= 0 then
+  return 0
+end
+if addSchedulerIteration(q, schedulerId, due, following) then
+  return 2
+end
+return 3

@@ -1,0 +1,18 @@
+--[[
+  getJobSchedulers: every job scheduler of the queue with its definition, read atomically, in
+  next-run order. Read-only. Scheduler keys are built from schedulerPrefix (same slot).
+
+  KEYS:
+    1 schedulers    ZSET    <prefix>:{<queue>}:schedulers
+  ARGV:
+    1 schedulerPrefix  <prefix>:{<queue>}:scheduler:
+  Returns:
+    {{schedulerId, {hash field, value, ...}}, ...}
+  Events:
+    none
+]]
+local result = {}
+for _, id in ipairs(redis.call("ZRANGE", KEYS[1], 0, -1)) do
+  result[#result + 1] = {id, redis.call("HGETALL", ARGV[1] .. id)}
+end
+return result

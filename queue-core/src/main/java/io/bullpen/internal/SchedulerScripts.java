@@ -1,0 +1,74 @@
+package io.bullpen.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import org.redisson.api.RScript.Mode;
+import org.redisson.api.RScript.ReturnType;
+import org.redisson.api.RedissonClient;
+
+/** The job-scheduler scripts of one queue, one method per script. Not API. */
+public final class SchedulerScripts {
+    private final ScriptRunner runner;
+    private final KeyScheme k;
+    private final String maxLen;
+
+    /**
+     * @param redisson the client
+     * @param keys the queue's keys
+     * @param eventsMaxLength approximate cap of the events stream
+     */
+    public SchedulerScripts(RedissonClient redisson, KeyScheme keys, long eventsMaxLength) {
+        this.runner = new ScriptRunner(redisson);
+        this.k = keys;
+        this.maxLen = Long.toString(eventsMaxLength);
+    }
+
+    /** A scheduler's stored definition, as upsertJobScheduler takes it. */
+    public record Definition(String name, String data, String opts, int priority, String repeatJson, String misfire,
+                             long limit, long endAt) {
+    }
+
+    private List<Object> keys(String schedulerId) {
+        return List.of(k.schedulers(), k.scheduler(schedulerId), k.waitList(), k.prioritized(), k.delayed(), k.marker(),
+                k.meta(), k.events());
+    }
+
+    /** upsertJobScheduler: returns whether anything changed, and the pending iteration's id. */
+    public CompletionStage<List<Object>> upsertJobScheduler(long now, String schedulerId, Definition d, long firstDue,
+                                                            long following) {
+        return runner.run("upsertJobScheduler", Mode.READ_WRITE, ReturnType.LIST, keys(schedulerId), k.jobPrefix(),
+                Long.toString(now), maxLen, schedulerId, d.name(), d.data(), d.opts(), Integer.toString(d.priority()),
+                d.repeatJson(), d.misfire(), Long.toString(d.limit()), Long.toString(d.endAt()), Long.toString(firstDue),
+                Long.toString(following));
+    }
+
+    /** advanceJobScheduler: 0 nothing, 1 following stored, 2 iteration created, 3 schedule ended. */
+    public CompletionStage<Long> advanceJobScheduler(long now, String schedulerId, String expectedJobId, long due,
+                                                     long following) {
+        return runner.<Long>run("advanceJobScheduler", Mode.READ_WRITE, ReturnType.LONG, keys(schedulerId), k.jobPrefix(),
+                Long.toString(now), maxLen, schedulerId, expectedJobId, Long.toString(due), Long.toString(following));
+    }
+
+    /** removeJobScheduler: true when there was such a scheduler. */
+    public CompletionStage<Boolean> removeJobScheduler(String schedulerId) {
+        List<Object> keys = List.of(k.schedulers(), k.scheduler(schedulerId), k.waitList(), k.prioritized(), k.delayed(),
+                k.events());
+        return runner.<Long>run("removeJobScheduler", Mode.READ_WRITE, ReturnType.LONG, keys, k.jobPrefix(), maxLen,
+                schedulerId).thenApply(r -> r == 1);
+    }
+
+    /** getJobSchedulers: id to stored fields, in next-run order. */
+    public CompletionStage<List<Map.Entry<String, Map<String, String>>>> getJobSchedulers() {
+        return runner.<List<Object>>run("getJobSchedulers", Mode.READ_ONLY, ReturnType.LIST, List.of(k.schedulers()),
+                k.schedulerPrefix()).thenApply(reply -> {
+                    List<Map.Entry<String, Map<String, String>>> out = new ArrayList<>();
+                    for (Object entry : reply) {
+                        List<?> pair = (List<?>) entry;
+                        out.add(Map.entry(Scripts.str(pair.get(0)), Scripts.hash(pair.get(1))));
+                    }
+                    return out;
+                });
+    }
+}
