@@ -1,0 +1,149 @@
+package io.bullpen.internal;
+
+import static io.bullpen.internal.ScriptFixture.NOW;
+import static io.bullpen.internal.ScriptFixture.fetch;
+import static io.bullpen.internal.ScriptFixture.join;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bullpen.internal.ScriptTypes.FetchResult;
+import io.bullpen.internal.ScriptTypes.SchedulerUpdate;
+import io.bullpen.testing.BullpenTest;
+import io.bullpen.testing.BullpenTestContext;
+import io.bullpen.testing.QueueSnapshot;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** upsertJobScheduler, advanceJobScheduler and the scheduler step of moveToActive. */
+@BullpenTest
+class SchedulerScriptsTest {
+    private static final String EVERY_MINUTE = "{\"every\":60000}";
+    private ScriptFixture f;
+    private SchedulerScripts scripts;
+
+    @BeforeEach
+    void setUp(BullpenTestContext ctx) {
+        f = new ScriptFixture(ctx);
+        scripts = new SchedulerScripts(f.redisson, f.k, 1000);
+    }
+
+    private void upsert(long firstDue, long following) {
+        join(scripts.upsertJobScheduler(NOW, "s", new SchedulerScripts.Definition("tick", "{}", "", 0, EVERY_MINUTE,
+                "RUN_ONCE_NOW", -1, -1), firstDue, following));
+    }
+
+    private static String iteration(long due) {
+        return "repeat-s-" + due;
+    }
+
+    @Test
+    void upsertCreatesOnePendingIterationWithADeterministicId() {
+        upsert(NOW + 60_000, NOW + 120_000);
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.delayed()).containsOnlyKeys(iteration(NOW + 60_000));
+        assertThat(s.job(iteration(NOW + 60_000))).containsEntry("schedulerId", "s").containsEntry("name", "tick")
+                .containsEntry("delay", "60000");
+        assertThat(s.hash("scheduler:s")).containsEntry("jobId", iteration(NOW + 60_000))
+                .containsEntry("next", Long.toString(NOW + 60_000)).containsEntry("following", Long.toString(NOW + 120_000))
+                .containsEntry("iterations", "1");
+        assertThat(s.zset("schedulers")).containsEntry("s", (double) (NOW + 60_000));
+        f.assertInvariant();
+    }
+
+    @Test
+    void takingThePendingIterationCreatesTheNextOneInTheSameCall() {
+        upsert(NOW, NOW + 60_000);
+
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(1)));
+
+        assertThat(r.jobs()).extracting(ScriptTypes.RawJob::id).containsExactly(iteration(NOW));
+        QueueSnapshot s = f.snap();
+        assertThat(s.delayed()).containsOnlyKeys(iteration(NOW + 60_000));
+        assertThat(s.hash("scheduler:s")).containsEntry("jobId", iteration(NOW + 60_000)).containsEntry("iterations", "2")
+                .doesNotContainKey("following");
+        // The worker is asked to precompute the run after the new pending iteration.
+        assertThat(r.schedulerUpdates()).containsExactly(
+                new SchedulerUpdate("s", iteration(NOW + 60_000), NOW + 60_000, EVERY_MINUTE, NOW + 60_000));
+        f.assertInvariant();
+    }
+
+    @Test
+    void withoutAFutureFollowingRunTheSchedulerAwaitsRepairAndAdvanceAddsItOnce() {
+        upsert(NOW - 300_000, NOW - 240_000); // overdue: runs were missed
+
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(1)));
+
+        assertThat(r.jobs()).hasSize(1);
+        assertThat(r.schedulerUpdates()).containsExactly(new SchedulerUpdate("s", "", 0, EVERY_MINUTE, NOW - 300_000));
+        assertThat(f.snap().zset("schedulers")).containsEntry("s", 0.0);
+        assertThat(f.snap().hash("scheduler:s")).containsEntry("jobId", "");
+
+        assertThat(join(scripts.advanceJobScheduler(NOW, "s", "", NOW + 60_000, NOW + 120_000))).isEqualTo(2);
+        assertThat(join(scripts.advanceJobScheduler(NOW, "s", "", NOW + 60_000, NOW + 120_000))).isZero();
+        QueueSnapshot s = f.snap();
+        assertThat(s.delayed()).containsOnlyKeys(iteration(NOW + 60_000));
+        assertThat(s.zset("schedulers")).containsEntry("s", (double) (NOW + 60_000));
+        f.assertInvariant();
+    }
+
+    @Test
+    void advanceStoresFollowingOnlyForTheIterationItSaw() {
+        upsert(NOW + 60_000, 0);
+
+        assertThat(join(scripts.advanceJobScheduler(NOW, "s", "repeat-s-1", 0, NOW + 120_000))).isZero();
+        assertThat(join(scripts.advanceJobScheduler(NOW, "s", iteration(NOW + 60_000), 0, NOW + 120_000))).isEqualTo(1);
+        assertThat(f.snap().hash("scheduler:s")).containsEntry("following", Long.toString(NOW + 120_000));
+    }
+
+    @Test
+    void janitorPassHandsBackSchedulersAwaitingRepair() {
+        upsert(NOW - 300_000, 0);
+        join(f.scripts.moveToActive(NOW, fetch(1))); // taken; its worker "dies" before advancing
+
+        FetchResult r = join(f.scripts.moveToActive(NOW + 5_000, fetch(0).withCleanLimit(100)));
+
+        assertThat(r.schedulerUpdates()).extracting(SchedulerUpdate::schedulerId, SchedulerUpdate::pendingJobId)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("s", ""));
+    }
+
+    @Test
+    void limitEndsTheSchedule() {
+        join(scripts.upsertJobScheduler(NOW, "s", new SchedulerScripts.Definition("tick", "{}", "", 0, EVERY_MINUTE,
+                "RUN_ONCE_NOW", 1, -1), NOW, NOW + 60_000));
+
+        join(f.scripts.moveToActive(NOW, fetch(1)));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.delayed()).isEmpty();
+        assertThat(s.zset("schedulers")).containsEntry("s", -1.0);
+        assertThat(s.hash("scheduler:s")).containsEntry("jobId", "").containsEntry("next", "-1");
+        assertThat(join(scripts.advanceJobScheduler(NOW, "s", "", NOW + 60_000, 0))).isZero();
+    }
+
+    @Test
+    void skipMissedDropsTheOverdueIterationInsteadOfRunningIt() {
+        join(scripts.upsertJobScheduler(NOW, "s", new SchedulerScripts.Definition("tick", "{}", "", 0, EVERY_MINUTE,
+                "SKIP_MISSED", -1, -1), NOW - 300_000, NOW - 240_000));
+
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(1)));
+
+        assertThat(r.jobs()).isEmpty();
+        QueueSnapshot s = f.snap();
+        assertThat(s.jobIds()).isEmpty();
+        assertThat(s.active()).isEmpty();
+        assertThat(s.events()).anySatisfy(e -> assertThat(e).containsEntry("event", "removed").containsEntry("prev", "skipped"));
+        assertThat(r.schedulerUpdates()).extracting(SchedulerUpdate::pendingJobId).containsExactly("");
+        f.assertInvariant();
+    }
+
+    @Test
+    void plainJobsAreUntouchedByTheSchedulerStep() {
+        f.job("1").waiting("1");
+
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(1)));
+
+        assertThat(r.schedulerUpdates()).isEmpty();
+        assertThat(List.copyOf(f.snap().keys())).doesNotContain("schedulers");
+    }
+}
