@@ -46,6 +46,7 @@ public final class DemoMain extends Example {
         include(new CancelUnpaidOrderExample(Duration.ofSeconds(5), Duration.ofSeconds(3)));
         include(new NotificationRetryExample(0.7, 1_000, Duration.ofSeconds(4)));
         include(new PriorityExample(Duration.ofSeconds(10), Duration.ofMillis(200)));
+        include(new NightlyReportExample(Duration.ofSeconds(10)));
         every(countsEvery, countsEvery, "reading job counts", this::logCounts);
     }
 

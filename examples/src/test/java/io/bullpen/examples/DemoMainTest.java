@@ -32,7 +32,7 @@ class DemoMainTest {
 
             assertThat(status).isZero();
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
-            assertThat(demo.workers()).hasSize(3).noneMatch(Worker::isRunning);
+            assertThat(demo.workers()).hasSize(4).noneMatch(Worker::isRunning);
             assertThat(commandLog.messages()).contains(
                     "Redis: " + ctx.redis().uri() + " (given with --redis)",
                     "--port 8080 is reserved for the dashboard, which is not part of this build yet: ignored");
@@ -43,6 +43,8 @@ class DemoMainTest {
         JobCounts orders = counts(ctx, CancelUnpaidOrderExample.QUEUE);
         JobCounts notifications = counts(ctx, NotificationRetryExample.QUEUE);
         JobCounts tasks = counts(ctx, PriorityExample.QUEUE);
+        // The heartbeat scheduler runs at once, then every 10 s.
+        assertThat(counts(ctx, NightlyReportExample.QUEUE).completed()).isPositive();
         assertThat(orders.delayed()).isPositive();
         assertThat(notifications.completed() + notifications.delayed() + notifications.failed()).isPositive();
         assertThat(tasks.completed()).isPositive();
@@ -62,7 +64,7 @@ class DemoMainTest {
             String out = output.get(5, TimeUnit.SECONDS);
             assertThat(process.exitValue()).as(out).isZero();
             assertThat(out).contains("running for 2s", "stopped");
-            assertThat(out.lines().filter(l -> l.contains("worker ") && l.endsWith(" closed"))).as(out).hasSize(3);
+            assertThat(out.lines().filter(l -> l.contains("worker ") && l.endsWith(" closed"))).as(out).hasSize(4);
         } finally {
             process.destroyForcibly();
         }
