@@ -13,6 +13,7 @@
     6 marker        ZSET    <prefix>:{<queue>}:marker
     7 meta          HASH    <prefix>:{<queue>}:meta
     8 events        STREAM  <prefix>:{<queue>}:events
+    9 metricsFailed LIST    <prefix>:{<queue>}:metrics:failed  (per-minute counts)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
@@ -28,7 +29,7 @@
 
 local q = {
   wait = KEYS[1], prioritized = KEYS[2], active = KEYS[3], leases = KEYS[4], failed = KEYS[5],
-  marker = KEYS[6], meta = KEYS[7], events = KEYS[8],
+  marker = KEYS[6], meta = KEYS[7], events = KEYS[8], metrics = { failed = KEYS[9] },
   jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3]
 }
 local recovered, failed = recoverStalledJobs(q, tonumber(ARGV[4]), tonumber(ARGV[5]))

@@ -18,6 +18,8 @@
     9 events        STREAM  <prefix>:{<queue>}:events
     10 fence        STRING  <prefix>:{<queue>}:fence  (fencing-token counter)
     11 completed    ZSET    <prefix>:{<queue>}:completed  (janitor)
+    12 metricsCompleted LIST <prefix>:{<queue>}:metrics:completed  (unused here: same KEYS as moveToFinished)
+    13 metricsFailed  LIST  <prefix>:{<queue>}:metrics:failed  (per-minute counts: jobs that stalled too often)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
@@ -45,6 +47,7 @@
 local q = {
   wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], active = KEYS[4], leases = KEYS[5],
   failed = KEYS[6], marker = KEYS[7], meta = KEYS[8], events = KEYS[9], fence = KEYS[10],
-  completed = KEYS[11], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3]
+  completed = KEYS[11], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3],
+  metrics = { completed = KEYS[12], failed = KEYS[13] }
 }
 return fetchJobs(q, readFetchArgs(4))

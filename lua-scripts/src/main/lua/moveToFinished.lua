@@ -18,6 +18,8 @@
     9 events        STREAM  <prefix>:{<queue>}:events
     10 fence        STRING  <prefix>:{<queue>}:fence
     11 completed    ZSET    <prefix>:{<queue>}:completed
+    12 metricsCompleted LIST <prefix>:{<queue>}:metrics:completed  (per-minute counts)
+    13 metricsFailed  LIST  <prefix>:{<queue>}:metrics:failed  (per-minute counts)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
@@ -54,11 +56,13 @@
 --- @include "fetchJobs"
 --- @include "addDelayed"
 --- @include "applyRetention"
+--- @include "recordMetric"
 
 local q = {
   wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], active = KEYS[4], leases = KEYS[5],
   failed = KEYS[6], marker = KEYS[7], meta = KEYS[8], events = KEYS[9], fence = KEYS[10],
-  completed = KEYS[11], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3]
+  completed = KEYS[11], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3],
+  metrics = { completed = KEYS[12], failed = KEYS[13] }
 }
 local jobId, lockToken, outcome, value = ARGV[12], ARGV[13], ARGV[14], ARGV[15]
 local jobKey = q.jobPrefix .. jobId
@@ -77,6 +81,7 @@ local attemptsMade = redis.call("HINCRBY", jobKey, "attemptsMade", 1)
 local keepCount, keepAgeMs = tonumber(ARGV[22]), tonumber(ARGV[23])
 
 local function finish(setKey, event, ...)
+  recordMetric(q, event)
   if keepCount == 0 then
     removeJobData(q.jobPrefix, jobId)
   else

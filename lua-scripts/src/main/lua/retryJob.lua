@@ -21,25 +21,18 @@
   Events:
     waiting (prev)
 ]]
---- @include "pushReady"
---- @include "signalWorkers"
---- @include "emitEvent"
+--- @include "retryFinishedJob"
 
 local q = {
   wait = KEYS[2], prioritized = KEYS[3], marker = KEYS[4], meta = KEYS[5], events = KEYS[6],
   jobPrefix = ARGV[1], maxLen = ARGV[2]
 }
 local jobId = ARGV[3]
-local jobKey = q.jobPrefix .. jobId
 if redis.call("ZREM", KEYS[1], jobId) == 0 then
-  if redis.call("EXISTS", jobKey) == 0 then
+  if redis.call("EXISTS", q.jobPrefix .. jobId) == 0 then
     return -1
   end
   return -5
 end
-redis.call("HDEL", jobKey, "finishedOn", "failedReason", "returnValue")
-redis.call("HSET", jobKey, "attemptsMade", 0, "stalledCount", 0)
-pushReady(q, jobId, tonumber(redis.call("HGET", jobKey, "priority")) or 0, false)
-signalWorkers(q, 0)
-emitEvent(q, "waiting", jobId, "prev", ARGV[4])
+retryFinishedJob(q, jobId, ARGV[4])
 return 0

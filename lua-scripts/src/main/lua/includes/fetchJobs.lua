@@ -33,10 +33,21 @@ local function fetchJobs(q, f)
   promoteDelayedJobs(q, f.promoteLimit)
   if f.cleanLimit > 0 then
     removeExpiredJobs(q, f.cleanLimit)
-    -- Janitor: schedulers whose worker died before adding their next iteration.
+    -- Janitor: schedulers whose worker died before adding their next iteration (score 0), and
+    -- overdue ones whose pending iteration was deleted (clean, drain, remove): both get their
+    -- next run after now from the worker.
     for _, id in ipairs(redis.call("ZRANGEBYSCORE", q.schedulers, 0, 0, "LIMIT", 0, 10)) do
       local s = redis.call("HMGET", q.base .. "scheduler:" .. id, "repeat", "next")
       q.schedulerUpdates[#q.schedulerUpdates + 1] = {id, "", 0, s[1] or "", tonumber(s[2]) or 0}
+    end
+    for _, id in ipairs(redis.call("ZRANGEBYSCORE", q.schedulers, 1, q.now - 1000, "LIMIT", 0, 10)) do
+      local sKey = q.base .. "scheduler:" .. id
+      local s = redis.call("HMGET", sKey, "jobId", "repeat", "next")
+      if s[1] and s[1] ~= "" and redis.call("EXISTS", q.jobPrefix .. s[1]) == 0 then
+        redis.call("HSET", sKey, "jobId", "")
+        redis.call("ZADD", q.schedulers, 0, id)
+        q.schedulerUpdates[#q.schedulerUpdates + 1] = {id, "", 0, s[2] or "", tonumber(s[3]) or 0}
+      end
     end
   end
   local jobs = takeJobs(q, f)

@@ -9,6 +9,7 @@
 --- @include "pushReady"
 --- @include "signalWorkers"
 --- @include "emitEvent"
+--- @include "recordMetric"
 
 local function recoverStalledJobs(q, maxStalled, limit)
   local recovered, failed = {}, {}
@@ -32,6 +33,7 @@ local function recoverStalledJobs(q, maxStalled, limit)
           local attemptsMade = redis.call("HINCRBY", jobKey, "attemptsMade", 1)
           redis.call("HSET", jobKey, "finishedOn", q.now, "failedReason", reason)
           redis.call("ZADD", q.failed, q.now, id)
+          recordMetric(q, "failed")
           emitEvent(q, "failed", id, "failedReason", reason, "attemptsMade", attemptsMade, "prev", "active")
           failed[#failed + 1] = id
         else

@@ -58,6 +58,7 @@ public final class Queue<T> {
         this.redisson = b.redisson;
         this.keys = new KeyScheme(b.prefix, b.name);
         this.scripts = new Scripts(redisson, keys, b.eventsMaxLength);
+        this.admin = new io.bullpen.internal.QueueAdmin(redisson, keys, scripts, b.eventsMaxLength);
         this.schedulerScripts = new io.bullpen.internal.SchedulerScripts(redisson, keys, b.eventsMaxLength);
         this.dataType = b.dataType;
         this.clock = b.clock;
@@ -361,6 +362,128 @@ public final class Queue<T> {
      */
     public boolean removeJobScheduler(String id) {
         return Futures.join(schedulerScripts.removeJobScheduler(java.util.Objects.requireNonNull(id, "id")));
+    }
+
+    // ---- Administration and metrics ------------------------------------------------------
+    // Queue-wide operations run as a series of script calls of at most 1,000 jobs each, so a huge
+    // queue never blocks Redis for long: each call is atomic, the whole operation is not.
+
+    private final io.bullpen.internal.QueueAdmin admin;
+
+    /**
+     * Removes jobs of one state that are older than a grace period, with their hashes and logs.
+     * Age is measured from when the job finished (COMPLETED, FAILED) or was added (DELAYED,
+     * WAITING, PRIORITIZED), against this queue's clock. Works in chunks of at most 1,000 jobs
+     * (jobs that move meanwhile may be skipped); when anything was removed, one {@code cleaned}
+     * event (fields {@code count} and {@code state}) follows.
+     *
+     * @param grace jobs younger than this are kept ({@link java.time.Duration#ZERO}: all of them are old)
+     * @param limit the most jobs removed; 0 = no limit
+     * @param state COMPLETED, FAILED, DELAYED, WAITING or PRIORITIZED
+     * @return how many jobs were removed
+     * @throws IllegalArgumentException for ACTIVE or UNKNOWN, a negative grace or a negative limit
+     */
+    public long clean(java.time.Duration grace, int limit, JobState state) {
+        return admin.clean(clock.millis(), grace, limit, state);
+    }
+
+    /**
+     * Removes every job waiting to run (waiting and prioritized; delayed too when asked), with
+     * their hashes and logs. Active, completed and failed jobs stay. When anything was removed,
+     * one {@code drained} event (fields {@code count} and {@code delayed}) follows; no
+     * {@code removed} event per job.
+     *
+     * @param includeDelayed whether delayed jobs (and retries backing off) go too
+     */
+    public void drain(boolean includeDelayed) {
+        admin.drain(includeDelayed);
+    }
+
+    /**
+     * Deletes the queue: every job (hash, lock, logs), every job scheduler, the state keys, meta,
+     * events, metrics and the id and fencing counters, and removes the name from
+     * {@link #listQueues(RedissonClient, String)}. Pauses the queue first, so workers take nothing
+     * meanwhile, then deletes in chunks of at most 1,000 jobs. Stop producers first: a job added
+     * while this runs may be deleted too. Using this {@code Queue} afterwards starts an empty
+     * queue of the same name.
+     *
+     * @param force also delete active jobs (their workers then fail to report them: job not
+     *     found); without it the queue must have no active jobs
+     * @throws QueueBusyException when jobs are active and {@code force} is false; the queue is
+     *     then left as it was (resumed, if this call paused it)
+     */
+    public void obliterate(boolean force) {
+        admin.obliterate(force);
+        registered.set(false);
+    }
+
+    /**
+     * Runs every failed (or completed) job again with a fresh set of attempts, as
+     * {@link #retry(String)} does, oldest finished first, in chunks of at most 1,000 jobs. Jobs
+     * that finish again while this runs are not retried twice.
+     *
+     * @param state FAILED or COMPLETED
+     * @return how many jobs were retried
+     * @throws IllegalArgumentException for any other state
+     */
+    public long retryJobs(JobState state) {
+        return admin.retryJobs(state);
+    }
+
+    /**
+     * Runs every delayed job now (retries backing off included), earliest due first, as
+     * {@link #promote(String)} does, in chunks of at most 1,000 jobs.
+     *
+     * @return how many jobs were promoted
+     */
+    public long promoteJobs() {
+        return admin.promoteJobs();
+    }
+
+    /**
+     * @param id a job id
+     * @return the job's log lines, oldest first; empty when it has none or does not exist
+     */
+    public List<String> getJobLogs(String id) {
+        return admin.jobLogs(id);
+    }
+
+    /**
+     * Per-minute counts of jobs that completed, or failed for good, over the last minutes. Counts
+     * are kept for 24 hours and updated by the workers in the same script that finishes a job;
+     * a minute is a whole UTC minute by the finishing worker's clock, and "now" is this queue's
+     * clock (or the last counted minute, if that is later).
+     *
+     * @param type COMPLETED or FAILED
+     * @param minutes how many minutes, the current one included: 1 to {@link QueueMetrics#MAX_MINUTES}
+     * @return the counts, newest first, one per minute
+     * @throws IllegalArgumentException when minutes is out of range
+     */
+    public QueueMetrics getMetrics(MetricsType type, int minutes) {
+        return admin.metrics(clock.millis(), type, minutes);
+    }
+
+    /**
+     * The queues registered under the default prefix "bp": every queue that has had a job added
+     * (or was paused) and was not obliterated since.
+     *
+     * @param redisson the Redis client
+     * @return the queue names, sorted
+     */
+    public static java.util.Set<String> listQueues(RedissonClient redisson) {
+        return listQueues(redisson, KeyScheme.DEFAULT_PREFIX);
+    }
+
+    /**
+     * The queues registered under a key prefix.
+     *
+     * @param redisson the Redis client
+     * @param prefix the key prefix the queues were built with
+     * @return the queue names, sorted
+     * @throws IllegalArgumentException for an illegal prefix
+     */
+    public static java.util.Set<String> listQueues(RedissonClient redisson, String prefix) {
+        return io.bullpen.internal.QueueAdmin.listQueues(redisson, prefix);
     }
 
     /** Registers the queue for discovery and checks the server once; cheap after the first call. */

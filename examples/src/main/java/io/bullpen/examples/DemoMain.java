@@ -47,6 +47,7 @@ public final class DemoMain extends Example {
         include(new NotificationRetryExample(0.7, 1_000, Duration.ofSeconds(4)));
         include(new PriorityExample(Duration.ofSeconds(10), Duration.ofMillis(200)));
         include(new NightlyReportExample(Duration.ofSeconds(10)));
+        include(new QueueEventsExample(QueueEventsExample.Part.ALL, Duration.ofSeconds(10), Duration.ofMillis(250), 0.3));
         every(countsEvery, countsEvery, "reading job counts", this::logCounts);
     }
 

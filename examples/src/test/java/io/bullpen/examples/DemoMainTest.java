@@ -32,7 +32,7 @@ class DemoMainTest {
 
             assertThat(status).isZero();
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
-            assertThat(demo.workers()).hasSize(4).noneMatch(Worker::isRunning);
+            assertThat(demo.workers()).hasSize(5).noneMatch(Worker::isRunning);
             assertThat(commandLog.messages()).contains(
                     "Redis: " + ctx.redis().uri() + " (given with --redis)",
                     "--port 8080 is reserved for the dashboard, which is not part of this build yet: ignored");
@@ -64,7 +64,7 @@ class DemoMainTest {
             String out = output.get(5, TimeUnit.SECONDS);
             assertThat(process.exitValue()).as(out).isZero();
             assertThat(out).contains("running for 2s", "stopped");
-            assertThat(out.lines().filter(l -> l.contains("worker ") && l.endsWith(" closed"))).as(out).hasSize(4);
+            assertThat(out.lines().filter(l -> l.contains("worker ") && l.endsWith(" closed"))).as(out).hasSize(5);
         } finally {
             process.destroyForcibly();
         }

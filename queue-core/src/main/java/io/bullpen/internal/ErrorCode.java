@@ -5,6 +5,7 @@ import io.bullpen.JobLockedException;
 import io.bullpen.JobNotFoundException;
 import io.bullpen.JobStateException;
 import io.bullpen.LockLostException;
+import io.bullpen.QueueBusyException;
 
 /**
  * The closed set of negative codes Bullpen's scripts return for domain errors, turned into
@@ -20,7 +21,9 @@ public enum ErrorCode {
     /** The job is not in the state the operation needs. */
     JOB_NOT_IN_STATE(-5),
     /** The job is active and a worker holds its lock. */
-    JOB_LOCKED(-6);
+    JOB_LOCKED(-6),
+    /** Jobs are active and the queue-wide action needs none (obliterate without force). */
+    QUEUE_HAS_ACTIVE_JOBS(-7);
 
     private final int code;
 
@@ -52,9 +55,10 @@ public enum ErrorCode {
      *
      * @param code a negative script result
      * @param queue the queue name
-     * @param jobId the job the script worked on
+     * @param jobId the job the script worked on (null for a queue-wide action)
      * @param action what was attempted, for {@link JobStateException} (e.g. "promote")
-     * @param needed the state the action needs, for {@link JobStateException} (e.g. "delayed")
+     * @param needed the state the action needs, for {@link JobStateException} (e.g. "delayed");
+     *     for {@link #QUEUE_HAS_ACTIVE_JOBS} the number of active jobs
      * @return the exception to throw
      */
     public static BullpenException toException(long code, String queue, String jobId, String action, String needed) {
@@ -64,6 +68,7 @@ public enum ErrorCode {
             case LOCK_HELD_BY_ANOTHER -> new LockLostException(queue, jobId, LockLostException.Reason.HELD_BY_ANOTHER);
             case JOB_NOT_IN_STATE -> new JobStateException(queue, jobId, action, needed);
             case JOB_LOCKED -> new JobLockedException(queue, jobId);
+            case QUEUE_HAS_ACTIVE_JOBS -> new QueueBusyException(queue, action, Long.parseLong(needed));
         };
     }
 }

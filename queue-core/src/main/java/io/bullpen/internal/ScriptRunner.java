@@ -6,10 +6,14 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.options.OptionalOptions;
+import org.redisson.client.RedisConnectionException;
 import org.redisson.client.RedisNoScriptException;
+import org.redisson.client.RedisRetryException;
 import org.redisson.client.codec.StringCodec;
 
 /**
@@ -19,6 +23,7 @@ import org.redisson.client.codec.StringCodec;
  * idempotent and would re-run a state-changing script that merely timed out. Not API.
  */
 final class ScriptRunner {
+    private static final int MAX_UNSENT_RETRIES = 5;
     private final RScript script;
     private final ScriptCatalog catalog;
 
@@ -39,6 +44,41 @@ final class ScriptRunner {
         if (keys.size() != s.keyCount()) {
             throw new IllegalStateException("script " + name + " declares " + s.keyCount() + " keys but got " + keys.size());
         }
+        return attempt(s, mode, type, keys, args, 0);
+    }
+
+    /**
+     * Retries only a call that never reached Redis (the connection was closed before the write,
+     * or could not be opened): such a call cannot have run, so sending it again is safe. A call
+     * that was sent and then failed is never repeated here.
+     */
+    private <R> CompletionStage<R> attempt(Script s, RScript.Mode mode, RScript.ReturnType type, List<Object> keys,
+                                           Object[] args, int retry) {
+        return this.<R>evaluate(s, mode, type, keys, args).handle((result, error) -> {
+            if (error == null) {
+                return CompletableFuture.completedFuture(result);
+            }
+            Throwable cause = unwrap(error);
+            if (retry < MAX_UNSENT_RETRIES && neverSent(cause)) {
+                Executor later = CompletableFuture.delayedExecutor(100L << retry, TimeUnit.MILLISECONDS);
+                return CompletableFuture.supplyAsync(() -> null, later)
+                        .thenCompose(ignored -> this.<R>attempt(s, mode, type, keys, args, retry + 1));
+            }
+            return CompletableFuture.<R>failedFuture(cause);
+        }).thenCompose(stage -> stage);
+    }
+
+    /**
+     * Not written (WriteRedisConnectionException), no connection (RedisConnectionException), or
+     * rejected by Redis before running (LOADING after a restart, BUSY, TRYAGAIN, CLUSTERDOWN,
+     * ...: RedisRetryException). A reconnect while the call was pending may have run it: no retry.
+     */
+    private static boolean neverSent(Throwable error) {
+        return error instanceof RedisConnectionException || error instanceof RedisRetryException;
+    }
+
+    private <R> CompletionStage<R> evaluate(Script s, RScript.Mode mode, RScript.ReturnType type, List<Object> keys,
+                                            Object[] args) {
         String routingKey = (String) keys.get(0);
         CompletionStage<R> first = script.evalShaAsync(routingKey, mode, s.sha1(), type, keys, args);
         return first.handle((result, error) -> {

@@ -129,7 +129,8 @@ public final class Scripts {
 
     /** moveStalledJobsToWait: recovers up to {@code limit} jobs whose lock expired. */
     public CompletionStage<StalledResult> moveStalledJobsToWait(long now, int maxStalled, int limit) {
-        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.active(), k.leases(), k.failed(), k.marker(), k.meta(), k.events());
+        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.active(), k.leases(), k.failed(), k.marker(), k.meta(), k.events(),
+                k.metrics("failed"));
         return runner.<List<Object>>run("moveStalledJobsToWait", Mode.READ_WRITE, ReturnType.LIST, keys,
                         k.jobPrefix(), Long.toString(now), maxLen, Integer.toString(maxStalled), Integer.toString(limit))
                 .thenApply(reply -> new StalledResult(strings(reply.get(0)), strings(reply.get(1))));
@@ -243,7 +244,7 @@ public final class Scripts {
 
     private List<Object> fetchKeys() {
         return List.of(k.waitList(), k.prioritized(), k.delayed(), k.active(), k.leases(), k.failed(), k.marker(),
-                k.meta(), k.events(), k.fence(), k.completed());
+                k.meta(), k.events(), k.fence(), k.completed(), k.metrics("completed"), k.metrics("failed"));
     }
 
     private static FetchResult fetchResult(List<?> reply, int offset) {

@@ -146,4 +146,19 @@ class SchedulerScriptsTest {
         assertThat(r.schedulerUpdates()).isEmpty();
         assertThat(List.copyOf(f.snap().keys())).doesNotContain("schedulers");
     }
+
+    @Test
+    void janitorRepairsASchedulerWhosePendingIterationWasDeleted() {
+        upsert(NOW + 60_000, NOW + 120_000);
+        join(f.scripts.removeJob(iteration(NOW + 60_000)));   // e.g. an admin's clean or drain
+
+        // Before the iteration was due nothing happens; once it is overdue the janitor hands it back.
+        assertThat(join(f.scripts.moveToActive(NOW + 30_000, fetch(0).withCleanLimit(100))).schedulerUpdates()).isEmpty();
+        FetchResult r = join(f.scripts.moveToActive(NOW + 62_000, fetch(0).withCleanLimit(100)));
+
+        assertThat(r.schedulerUpdates()).containsExactly(new SchedulerUpdate("s", "", 0, EVERY_MINUTE, NOW + 60_000));
+        assertThat(f.snap().zset("schedulers")).containsEntry("s", 0.0);
+        assertThat(join(scripts.advanceJobScheduler(NOW + 62_000, "s", "", NOW + 120_000, NOW + 180_000))).isEqualTo(2);
+        assertThat(f.snap().delayed()).containsOnlyKeys(iteration(NOW + 120_000));
+    }
 }

@@ -1,0 +1,68 @@
+--[[
+  drain: remove the jobs waiting to run (wait and prioritized, and delayed when asked) with
+  their hashes, locks and logs; active, completed and failed jobs are left alone. One bounded
+  chunk per call, the caller loops while more is left. The call that leaves nothing emits one
+  "drained" event with the total of all calls, when it is not 0.
+  Job keys are built from jobKeyPrefix (same slot).
+
+  KEYS:
+    1 wait          LIST    <prefix>:{<queue>}:wait
+    2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
+    3 delayed       ZSET    <prefix>:{<queue>}:delayed
+    4 events        STREAM  <prefix>:{<queue>}:events
+  ARGV:
+    1 jobKeyPrefix  <prefix>:{<queue>}:job:
+    2 eventsMaxLen  approximate cap of the events stream
+    3 delayed       "1" = delayed jobs too, "0" = leave them
+    4 limit         max jobs removed in this call
+    5 total         jobs removed by the earlier calls of this drain (for the event)
+  Returns:
+    {removed, more}: removed in this call; more = 1 while jobs to drain are left, else 0
+  Events:
+    cleaned (count = total removed, state = "waiting", delayed = "1" or "0") by the last call, when
+    count > 0 ("drained" means a worker emptied the queue, so an admin drain says "cleaned")
+]]
+--- @include "removeJobData"
+--- @include "emitEvent"
+
+local q = { events = KEYS[4], jobPrefix = ARGV[1], maxLen = ARGV[2] }
+local withDelayed = ARGV[3] == "1"
+local limit = tonumber(ARGV[4])
+local removed = 0
+
+local ids = redis.call("RPOP", KEYS[1], limit)
+if ids then
+  for _, id in ipairs(ids) do
+    removeJobData(q.jobPrefix, id)
+  end
+  removed = #ids
+end
+
+local function drainSet(key)
+  if removed >= limit then
+    return
+  end
+  local popped = redis.call("ZPOPMIN", key, limit - removed)
+  for i = 1, #popped, 2 do
+    removeJobData(q.jobPrefix, popped[i])
+  end
+  removed = removed + #popped / 2
+end
+
+drainSet(KEYS[2])
+if withDelayed then
+  drainSet(KEYS[3])
+end
+
+local left = redis.call("LLEN", KEYS[1]) + redis.call("ZCARD", KEYS[2])
+if withDelayed then
+  left = left + redis.call("ZCARD", KEYS[3])
+end
+if left > 0 then
+  return {removed, 1}
+end
+local total = tonumber(ARGV[5]) + removed
+if total > 0 then
+  emitEvent(q, "cleaned", nil, "count", total, "state", "waiting", "delayed", ARGV[3])
+end
+return {removed, 0}

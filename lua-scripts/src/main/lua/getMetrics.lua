@@ -1,0 +1,27 @@
+--[[
+  getMetrics: the per-minute counts of finished jobs of one kind, read atomically (see the
+  recordMetric include for how they are kept). The caller places them on its own clock's
+  minutes: the list's first entry is the minute before `minute`. Read-only.
+
+  KEYS:
+    1 meta          HASH    <prefix>:{<queue>}:meta  (fields mm:<kind>, mc:<kind>)
+    2 metrics       LIST    <prefix>:{<queue>}:metrics:<kind>
+  ARGV:
+    1 kind          "completed" or "failed"
+    2 count         max entries read from the list
+  Returns:
+    {minute, count, {older counts, newest first}}: the current minute (floor(epoch ms / 60000)
+    of the last finish) and its count, -1 and 0 when nothing has been counted yet
+  Events:
+    none
+]]
+local stored = redis.call("HMGET", KEYS[1], "mm:" .. ARGV[1], "mc:" .. ARGV[1])
+if not stored[1] then
+  return {-1, 0, {}}
+end
+local count = tonumber(ARGV[2])
+local older = {}
+if count > 0 then
+  older = redis.call("LRANGE", KEYS[2], 0, count - 1)
+end
+return {tonumber(stored[1]), tonumber(stored[2]) or 0, older}

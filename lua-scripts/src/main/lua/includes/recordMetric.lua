@@ -1,0 +1,40 @@
+--[[
+  recordMetric: count one finished job in the queue's per-minute metrics; kind is "completed"
+  or "failed". Minutes are floor(q.now / 60000), so they follow the clock of the process that
+  passed `now` (the finishing worker, or the one that recovered a stalled job). The current
+  minute's number and count live in the meta hash (fields mm:<kind> and mc:<kind>); finished
+  minutes are in the LIST q.metrics[kind], newest first, at most 1440 entries (24 hours).
+  Same minute: HMGET + HINCRBY. First finish of a later minute: the previous minute's count and
+  a 0 per skipped minute go in with one LPUSH (at most 1440 values), LTRIM keeps 1440, the new
+  minute starts at 1; after a gap of more than 1440 minutes the list is deleted instead (all of
+  it is older than a day). A `now` earlier than the current minute (a caller whose clock lags)
+  counts in the current minute. A script that passes no key for the kind counts nothing.
+]]
+local function recordMetric(q, kind)
+  local list = q.metrics and q.metrics[kind]
+  if not list then
+    return
+  end
+  local minuteField, countField = "mm:" .. kind, "mc:" .. kind
+  local minute = math.floor(q.now / 60000)
+  local stored = redis.call("HMGET", q.meta, minuteField, countField)
+  local current = tonumber(stored[1])
+  if current and minute <= current then
+    redis.call("HINCRBY", q.meta, countField, 1)
+    return
+  end
+  if current then
+    local gap = minute - current
+    if gap > 1440 then
+      redis.call("DEL", list)
+    else
+      local counts = {tonumber(stored[2]) or 0}
+      for i = 2, gap do
+        counts[i] = 0
+      end
+      redis.call("LPUSH", list, unpack(counts))
+      redis.call("LTRIM", list, 0, 1439)
+    end
+  end
+  redis.call("HSET", q.meta, minuteField, minute, countField, 1)
+end

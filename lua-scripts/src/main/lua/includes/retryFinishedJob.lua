@@ -1,0 +1,18 @@
+--[[
+  retryFinishedJob: run a finished job again with a fresh set of attempts, once the caller has
+  taken its id out of failed or completed: attemptsMade and stalledCount back to 0; finishedOn,
+  failedReason and returnValue removed; the stacktrace history kept. The job goes to wait (or
+  prioritized), workers are woken, and a "waiting" event names the state it came from (prev).
+]]
+--- @include "pushReady"
+--- @include "signalWorkers"
+--- @include "emitEvent"
+
+local function retryFinishedJob(q, jobId, prev)
+  local jobKey = q.jobPrefix .. jobId
+  redis.call("HDEL", jobKey, "finishedOn", "failedReason", "returnValue")
+  redis.call("HSET", jobKey, "attemptsMade", 0, "stalledCount", 0)
+  pushReady(q, jobId, tonumber(redis.call("HGET", jobKey, "priority")) or 0, false)
+  signalWorkers(q, 0)
+  emitEvent(q, "waiting", jobId, "prev", prev)
+end

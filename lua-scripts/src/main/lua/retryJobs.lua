@@ -1,0 +1,41 @@
+--[[
+  retryJobs: run up to `limit` failed (or completed) jobs again, oldest finished first, each with
+  a fresh set of attempts exactly as retryJob does; the caller loops in chunks. An id without a
+  job hash is dropped from the set, not retried. Job keys are built from jobKeyPrefix (same slot).
+
+  KEYS:
+    1 source        ZSET    <prefix>:{<queue>}:failed or <prefix>:{<queue>}:completed
+    2 wait          LIST    <prefix>:{<queue>}:wait
+    3 prioritized   ZSET    <prefix>:{<queue>}:prioritized
+    4 marker        ZSET    <prefix>:{<queue>}:marker
+    5 meta          HASH    <prefix>:{<queue>}:meta
+    6 events        STREAM  <prefix>:{<queue>}:events
+  ARGV:
+    1 jobKeyPrefix  <prefix>:{<queue>}:job:
+    2 eventsMaxLen  approximate cap of the events stream
+    3 prev          label of the source state, for the events ("failed" or "completed")
+    4 limit         max jobs taken from the source in this call
+  Returns:
+    {retried, taken}: jobs retried, and ids taken from the source (retried + dropped)
+  Events:
+    waiting (prev) per job
+]]
+--- @include "retryFinishedJob"
+
+local q = {
+  wait = KEYS[2], prioritized = KEYS[3], marker = KEYS[4], meta = KEYS[5], events = KEYS[6],
+  jobPrefix = ARGV[1], maxLen = ARGV[2]
+}
+local ids = redis.call("ZRANGE", KEYS[1], 0, tonumber(ARGV[4]) - 1)
+if #ids == 0 then
+  return {0, 0}
+end
+redis.call("ZREMRANGEBYRANK", KEYS[1], 0, #ids - 1)
+local retried = 0
+for _, id in ipairs(ids) do
+  if redis.call("EXISTS", q.jobPrefix .. id) == 1 then
+    retryFinishedJob(q, id, ARGV[3])
+    retried = retried + 1
+  end
+end
+return {retried, #ids}

@@ -1,0 +1,168 @@
+package io.bullpen.internal;
+
+import io.bullpen.JobState;
+import io.bullpen.MetricsType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.redisson.api.RScript.Mode;
+import org.redisson.api.RScript.ReturnType;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+
+/**
+ * One method per queue-wide admin script (named after the script file): clean, drain,
+ * obliterate, retryJobs, promoteJobs, and the getMetrics read. Each call is one bounded chunk;
+ * {@link QueueAdmin} loops. KEYS are built from {@link KeyScheme} in header order. Not API.
+ */
+public final class AdminScripts {
+    private final RedissonClient redisson;
+    private final ScriptRunner runner;
+    private final KeyScheme k;
+    private final String maxLen;
+
+    /** One chunk of clean: jobs removed, and the cursor of the next call ({@code -1} = done). */
+    public record CleanChunk(long removed, long nextCursor) {
+        /** @return whether the clean is finished */
+        public boolean done() {
+            return nextCursor < 0;
+        }
+    }
+
+    /** One chunk of drain: jobs removed, and whether jobs to drain are left. */
+    public record DrainChunk(long removed, boolean more) {
+    }
+
+    /** One chunk of obliterate: jobs deleted, and whether the queue is gone. */
+    public record ObliterateChunk(long deleted, boolean done) {
+    }
+
+    /** One chunk of retryJobs or promoteJobs: jobs moved, and ids taken from the source (moved + dropped). */
+    public record MoveChunk(long moved, long taken) {
+    }
+
+    /**
+     * The stored metrics of one kind.
+     *
+     * @param minute the minute of the last finish counted (epoch ms / 60000), -1 when none yet
+     * @param count that minute's count
+     * @param older the counts of the minutes before it, newest first
+     */
+    public record MetricsReading(long minute, long count, List<Long> older) {
+    }
+
+    /**
+     * @param redisson the client
+     * @param keys the queue's keys
+     * @param eventsMaxLength approximate cap of the events stream
+     */
+    public AdminScripts(RedissonClient redisson, KeyScheme keys, long eventsMaxLength) {
+        this.redisson = redisson;
+        this.runner = new ScriptRunner(redisson);
+        this.k = keys;
+        this.maxLen = Long.toString(eventsMaxLength);
+    }
+
+    /**
+     * clean: removes old jobs of one state, one chunk.
+     *
+     * @param state COMPLETED, FAILED, DELAYED, PRIORITIZED or WAITING
+     * @param now the caller's clock, epoch ms
+     * @param graceMs jobs younger than this are kept
+     * @param cursor 0, then the previous chunk's {@link CleanChunk#nextCursor()}
+     * @param batch most ids examined
+     * @param remaining most ids removed from here on (-1 = no limit)
+     * @param total ids removed by the earlier chunks (for the final event)
+     */
+    public CompletionStage<CleanChunk> clean(JobState state, long now, long graceMs, long cursor, int batch,
+                                             long remaining, long total) {
+        List<Object> keys = List.of(k.stateKey(state), k.events());
+        return runner.<List<Object>>run("clean", Mode.READ_WRITE, ReturnType.LIST, keys, k.jobPrefix(), maxLen,
+                        state.label(), Long.toString(now), Long.toString(graceMs), Long.toString(cursor),
+                        Integer.toString(batch), Long.toString(remaining), Long.toString(total))
+                .thenApply(r -> new CleanChunk(Scripts.num(r.get(0)), Scripts.num(r.get(1))));
+    }
+
+    /**
+     * drain: removes up to {@code limit} waiting and prioritized (and delayed) jobs.
+     *
+     * @param total jobs removed by the earlier chunks (for the final event)
+     */
+    public CompletionStage<DrainChunk> drain(boolean includeDelayed, int limit, long total) {
+        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.events());
+        return runner.<List<Object>>run("drain", Mode.READ_WRITE, ReturnType.LIST, keys, k.jobPrefix(), maxLen,
+                        includeDelayed ? "1" : "0", Integer.toString(limit), Long.toString(total))
+                .thenApply(r -> new DrainChunk(Scripts.num(r.get(0)), Scripts.num(r.get(1)) == 1));
+    }
+
+    /**
+     * obliterate: deletes up to {@code limit} jobs (and schedulers), and the queue's own keys once
+     * nothing else is left.
+     *
+     * @throws io.bullpen.QueueBusyException (in the stage) when jobs are active and not forced
+     */
+    public CompletionStage<ObliterateChunk> obliterate(boolean force, int limit) {
+        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.active(), k.leases(), k.completed(),
+                k.failed(), k.marker(), k.meta(), k.events(), k.id(), k.fence(), k.schedulers(),
+                k.metrics(MetricsType.COMPLETED.label()), k.metrics(MetricsType.FAILED.label()));
+        return runner.<Object>run("obliterate", Mode.READ_WRITE, ReturnType.LIST, keys, k.jobPrefix(),
+                        k.schedulerPrefix(), force ? "1" : "0", Integer.toString(limit))
+                .thenCompose(reply -> {
+                    if (reply instanceof Number code) {
+                        // The count is read afterwards, for the message only.
+                        return redisson.getList(k.active(), StringCodec.INSTANCE).sizeAsync()
+                                .thenApply(active -> {
+                                    throw ErrorCode.toException(code.longValue(), k.queue(), null, "obliterate",
+                                            Integer.toString(active));
+                                });
+                    }
+                    List<?> r = (List<?>) reply;
+                    return CompletableFuture.completedFuture(
+                            new ObliterateChunk(Scripts.num(r.get(0)), Scripts.num(r.get(1)) == 1));
+                });
+    }
+
+    /**
+     * retryJobs: runs up to {@code limit} finished jobs again with fresh attempts, oldest finished first.
+     *
+     * @param from FAILED or COMPLETED
+     */
+    public CompletionStage<MoveChunk> retryJobs(JobState from, int limit) {
+        List<Object> keys = List.of(k.stateKey(from), k.waitList(), k.prioritized(), k.marker(), k.meta(), k.events());
+        return runner.<List<Object>>run("retryJobs", Mode.READ_WRITE, ReturnType.LIST, keys, k.jobPrefix(), maxLen,
+                        from.label(), Integer.toString(limit))
+                .thenApply(AdminScripts::moveChunk);
+    }
+
+    /** promoteJobs: runs up to {@code limit} delayed jobs now, earliest due first. */
+    public CompletionStage<MoveChunk> promoteJobs(int limit) {
+        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.marker(), k.meta(), k.events());
+        return runner.<List<Object>>run("promoteJobs", Mode.READ_WRITE, ReturnType.LIST, keys, k.jobPrefix(), maxLen,
+                        Integer.toString(limit))
+                .thenApply(AdminScripts::moveChunk);
+    }
+
+    /**
+     * getMetrics: the stored per-minute counts of one kind, read atomically.
+     *
+     * @param older most counts read from before the last counted minute
+     */
+    public CompletionStage<MetricsReading> getMetrics(MetricsType type, int older) {
+        List<Object> keys = List.of(k.meta(), k.metrics(type.label()));
+        return runner.<List<Object>>run("getMetrics", Mode.READ_ONLY, ReturnType.LIST, keys, type.label(),
+                        Integer.toString(older))
+                .thenApply(r -> {
+                    List<?> raw = (List<?>) r.get(2);
+                    List<Long> counts = new ArrayList<>(raw.size());
+                    for (Object o : raw) {
+                        counts.add(Scripts.num(o));
+                    }
+                    return new MetricsReading(Scripts.num(r.get(0)), Scripts.num(r.get(1)), counts);
+                });
+    }
+
+    private static MoveChunk moveChunk(List<Object> r) {
+        return new MoveChunk(Scripts.num(r.get(0)), Scripts.num(r.get(1)));
+    }
+}

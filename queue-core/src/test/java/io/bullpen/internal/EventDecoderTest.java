@@ -1,0 +1,86 @@
+package io.bullpen.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bullpen.JobState;
+import io.bullpen.events.AddedEvent;
+import io.bullpen.events.DelayedEvent;
+import io.bullpen.events.DrainedEvent;
+import io.bullpen.events.QueueEvent;
+import io.bullpen.events.RemovedEvent;
+import io.bullpen.events.RetryingEvent;
+import io.bullpen.events.UnknownEvent;
+import io.bullpen.events.WaitingEvent;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Decoding stream entries without Redis: tolerant of fields and labels from other versions. */
+class EventDecoderTest {
+    private static final String ID = "1718000000123-4";
+    private static final Instant TIME = Instant.ofEpochMilli(1718000000123L);
+
+    private static QueueEvent decode(String... fieldValues) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        for (int i = 0; i < fieldValues.length; i += 2) {
+            fields.put(fieldValues[i], fieldValues[i + 1]);
+        }
+        return EventDecoder.decode(ID, fields);
+    }
+
+    @Test
+    void readsTheTimeFromTheStreamId() {
+        assertThat(decode("event", "drained")).isEqualTo(new DrainedEvent(ID, TIME));
+    }
+
+    @Test
+    void ignoresFieldsItDoesNotKnow() {
+        assertThat(decode("event", "added", "jobId", "9", "name", "nightly", "state", "waiting", "delay", "0",
+                "schedulerId", "every-night"))
+                .isEqualTo(new AddedEvent(ID, TIME, "9", "nightly", JobState.WAITING, Duration.ZERO));
+    }
+
+    @Test
+    void aStateLabelItDoesNotKnowReadsAsUnknown() {
+        assertThat(decode("event", "removed", "jobId", "9", "prev", "skipped"))
+                .isEqualTo(new RemovedEvent(ID, TIME, "9", JobState.UNKNOWN));
+    }
+
+    @Test
+    void anEventNameItDoesNotKnowIsDeliveredAsUnknownWithEveryField() {
+        QueueEvent e = decode("event", "archived", "count", "12", "state", "completed");
+        assertThat(e).isInstanceOf(UnknownEvent.class);
+        assertThat(((UnknownEvent) e).fields()).containsExactly(Map.entry("event", "archived"), Map.entry("count", "12"),
+                Map.entry("state", "completed"));
+        assertThat(e.eventName()).isEqualTo("archived");
+        assertThat(e.jobId()).isNull();
+    }
+
+    @Test
+    void cleanedCarriesTheCountAndState() {
+        QueueEvent e = decode("event", "cleaned", "count", "12", "state", "completed");
+        assertThat(e).isEqualTo(new io.bullpen.events.CleanedEvent(e.eventId(), e.time(), 12, io.bullpen.JobState.COMPLETED));
+    }
+
+    @Test
+    void aMalformedEntryIsDeliveredAsUnknown() {
+        assertThat(decode("event", "retrying", "jobId", "9", "attemptsMade", "1", "delay", "soon"))
+                .isInstanceOf(UnknownEvent.class);
+        assertThat(decode("event", "active")).isInstanceOf(UnknownEvent.class);
+    }
+
+    @Test
+    void addedAndRetryingAreAlsoSeenAsWaitingOrDelayed() {
+        assertThat(EventDecoder.viewsOf(decode("event", "added", "jobId", "1", "name", "n", "state", "prioritized")))
+                .containsExactly(new WaitingEvent(ID, TIME, "1", null));
+        assertThat(EventDecoder.viewsOf(decode("event", "added", "jobId", "1", "name", "n", "state", "delayed", "delay", "500")))
+                .containsExactly(new DelayedEvent(ID, TIME, "1", Duration.ofMillis(500)));
+        QueueEvent retrying = decode("event", "retrying", "jobId", "1", "attemptsMade", "2", "delay", "0", "failedReason", "x");
+        assertThat(retrying).isEqualTo(new RetryingEvent(ID, TIME, "1", 2, Duration.ZERO, "x"));
+        assertThat(EventDecoder.viewsOf(retrying)).containsExactly(new WaitingEvent(ID, TIME, "1", JobState.ACTIVE));
+        assertThat(EventDecoder.viewsOf(decode("event", "completed", "jobId", "1", "returnValue", "1"))).isEqualTo(List.of());
+    }
+}
