@@ -5,11 +5,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.redisson.Redisson;
 import org.redisson.api.RScoredSortedSet;
 import org.redisson.api.RedissonClient;
+import io.bullpen.internal.SmallClient;
 import org.redisson.client.codec.StringCodec;
-import org.redisson.config.Config;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +38,7 @@ final class MarkerWaiter implements AutoCloseable {
     private long pendingSince;
 
     MarkerWaiter(RedissonClient app, String markerKey, Duration blockTimeout) {
-        this.client = Redisson.create(smallCopy(app.getConfig()));
+        this.client = SmallClient.create(app);
         this.marker = client.getScoredSortedSet(markerKey, StringCodec.INSTANCE);
         this.blockSeconds = Math.max(1, blockTimeout.toSeconds());
     }
@@ -105,32 +104,5 @@ final class MarkerWaiter implements AutoCloseable {
         // A pending BZPOPMIN would hold a graceful shutdown for its whole timeout; nothing on
         // this client needs draining.
         client.shutdown(0, 100, TimeUnit.MILLISECONDS);
-    }
-
-    /** The application's connection settings with the smallest pools: 1-2 connections. */
-    private static Config smallCopy(Config app) {
-        Config c = new Config(app);
-        c.setCodec(StringCodec.INSTANCE);
-        c.setNettyThreads(2);
-        if (c.isClusterConfig()) {
-            c.useClusterServers().setMasterConnectionPoolSize(2).setMasterConnectionMinimumIdleSize(1)
-                    .setSlaveConnectionPoolSize(1).setSlaveConnectionMinimumIdleSize(0)
-                    .setSubscriptionConnectionPoolSize(1).setSubscriptionConnectionMinimumIdleSize(0)
-                    .setReadMode(org.redisson.config.ReadMode.MASTER);
-        } else if (c.isSentinelConfig()) {
-            c.useSentinelServers().setMasterConnectionPoolSize(2).setMasterConnectionMinimumIdleSize(1)
-                    .setSlaveConnectionPoolSize(1).setSlaveConnectionMinimumIdleSize(0)
-                    .setSubscriptionConnectionPoolSize(1).setSubscriptionConnectionMinimumIdleSize(0)
-                    .setReadMode(org.redisson.config.ReadMode.MASTER);
-        } else if (c.isSingleConfig()) {
-            c.useSingleServer().setConnectionPoolSize(2).setConnectionMinimumIdleSize(1)
-                    .setSubscriptionConnectionPoolSize(1).setSubscriptionConnectionMinimumIdleSize(0);
-        } else {
-            c.useMasterSlaveServers().setMasterConnectionPoolSize(2).setMasterConnectionMinimumIdleSize(1)
-                    .setSlaveConnectionPoolSize(1).setSlaveConnectionMinimumIdleSize(0)
-                    .setSubscriptionConnectionPoolSize(1).setSubscriptionConnectionMinimumIdleSize(0)
-                    .setReadMode(org.redisson.config.ReadMode.MASTER);
-        }
-        return c;
     }
 }
