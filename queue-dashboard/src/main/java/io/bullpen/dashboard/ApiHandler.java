@@ -1,0 +1,91 @@
+package io.bullpen.dashboard;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.bullpen.Job;
+import io.bullpen.JobState;
+import io.bullpen.MetricsType;
+import io.bullpen.Queue;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The read routes of API.md: config, the queue list, one queue (counts, schedulers, metrics), a
+ * page of jobs, one job. No token needed.
+ */
+final class ApiHandler {
+    /** Minutes of metrics in the queue view: the last hour. */
+    static final int METRIC_MINUTES = 60;
+
+    private final QueueRegistry registry;
+    private final ObjectNode config;
+
+    ApiHandler(QueueRegistry registry, boolean readOnly, boolean actions) {
+        this.registry = registry;
+        this.config = JsonViews.object().put("readOnly", readOnly).put("actions", actions).put("version", Version.get());
+    }
+
+    /** {@code GET /api/config} */
+    void config(Request request) throws IOException {
+        Responses.json(request.exchange(), 200, config);
+    }
+
+    /** {@code GET /api/queues} */
+    void queues(Request request) throws IOException {
+        Responses.json(request.exchange(), 200, JsonViews.object().set("queues", summaries()));
+    }
+
+    /** Every queue's summary, sorted by name: one getCounts script per queue (also the SSE payload). */
+    ArrayNode summaries() {
+        ArrayNode list = JsonViews.array();
+        for (String name : registry.names()) {
+            list.add(JsonViews.queueSummary(name, registry.queue(name).getJobCounts()));
+        }
+        return list;
+    }
+
+    /** {@code GET /api/queues/{q}} */
+    void queue(Request request) throws IOException {
+        String name = request.param("q");
+        Queue<JsonNode> queue = registry.require(name);
+        ObjectNode node = JsonViews.queueSummary(name, queue.getJobCounts());
+        ArrayNode schedulers = node.putArray("schedulers");
+        queue.getJobSchedulers().forEach(s -> schedulers.add(JsonViews.scheduler(s)));
+        node.set("metrics", JsonViews.metrics(queue.getMetrics(MetricsType.COMPLETED, METRIC_MINUTES),
+                queue.getMetrics(MetricsType.FAILED, METRIC_MINUTES)));
+        Responses.json(request.exchange(), 200, node);
+    }
+
+    /** {@code GET /api/queues/{q}/jobs?state=..&start=..&end=..} */
+    void jobs(Request request) throws IOException {
+        Queue<JsonNode> queue = registry.require(request.param("q"));
+        JobState state = Params.state(request);
+        long start = Params.number(request, "start", 0, 0);
+        long end = Params.number(request, "end", start + 19, 0);
+        if (end < start) {
+            throw HttpError.badRequest("end must be >= start (" + start + ") but was " + end);
+        }
+        if (end - start + 1 > Params.MAX_PAGE) {
+            throw HttpError.badRequest("a page holds at most " + Params.MAX_PAGE + " jobs but start=" + start
+                    + ", end=" + end + " asks for " + (end - start + 1));
+        }
+        List<Job<JsonNode>> jobs = queue.getJobs(state, start, end);
+        long total = queue.getJobCounts().count(state);
+        Responses.json(request.exchange(), 200, JsonViews.jobPage(state, start, end, total, jobs));
+    }
+
+    /** {@code GET /api/queues/{q}/jobs/{id}}: also the search by id. */
+    void job(Request request) throws IOException {
+        String queueName = request.param("q");
+        Queue<JsonNode> queue = registry.require(queueName);
+        String id = Params.jobId(request);
+        Optional<Job<JsonNode>> job = queue.getJob(id);
+        JobState state = job.isPresent() ? queue.getState(id) : JobState.UNKNOWN;
+        if (state == JobState.UNKNOWN) {
+            throw HttpError.notFound("job " + Params.quote(id) + " not found in queue " + Params.quote(queueName));
+        }
+        Responses.json(request.exchange(), 200, JsonViews.jobDetail(job.get(), state, queue.getJobLogs(id)));
+    }
+}

@@ -1,0 +1,165 @@
+package io.bullpen.dashboard;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.bullpen.Job;
+import io.bullpen.JobCounts;
+import io.bullpen.JobScheduler;
+import io.bullpen.JobState;
+import io.bullpen.QueueMetrics;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The JSON shapes of API.md, built as ordered trees: QueueSummary, JobSummary, JobDetail, a job
+ * page, a scheduler, metrics, errors. Job values (data, return value, progress) stay the raw JSON
+ * text stored in Redis; the page shows them as text.
+ */
+final class JsonViews {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Compact output with {@code < > & '} written as \\u escapes, so no response can read as markup. */
+    private static final ObjectWriter WRITER = MAPPER.writer().with(new HtmlSafeEscapes());
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    private JsonViews() {
+    }
+
+    static byte[] bytes(JsonNode node) {
+        try {
+            return WRITER.writeValueAsBytes(node);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static String string(JsonNode node) {
+        try {
+            return WRITER.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static ObjectNode object() {
+        return NODES.objectNode();
+    }
+
+    static ArrayNode array() {
+        return NODES.arrayNode();
+    }
+
+    static ObjectNode error(String message) {
+        return object().put("error", message);
+    }
+
+    static ObjectNode ok() {
+        return object().put("ok", true);
+    }
+
+    /** {@code {"name", "paused", "counts": {waiting, active, delayed, prioritized, completed, failed}}} */
+    static ObjectNode queueSummary(String name, JobCounts c) {
+        ObjectNode node = object().put("name", name).put("paused", c.paused());
+        node.putObject("counts")
+                .put("waiting", c.waiting())
+                .put("active", c.active())
+                .put("delayed", c.delayed())
+                .put("prioritized", c.prioritized())
+                .put("completed", c.completed())
+                .put("failed", c.failed());
+        return node;
+    }
+
+    /** {@code {"id", "name", "repeat", "nextRun", "iterations"}} */
+    static ObjectNode scheduler(JobScheduler s) {
+        ObjectNode node = object().put("id", s.id()).put("name", s.name());
+        node.set("repeat", MAPPER.valueToTree(s.repeat().describe()));
+        putTime(node, "nextRun", s.nextRun());
+        return node.put("iterations", s.iterations());
+    }
+
+    /** {@code {"since", "completed": [..], "failed": [..]}}, newest minute first. */
+    static ObjectNode metrics(QueueMetrics completed, QueueMetrics failed) {
+        ObjectNode node = object().put("since", completed.since().toEpochMilli());
+        completed.counts().forEach(node.putArray("completed")::add);
+        failed.counts().forEach(node.putArray("failed")::add);
+        return node;
+    }
+
+    /** {@code {"state", "start", "end", "total", "jobs": [JobSummary...]}} */
+    static ObjectNode jobPage(JobState state, long start, long end, long total, List<? extends Job<?>> jobs) {
+        ObjectNode node = object().put("state", state.label()).put("start", start).put("end", end).put("total", total);
+        ArrayNode list = node.putArray("jobs");
+        jobs.forEach(job -> list.add(jobSummary(job, state)));
+        return node;
+    }
+
+    /** JobSummary: what a row of a job list shows. */
+    static ObjectNode jobSummary(Job<?> job, JobState state) {
+        ObjectNode node = object()
+                .put("id", job.id())
+                .put("name", job.name())
+                .put("state", state.label())
+                .put("timestamp", job.timestamp().toEpochMilli());
+        putTime(node, "processedOn", job.processedOn());
+        putTime(node, "finishedOn", job.finishedOn());
+        return node.put("attemptsMade", job.attemptsMade())
+                .put("attemptsStarted", job.attemptsStarted())
+                .put("priority", job.priority())
+                .put("delay", job.delay().toMillis())
+                .put("failedReason", job.failedReason().orElse(null))
+                .put("progress", job.progressJson().orElse(null));
+    }
+
+    /** JobDetail: JobSummary plus data, options, result, stack traces, logs and bookkeeping. */
+    static ObjectNode jobDetail(Job<?> job, JobState state, List<String> logs) {
+        ObjectNode node = jobSummary(job, state).put("data", job.dataJson());
+        node.set("options", MAPPER.valueToTree(job.options().describe()));
+        node.put("returnValue", job.returnValueJson().orElse(null));
+        job.stacktrace().forEach(node.putArray("stacktrace")::add);
+        logs.forEach(node.putArray("logs")::add);
+        return node.put("processedBy", job.processedBy().orElse(null))
+                .put("stalledCount", job.stalledCount())
+                .put("fencingToken", job.fencingToken())
+                .put("schedulerId", job.schedulerId().orElse(null));
+    }
+
+    private static void putTime(ObjectNode node, String field, Optional<Instant> time) {
+        if (time.isPresent()) {
+            node.put(field, time.get().toEpochMilli());
+        } else {
+            node.putNull(field);
+        }
+    }
+
+    /** Standard JSON escapes plus {@code < > & '} as \\u escapes (defence in depth against sniffing). */
+    private static final class HtmlSafeEscapes extends CharacterEscapes {
+        private static final long serialVersionUID = 1L;
+        private final int[] codes;
+
+        HtmlSafeEscapes() {
+            codes = standardAsciiEscapesForJSON();
+            for (char c : new char[] {'<', '>', '&', '\''}) {
+                codes[c] = ESCAPE_STANDARD;
+            }
+        }
+
+        @Override
+        public int[] getEscapeCodesForAscii() {
+            return codes;
+        }
+
+        @Override
+        public SerializableString getEscapeSequence(int ch) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.bullpen.dashboard;
+
+import io.bullpen.JobState;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/** Reads and checks request values; a bad one is a 400 whose message names it. */
+final class Params {
+    /** The most jobs one page may hold. */
+    static final int MAX_PAGE = 100;
+
+    private static final String STATES = Arrays.stream(JobState.values())
+            .filter(s -> s != JobState.UNKNOWN)
+            .map(JobState::label)
+            .collect(Collectors.joining(", "));
+
+    private Params() {
+    }
+
+    /** A stored job state from the {@code state} query parameter (required). */
+    static JobState state(Request request) {
+        String label = request.query("state").orElseThrow(() ->
+                HttpError.badRequest("state is required: one of " + STATES));
+        for (JobState s : JobState.values()) {
+            if (s != JobState.UNKNOWN && s.label().equals(label)) {
+                return s;
+            }
+        }
+        throw HttpError.badRequest("state must be one of " + STATES + " but was " + quote(label));
+    }
+
+    /** A whole number from a query parameter, {@code absent} when missing, at least {@code min}. */
+    static long number(Request request, String name, long absent, long min) {
+        String raw = request.query(name).orElse(null);
+        if (raw == null) {
+            return absent;
+        }
+        long value;
+        try {
+            value = Long.parseLong(raw.trim());
+        } catch (NumberFormatException e) {
+            throw HttpError.badRequest(name + " must be a whole number but was " + quote(raw));
+        }
+        if (value < min) {
+            throw HttpError.badRequest(name + " must be >= " + min + " but was " + value);
+        }
+        return value;
+    }
+
+    /** A required whole number from a query parameter, at least {@code min}. */
+    static long requiredNumber(Request request, String name, long min) {
+        if (request.query(name).isEmpty()) {
+            throw HttpError.badRequest(name + " is required");
+        }
+        return number(request, name, 0, min);
+    }
+
+    /**
+     * A job id from the path. An id that no job can have (empty, over 256 characters, braces,
+     * colons, whitespace) is simply not found.
+     */
+    static String jobId(Request request) {
+        String id = request.param("id");
+        boolean legal = !id.isEmpty() && id.length() <= 256
+                && id.chars().noneMatch(c -> c == '{' || c == '}' || c == ':' || Character.isWhitespace(c) || Character.isISOControl(c));
+        if (!legal) {
+            throw HttpError.notFound("job " + quote(id) + " not found");
+        }
+        return id;
+    }
+
+    static String quote(String value) {
+        String v = value.length() > 80 ? value.substring(0, 80) + "..." : value;
+        return "\"" + v + "\"";
+    }
+}

@@ -1,0 +1,300 @@
+package io.bullpen.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.bullpen.JobOptions;
+import io.bullpen.JobState;
+import io.bullpen.Queue;
+import io.bullpen.Retention;
+import io.bullpen.internal.Futures;
+import io.bullpen.internal.KeyScheme;
+import io.bullpen.internal.ScriptTypes.FetchArgs;
+import io.bullpen.internal.ScriptTypes.Finish;
+import io.bullpen.internal.Scripts;
+import io.bullpen.testing.BullpenTest;
+import io.bullpen.testing.BullpenTestContext;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The dashboard's page in a real headless Chromium against a real Redis: live counts on the
+ * overview, the queue page, the job detail, an action with the token, and job values that look
+ * like markup shown as text. Screenshots go to {@code target/screenshots/}.
+ */
+@BullpenTest
+class DashboardBrowserIT {
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final String TOKEN = "browser-test-token-6f1c2a";
+    /** Markup in a job's name, data and failed reason: it must show as text and never run. */
+    private static final String XSS = "<script>window.__xss=1</script> \"><img src=x onerror=\"window.__xss=1\">";
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    record Payload(String text) {
+    }
+
+    @Test
+    void overviewQueuePageJobDetailAndRetryInARealBrowser(BullpenTestContext ctx) throws Exception {
+        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+                "needs Chromium and its driver at /usr/bin/chromium and /usr/bin/chromedriver: "
+                        + "apt-get update && apt-get install -y chromium chromium-driver (CI installs them)");
+
+        String q = ctx.queueName();
+        Queue<Payload> queue = Queue.builder(ctx.redisson(), q, Payload.class).build();
+        Worker worker = new Worker(ctx, q);
+        // Jobs are taken oldest first, so each is added and finished before the next is added.
+        String doomed = queue.add("charge-card", new Payload("order A-1")).id();
+        worker.fail(doomed, "card declined", "java.lang.IllegalStateException: card declined\n\tat Billing.charge(Billing.java:42)");
+        String evil = queue.add(XSS, new Payload(XSS)).id();
+        worker.log(evil, XSS);
+        worker.fail(evil, XSS, XSS + "\n\tat Evil.run(Evil.java:1)");
+        String done = queue.add("ship", new Payload("order A-2")).id();
+        worker.complete(done, "{\"tracking\":\"T-1\"}");
+        queue.add("ship", new Payload("order A-3"));
+        queue.add("ship", new Payload("order A-4"));
+        queue.add("remind", new Payload("order A-5"), JobOptions.builder().delay(Duration.ofMinutes(30)).build());
+        queue.add("audit", new Payload("order A-6"), JobOptions.builder().priority(3).build());
+
+        Path screenshots = Path.of(System.getProperty("basedir", ".")).resolve("target/screenshots").toAbsolutePath();
+        Files.createDirectories(screenshots);
+        Path profile = Files.createTempDirectory("bullpen-chromium-");
+        Dashboard dashboard = Dashboard.builder(ctx.redisson()).port(0).token(TOKEN).readOnly(false).build();
+        Dashboard readOnly = null;
+        WebDriver driver = null;
+        try {
+            dashboard.start();
+            driver = chromium(profile);
+            WebDriverWait wait = new WebDriverWait(driver, WAIT);
+            JavascriptExecutor js = (JavascriptExecutor) driver;
+
+            // 1. The overview shows the queue's counts.
+            driver.get(dashboard.url());
+            Map<String, Long> expected = Map.of("waiting", 2L, "active", 0L, "delayed", 1L,
+                    "prioritized", 1L, "completed", 1L, "failed", 2L);
+            for (Map.Entry<String, Long> e : expected.entrySet()) {
+                waitForCount(driver, q, e.getKey(), e.getValue());
+            }
+            assertThat(driver.findElement(countCell(q, "failed")).getText()).isEqualTo("2");
+            assertThat(driver.findElement(countCell(q, "waiting")).getText()).isEqualTo("2");
+            assertThat(driver.findElement(By.cssSelector(".badge-paused[data-queue='" + q + "']")).isDisplayed()).isFalse();
+            wait.until(ExpectedConditions.textToBe(By.id("live-status"), "live"));
+
+            // 2. Counts change live: no reload (a marker set on the window survives).
+            js.executeScript("window.__sameDocument = 'yes';");
+            queue.add("ship", new Payload("order A-7"));
+            queue.add("ship", new Payload("order A-8"));
+            queue.add("ship", new Payload("order A-9"));
+            queue.pause();
+            waitForCount(driver, q, "waiting", 5);
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".badge-paused[data-queue='" + q + "']")));
+            assertThat(js.executeScript("return window.__sameDocument")).isEqualTo("yes");
+            assertThat(driver.findElement(countCell(q, "waiting")).getText()).isEqualTo("5");
+            queue.resume();
+            wait.until(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector(".badge-paused[data-queue='" + q + "']")));
+            screenshot(driver, screenshots.resolve("overview.png"));
+
+            // The queue page, from the overview's link: failed tab, chart, search.
+            driver.findElement(By.linkText(q)).click();
+            wait.until(ExpectedConditions.attributeToBe(tabCount(q, "failed"), "data-count", "2"));
+            driver.findElement(By.cssSelector("a.tab[data-tab='failed']")).click();
+            wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector(".jobs-table[data-state='failed'] tbody tr"), 2));
+            List<String> ids = driver.findElements(By.cssSelector(".jobs-table[data-state='failed'] tbody tr")).stream()
+                    .map(row -> row.getAttribute("data-job")).toList();
+            assertThat(ids).containsExactly(evil, doomed);   // newest first
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#metrics svg.chart rect.bar-completed")));
+            assertThat(driver.findElement(By.cssSelector(".jobs-table[data-state='failed']")).getText()).contains(XSS);
+            assertNoInjectedMarkup(driver, js);
+            queue.add("ship", new Payload("order A-10"));      // this page's counts are live too
+            wait.until(ExpectedConditions.attributeToBe(tabCount(q, "waiting"), "data-count", "6"));
+            WebElement search = driver.findElement(By.id("job-search"));
+            search.sendKeys("no-such-job", Keys.ENTER);
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("search-message"), "no job with id no-such-job"));
+            screenshot(driver, screenshots.resolve("queue.png"));
+
+            // 4. Markup in the name, data and failed reason renders as text.
+            driver.findElement(By.cssSelector("a[href='#/queues/" + q + "/jobs/" + evil + "']")).click();
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.id("job-failed-reason")));
+            assertThat(driver.findElement(By.id("job-name")).getText()).isEqualTo(XSS);
+            assertThat(driver.findElement(By.id("job-failed-reason")).getText()).isEqualTo(XSS);
+            assertThat(js.executeScript("return JSON.parse(document.getElementById('job-data').textContent).text"))
+                    .isEqualTo(XSS);
+            assertThat(driver.findElement(By.id("job-data")).getText()).contains("<script>window.__xss=1</script>", "<img src=x onerror=");
+            assertThat(driver.findElement(By.id("job-logs")).getText()).isEqualTo(XSS);
+            assertThat(driver.findElement(By.tagName("body")).getText()).contains(XSS);
+            assertNoInjectedMarkup(driver, js);
+            screenshot(driver, screenshots.resolve("job-detail.png"));
+
+            // 3. Retry a failed job from its page, entering the token (a wrong one first: asked again).
+            driver.findElement(By.cssSelector("a[href='#/queues/" + q + "']")).click();
+            search = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("job-search")));
+            search.sendKeys(doomed, Keys.ENTER);
+            WebElement retry = wait.until(ExpectedConditions.elementToBeClickable(
+                    By.cssSelector("#job-actions button[data-action='retry']")));
+            assertThat(driver.findElement(By.id("job-name")).getText()).isEqualTo("charge-card");
+            retry.click();
+            WebElement token = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("token-input")));
+            token.sendKeys("not-the-token");
+            driver.findElement(By.id("token-save")).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("token-message"), "refused"));
+            assertThat(queue.getState(doomed)).isEqualTo(JobState.FAILED);
+            driver.findElement(By.id("token-input")).sendKeys(TOKEN);
+            driver.findElement(By.id("token-save")).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("flash"), "Job " + doomed + " moved to waiting"));
+            new WebDriverWait(driver, WAIT).until(d -> queue.getState(doomed) == JobState.WAITING);
+            wait.until(d -> d.findElement(By.cssSelector(".title-line .badge")).getText().toLowerCase(Locale.ROOT).equals("waiting"));
+            assertThat(js.executeScript("return sessionStorage.getItem('bullpen.dashboard.token')")).isEqualTo(TOKEN);
+            assertThat(driver.findElements(By.cssSelector("#job-actions button[data-action='retry']"))).isEmpty();
+            screenshot(driver, screenshots.resolve("job-detail-after-retry.png"));
+
+            assertNoPageErrors(driver);
+            assertThat(queue.getJobCounts().failed()).isEqualTo(1);
+
+            // Read-only: the same pages without any action.
+            readOnly = Dashboard.builder(ctx.redisson()).port(0).token(TOKEN).readOnly(true).build();
+            readOnly.start();
+            driver.get(readOnly.url() + "#/queues/" + q + "/jobs/" + evil);
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.id("job-failed-reason")));
+            wait.until(ExpectedConditions.attributeToBe(By.id("mode-badge"), "textContent", "read-only"));
+            assertThat(driver.findElements(By.cssSelector("#job-actions, button[data-action]"))).isEmpty();
+            assertNoInjectedMarkup(driver, js);
+        } finally {
+            if (driver != null) {
+                driver.quit();
+            }
+            dashboard.close();
+            if (readOnly != null) {
+                readOnly.close();
+            }
+            deleteTree(profile);
+        }
+    }
+
+    /** Headless Chromium as STACK.md sets it up: explicit binary and driver, a throwaway profile. */
+    private static WebDriver chromium(Path profile) {
+        ChromeOptions o = new ChromeOptions();
+        o.setBinary(CHROMIUM.toString());
+        o.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--no-first-run", "--disable-quic", "--user-data-dir=" + profile, "--window-size=1280,1000");
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        o.setCapability("goog:loggingPrefs", logs);
+        ChromeDriverService svc = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+        WebDriver driver = new ChromeDriver(svc, o);
+        driver.manage().window().setSize(new Dimension(1280, 1000));
+        return driver;
+    }
+
+    private static By countCell(String queue, String state) {
+        return By.cssSelector("td[data-queue='" + queue + "'][data-state='" + state + "']");
+    }
+
+    private static By tabCount(String queue, String state) {
+        return By.cssSelector(".tab-count[data-queue='" + queue + "'][data-state='" + state + "']");
+    }
+
+    private static void waitForCount(WebDriver driver, String queue, String state, long n) {
+        new WebDriverWait(driver, WAIT).withMessage(queue + " " + state + " should show " + n)
+                .until(ExpectedConditions.attributeToBe(countCell(queue, state), "data-count", String.valueOf(n)));
+    }
+
+    /** No element was made from job values, and no script ran. */
+    private static void assertNoInjectedMarkup(WebDriver driver, JavascriptExecutor js) {
+        assertThat(driver.findElements(By.tagName("img"))).isEmpty();
+        assertThat(driver.findElements(By.cssSelector("body script"))).isEmpty();
+        assertThat(js.executeScript("return typeof window.__xss")).isEqualTo("undefined");
+    }
+
+    /** No script error and no Content-Security-Policy violation was logged by the page. */
+    private static void assertNoPageErrors(WebDriver driver) {
+        List<String> problems = new ArrayList<>();
+        for (LogEntry e : driver.manage().logs().get(LogType.BROWSER)) {
+            String m = e.getMessage();
+            if (m.contains("Content Security Policy") || m.contains("Uncaught") || m.contains("TypeError")) {
+                problems.add(m);
+            }
+        }
+        assertThat(problems).isEmpty();
+    }
+
+    private static void screenshot(WebDriver driver, Path file) throws IOException {
+        Files.write(file, ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
+        System.out.println("screenshot: " + file);
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            // Chromium may still be writing into its profile while it exits: try once more.
+            try (Stream<Path> paths = Files.walk(root)) {
+                paths.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+            }
+        }
+    }
+
+    /** Finishes jobs with the scripts a worker uses (this module has no worker dependency). */
+    private static final class Worker {
+        private static final FetchArgs TAKE = new FetchArgs(1, "w", 30_000, "browser-it", 100, 100, 1);
+        private final Scripts scripts;
+
+        Worker(BullpenTestContext ctx, String queue) {
+            this.scripts = new Scripts(ctx.redisson(), new KeyScheme("bp", queue), 10_000);
+        }
+
+        void fail(String expectedId, String reason, String stacktrace) {
+            finish(expectedId, false, reason, stacktrace);
+        }
+
+        void complete(String expectedId, String returnJson) {
+            finish(expectedId, true, returnJson, null);
+        }
+
+        void log(String id, String line) {
+            Futures.join(scripts.addLog(id, line, -1));
+        }
+
+        private void finish(String expectedId, boolean completed, String value, String stacktrace) {
+            var taken = Futures.join(scripts.moveToActive(System.currentTimeMillis(), TAKE)).jobs();
+            assertThat(taken).hasSize(1);
+            assertThat(taken.get(0).id()).isEqualTo(expectedId);
+            Futures.join(scripts.moveToFinished(System.currentTimeMillis(), TAKE.withCount(0),
+                    new Finish(expectedId, taken.get(0).lockToken(), completed, value, stacktrace, 10, 1, 0,
+                            false, false, Retention.keepAll())));
+        }
+    }
+}
