@@ -7,7 +7,7 @@ import java.util.OptionalInt;
 
 /**
  * The flags every example's {@code main} takes: {@code --redis URL}, {@code --duration SECONDS},
- * {@code --port N} (reserved for the dashboard) and {@code --help}. {@link ExampleRunner} acts on
+ * {@code --port N} (the dashboard's port) and {@code --help}. {@link ExampleRunner} acts on
  * them.
  */
 public final class CommandLine {
@@ -99,7 +99,7 @@ public final class CommandLine {
                 + "  --redis URL         the Redis to use (default: " + RedisLauncher.LOCAL_URL + " when something\n"
                 + "                      answers there, else an embedded Redis started for this run)\n"
                 + "  --duration SECONDS  stop after this long and exit 0 (default: run until Ctrl-C)\n"
-                + "  --port N            reserved for the dashboard, which comes later: accepted and ignored\n";
+                + "  --port N            serve the dashboard on this port (the demo: default 8080; 0 = any free port)\n";
     }
 
     /** @return the {@code --redis} URL, if given */

@@ -16,8 +16,8 @@ import java.util.Locale;
  *
  * <p>Without {@code --redis} it uses the Redis on 127.0.0.1:6379 when one answers, else an
  * embedded Redis it starts (and stops) itself, so it needs only a JDK. Without
- * {@code --duration} it runs until Ctrl-C. {@code --port} is reserved for the dashboard, which
- * comes later; it is accepted and ignored.
+ * {@code --duration} it runs until Ctrl-C. It serves the dashboard on {@code --port} (default
+ * 8080, or any free port when 8080 is taken) and prints its URL and the token for actions.
  */
 public final class DemoMain extends Example {
     private final Duration countsEvery;
@@ -35,7 +35,7 @@ public final class DemoMain extends Example {
     /**
      * Runs the demo; exits 0 at the end of {@code --duration}, with every worker closed.
      *
-     * @param args {@code --redis URL}, {@code --duration SECONDS}, {@code --port N} (ignored)
+     * @param args {@code --redis URL}, {@code --duration SECONDS}, {@code --port N} (the dashboard's)
      */
     public static void main(String[] args) {
         ExampleRunner.main("bullpen-demo", new DemoMain(), args);

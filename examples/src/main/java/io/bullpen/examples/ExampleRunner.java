@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import io.bullpen.dashboard.Dashboard;
 import org.redisson.api.RedissonClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,6 +25,7 @@ import org.slf4j.LoggerFactory;
 public final class ExampleRunner {
     private static final Logger log = LoggerFactory.getLogger(ExampleRunner.class);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
+    private static final int DEFAULT_DASHBOARD_PORT = 8080;
 
     private ExampleRunner() {
     }
@@ -78,8 +80,6 @@ public final class ExampleRunner {
         }
         try (redis) {
             log.info("Redis: {} ({})", RedisLauncher.redact(redis.url()), redis.description());
-            cli.port().ifPresent(port ->
-                    log.info("--port {} is reserved for the dashboard, which is not part of this build yet: ignored", port));
             RedissonClient redisson;
             try {
                 redisson = Example.connect(redis.url());
@@ -88,8 +88,10 @@ public final class ExampleRunner {
                 return 1;
             }
             Duration closeTimeout = CLOSE_TIMEOUT;
+            Dashboard dashboard = null;
             try {
                 example.start(redisson);
+                dashboard = startDashboard(cli, example, redisson);
                 log.info(cli.duration().map(d -> "running for " + Example.human(d)).orElse("running until Ctrl-C"));
                 if (stop.await(cli.duration()) && redis.isEmbedded()) {
                     // Ctrl-C reaches the embedded redis-server too (same process group): it is going
@@ -102,12 +104,43 @@ public final class ExampleRunner {
                 return 1;
             } finally {
                 log.info("stopping: closing workers (running jobs get up to {} to finish)", Example.human(closeTimeout));
+                if (dashboard != null) {
+                    dashboard.close();
+                }
                 example.close(closeTimeout);
                 redisson.shutdown();
             }
         } finally {
             log.info("stopped");
         }
+    }
+
+    /**
+     * The demo always serves the dashboard (on {@code --port}, default 8080); other examples only
+     * when {@code --port} is given. Actions need a token: {@code BULLPEN_DASHBOARD_TOKEN}, or a
+     * random one printed here. A busy port falls back to a free one rather than failing the demo.
+     */
+    private static Dashboard startDashboard(CommandLine cli, Example example, RedissonClient redisson) {
+        if (!(example instanceof DemoMain) && cli.port().isEmpty()) {
+            return null;
+        }
+        String token = System.getenv("BULLPEN_DASHBOARD_TOKEN");
+        boolean generated = token == null || token.isBlank();
+        if (generated) {
+            token = java.util.UUID.randomUUID().toString().substring(0, 8);
+        }
+        int port = cli.port().orElse(DEFAULT_DASHBOARD_PORT);
+        Dashboard dashboard = Dashboard.builder(redisson).port(port).token(token).build();
+        try {
+            dashboard.start();
+        } catch (RuntimeException e) {
+            log.warn("dashboard port {} is not free ({}); using a free port instead", port, e.getMessage());
+            dashboard = Dashboard.builder(redisson).port(0).token(token).build();
+            dashboard.start();
+        }
+        log.info("Dashboard: {}  (token for actions: {})", dashboard.url(),
+                generated ? token + ", generated; set BULLPEN_DASHBOARD_TOKEN to choose one" : "from BULLPEN_DASHBOARD_TOKEN");
+        return dashboard;
     }
 
     /**

@@ -28,14 +28,14 @@ class DemoMainTest {
              LogCapture commandLog = LogCapture.of(ExampleRunner.class)) {
             long start = System.nanoTime();
 
-            int status = ExampleRunner.run("bullpen-demo", demo, "--redis", ctx.redis().uri(), "--duration", "3", "--port", "8080");
+            int status = ExampleRunner.run("bullpen-demo", demo, "--redis", ctx.redis().uri(), "--duration", "3", "--port", "0");
 
             assertThat(status).isZero();
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
             assertThat(demo.workers()).hasSize(5).noneMatch(Worker::isRunning);
-            assertThat(commandLog.messages()).contains(
-                    "Redis: " + ctx.redis().uri() + " (given with --redis)",
-                    "--port 8080 is reserved for the dashboard, which is not part of this build yet: ignored");
+            assertThat(commandLog.messages()).contains("Redis: " + ctx.redis().uri() + " (given with --redis)");
+            assertThat(commandLog.messages()).anyMatch(m -> m.startsWith("Dashboard: http://127.0.0.1:")
+                    && m.contains("token for actions"));
             assertThat(demoLog.messages()).anyMatch(m -> m.startsWith(CancelUnpaidOrderExample.QUEUE) && m.contains("delayed"));
         }
         // Something real happened on each queue: orders wait to be cancelled, notifications were
