@@ -35,7 +35,8 @@
   Returns:
     {jobs, nextDelayedDue, nextLeaseExpiry, recoveredIds, stalledFailedIds, schedulerUpdates}:
     jobs = {{jobId, lockToken, {hash field, value, ...}}, ...}; the two times in epoch millis,
-    -1 when there is none; the ids recovered from stalled to wait, and those failed for it;
+    -1 when there is none or when all `count` (> 0) jobs were taken (a worker that got all it asked
+    for does not wait); the ids recovered from stalled to wait, and those failed for it;
     schedulerUpdates = {{schedulerId, pendingJobId or "", due, repeat JSON, previous due}, ...}
     for the worker to precompute the following run (or add the next one when "")
   Events:

@@ -51,6 +51,10 @@ local function fetchJobs(q, f)
     end
   end
   local jobs = takeJobs(q, f)
-  local nextDue, nextLease = nextWakeTimes(q)
+  -- Wake times only matter to a worker about to wait: one whose take came up short.
+  local nextDue, nextLease = -1, -1
+  if #jobs < f.count or f.count == 0 then
+    nextDue, nextLease = nextWakeTimes(q)
+  end
   return {jobs, nextDue, nextLease, recovered, failed, q.schedulerUpdates}
 end

@@ -27,7 +27,8 @@ local function takeJobs(q, f)
       redis.call("LPUSH", q.active, id)
     end
     local jobKey = q.jobPrefix .. id
-    if redis.call("EXISTS", jobKey) == 0 then
+    local hash = redis.call("HGETALL", jobKey)
+    if #hash == 0 then
       -- A dangling id (hash deleted behind our back): drop it rather than run a ghost.
       redis.call("LREM", q.active, 1, id)
     else
@@ -35,14 +36,32 @@ local function takeJobs(q, f)
       local lockToken = f.token .. ":" .. fence
       redis.call("SET", jobKey .. ":lock", lockToken, "PX", f.lockMs)
       redis.call("ZADD", q.leases, q.now + f.lockMs, id)
-      redis.call("HINCRBY", jobKey, "attemptsStarted", 1)
-      redis.call("HSET", jobKey, "processedOn", q.now, "processedBy", f.worker, "fence", fence)
-      local hash = redis.call("HGETALL", jobKey)
+      -- One HSET for every field the take changes; the reply is patched to match, so the
+      -- worker gets the job as stored without a second read.
+      local updates = {attemptsStarted = 1, processedOn = q.now, processedBy = f.worker, fence = fence}
       local verdict = "run"
       for i = 1, #hash, 2 do
-        if hash[i] == "schedulerId" then
+        local field = hash[i]
+        if field == "attemptsStarted" then
+          updates.attemptsStarted = tonumber(hash[i + 1]) + 1
+        elseif field == "schedulerId" and verdict == "run" then
           verdict = advanceSchedulerOnTake(q, hash[i + 1], id)
-          break
+        end
+      end
+      redis.call("HSET", jobKey, "attemptsStarted", updates.attemptsStarted, "processedOn", q.now,
+          "processedBy", f.worker, "fence", fence)
+      local seen = {}
+      for i = 1, #hash, 2 do
+        local value = updates[hash[i]]
+        if value ~= nil then
+          hash[i + 1] = tostring(value)
+          seen[hash[i]] = true
+        end
+      end
+      for _, field in ipairs({"attemptsStarted", "processedOn", "processedBy", "fence"}) do
+        if not seen[field] then
+          hash[#hash + 1] = field
+          hash[#hash + 1] = tostring(updates[field])
         end
       end
       if verdict == "skip" then
@@ -59,6 +78,7 @@ local function takeJobs(q, f)
     end
   end
   if #jobs > 0 then
+    -- "or" short-circuits: prioritized is only counted when wait is empty.
     if redis.call("LLEN", q.wait) > 0 or redis.call("ZCARD", q.prioritized) > 0 then
       redis.call("ZADD", q.marker, 0, "0")
     else

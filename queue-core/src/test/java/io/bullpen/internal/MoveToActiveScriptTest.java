@@ -47,9 +47,31 @@ class MoveToActiveScriptTest {
         assertThat(s.eventNames()).containsExactly("active");
         // Work is left, so another blocked worker is woken.
         assertThat(s.zset("marker")).containsOnly(entry("0", 0.0));
-        assertThat(r.nextLeaseExpiry()).isEqualTo(NOW + LOCK_MS);
+        // It got all it asked for and will not wait: no wake times are read for it.
+        assertThat(r.nextLeaseExpiry()).isEqualTo(-1);
         assertThat(r.nextDelayedDue()).isEqualTo(-1);
         f.assertInvariant();
+    }
+
+    @Test
+    void aTakeThatComesUpShortReportsWhenToLookAgain() {
+        f.job("1").waiting("1").job("d").delayed("d", NOW + 700);
+
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(3)));
+
+        assertThat(r.jobs()).hasSize(1);
+        assertThat(r.nextDelayedDue()).isEqualTo(NOW + 700);
+        assertThat(r.nextLeaseExpiry()).isEqualTo(NOW + LOCK_MS);
+    }
+
+    @Test
+    void takeReturnsTheHashAsStoredAfterTheTake() {
+        f.job("1", "attemptsStarted", "2", "processedBy", "old-worker").waiting("1");
+
+        RawJob job = join(f.scripts.moveToActive(NOW, fetch(1))).jobs().get(0);
+
+        assertThat(job.hash()).isEqualTo(f.snap().job("1"));
+        assertThat(job.hash()).containsEntry("attemptsStarted", "3").containsEntry("processedBy", "worker-1");
     }
 
     @Test

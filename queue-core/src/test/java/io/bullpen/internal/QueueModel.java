@@ -151,7 +151,9 @@ final class QueueModel {
                 taken.add(new Taken(id, job.lockToken));
             }
         }
-        return new Fetch(taken, nextDelayedDue(), nextLeaseExpiry());
+        // Wake times are reported only to a worker whose take came up short (or that took none).
+        boolean short_ = count == 0 || taken.size() < count;
+        return new Fetch(taken, short_ ? nextDelayedDue() : -1, short_ ? nextLeaseExpiry() : -1);
     }
 
     /**

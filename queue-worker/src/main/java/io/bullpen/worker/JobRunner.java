@@ -143,7 +143,7 @@ final class JobRunner<T, R> {
 
     private void record(Finish finish, ActiveJob<T> attempt, Throwable error, R result, int retry) {
         int next = rt.running() && retry == 0 ? 1 : 0;
-        rt.scripts.moveToFinished(rt.now(), rt.fetchArgs(next), finish).whenComplete((done, failure) -> {
+        rt.scripts.moveToFinished(rt.now(), rt.fetchArgsAfterFinish(next), finish).whenComplete((done, failure) -> {
             if (failure == null) {
                 recorded(finish, attempt, error, result, done);
                 return;

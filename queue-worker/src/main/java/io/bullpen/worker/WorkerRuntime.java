@@ -29,6 +29,8 @@ final class WorkerRuntime<T, R> {
     final Map<String, ActiveJob<T>> inFlight = new ConcurrentHashMap<>();
     private final AtomicLong lastFetch = new AtomicLong();
     private final AtomicLong lastClean = new AtomicLong();
+    private final AtomicLong lastStalledScan = new AtomicLong();
+    private static final long STALLED_SCAN_EVERY_MS = 500;
     private final Object slotSignal = new Object();
     private final java.util.concurrent.atomic.AtomicBoolean drained = new java.util.concurrent.atomic.AtomicBoolean(true);
     private volatile boolean running;
@@ -65,15 +67,33 @@ final class WorkerRuntime<T, R> {
 
     /** Arguments to take {@code count} jobs; includes a janitor pass when one is due. */
     FetchArgs fetchArgs(int count) {
+        return fetchArgs(count, true);
+    }
+
+    /**
+     * Arguments for the take inside a finish. A busy worker finishes jobs back to back, so its
+     * scan for expired leases is rate-limited there (the fetch loop and idle timers still scan).
+     */
+    FetchArgs fetchArgsAfterFinish(int count) {
+        long now = now();
+        long last = lastStalledScan.get();
+        boolean scan = now - last >= STALLED_SCAN_EVERY_MS && lastStalledScan.compareAndSet(last, now);
+        return fetchArgs(count, scan);
+    }
+
+    private FetchArgs fetchArgs(int count, boolean scanStalled) {
         long now = now();
         lastFetch.set(now);
+        if (scanStalled) {
+            lastStalledScan.set(now);
+        }
         int clean = 0;
         long last = lastClean.get();
         if (now - last >= settings.janitorInterval().toMillis() && lastClean.compareAndSet(last, now)) {
             clean = WorkerSettings.JANITOR_BATCH;
         }
         return new FetchArgs(count, token, settings.lockDuration().toMillis(), settings.name(),
-                WorkerSettings.PROMOTE_BATCH, WorkerSettings.STALLED_BATCH, settings.maxStalledCount(), clean);
+                WorkerSettings.PROMOTE_BATCH, scanStalled ? WorkerSettings.STALLED_BATCH : 0, settings.maxStalledCount(), clean);
     }
 
     long lastFetch() {
