@@ -1,0 +1,155 @@
+'use strict';
+// The BullMQ side of every workload, one function per operation the Java harness asks for.
+// Same shapes as the Java peers (io.bullpen.bench.peer.PeerDriver): no-op jobs whose data is
+// {n: i}, default job options, bulk adds in chunks, times measured in this process.
+const { Queue, Worker } = require('bullmq');
+
+const CHUNK = 1000;
+
+function createOps(port, warmUpJobs) {
+  const connection = { host: '127.0.0.1', port, maxRetriesPerRequest: null };
+  const queues = new Map();
+  let consumer = null;
+
+  const queue = (name) => {
+    if (!queues.has(name)) queues.set(name, new Queue(name, { connection }));
+    return queues.get(name);
+  };
+  const seconds = (start) => Number(process.hrtime.bigint() - start) / 1e9;
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  async function addInChunks(q, n, chunk, optsFor) {
+    for (let i = 0; i < n; i += chunk) {
+      const jobs = [];
+      for (let j = i; j < Math.min(n, i + chunk); j++) jobs.push({ name: 'noop', data: { n: j }, opts: optsFor(j) });
+      await q.addBulk(jobs);
+    }
+  }
+
+  const ops = {
+    async prefill({ queue: name, n }) {
+      await addInChunks(queue(name), n, CHUNK, () => undefined);
+      return {};
+    },
+
+    // Starts a worker on pre-added jobs; seconds from the first job's start to the last completion.
+    async process({ queue: name, n, concurrency }) {
+      let first = null;
+      let last = null;
+      let done = 0;
+      let worker;
+      await new Promise((resolve, reject) => {
+        worker = new Worker(name, async () => {
+          if (first === null) first = process.hrtime.bigint();
+          return null;
+        }, { connection, concurrency });
+        worker.on('completed', () => {
+          if (++done === n) {
+            last = process.hrtime.bigint();
+            resolve();
+          }
+        });
+        worker.on('error', reject);
+      });
+      await worker.close();
+      return { seconds: Number(last - first) / 1e9 };
+    },
+
+    async addOneAtATime({ queue: name, n }) {
+      const q = queue(name);
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < n; i++) await q.add('noop', { n: i });
+      return { seconds: seconds(start) };
+    },
+
+    async addBulk({ queue: name, n, chunk }) {
+      const q = queue(name);
+      const start = process.hrtime.bigint();
+      await addInChunks(q, n, chunk, () => undefined);
+      return { seconds: seconds(start) };
+    },
+
+    // Fills the queue's event stream to its cap (10,000), then removes the jobs, so that memory
+    // measured afterwards is the jobs' own and not the stream's growth.
+    async saturateEvents({ queue: name }) {
+      const q = queue(name);
+      await addInChunks(q, 12000, CHUNK, () => undefined);
+      await q.drain(true);
+      return {};
+    },
+
+    // A worker that records each job's lateness: its start minus its due time. The due time is
+    // timestamp + opts.delay: BullMQ zeroes the job's own delay field when it promotes the job.
+    async startConsumers({ queue: name, concurrency }) {
+      const lateness = [];
+      const worker = new Worker(name, async (job) => {
+        lateness.push(Date.now() - (job.timestamp + ((job.opts && job.opts.delay) || 0)));
+        return null;
+      }, { connection, concurrency });
+      worker.on('error', (e) => console.error('worker error', e));
+      await worker.waitUntilReady();
+      consumer = { worker, lateness };
+      return {};
+    },
+
+    async awaitConsumed({ total, timeoutMs }) {
+      const deadline = Date.now() + timeoutMs;
+      while (consumer.lateness.length < total) {
+        if (Date.now() > deadline) throw new Error(`consumed ${consumer.lateness.length} of ${total} in ${timeoutMs} ms`);
+        await sleep(2);
+      }
+      return { lateness: consumer.lateness.slice(0, total) };
+    },
+
+    async stopConsumers() {
+      if (consumer) await consumer.worker.close();
+      consumer = null;
+      return {};
+    },
+
+    // Delayed jobs due in an hour: they only sit in the delayed set.
+    async addFar({ queue: name, n, chunk }) {
+      const q = queue(name);
+      const start = process.hrtime.bigint();
+      await addInChunks(q, n, chunk, () => ({ delay: 3600000 }));
+      return { seconds: seconds(start) };
+    },
+
+    // n jobs due uniformly over spreadMs, the first leadMs from now.
+    async addNear({ queue: name, n, leadMs, spreadMs }) {
+      await addDueUniformly(queue(name), n, leadMs, spreadMs);
+      return {};
+    },
+
+    async close() {
+      if (consumer) await consumer.worker.close();
+      await Promise.all([...queues.values()].map((q) => q.close()));
+      return {};
+    },
+  };
+
+  // Warms V8 up on the paths measured later, as the Java peers warm the JIT.
+  ops.warmUp = async () => {
+    await ops.prefill({ queue: 'warm', n: warmUpJobs });
+    await ops.process({ queue: 'warm', n: warmUpJobs, concurrency: 10 });
+    await ops.addOneAtATime({ queue: 'warm', n: Math.floor(warmUpJobs / 4) });
+    await queue('warm').obliterate({ force: true });
+  };
+  return ops;
+}
+
+async function addDueUniformly(q, n, leadMs, spreadMs) {
+  const base = Date.now() + leadMs;
+  const chunk = 500;
+  for (let i = 0; i < n; i += chunk) {
+    const now = Date.now();
+    const jobs = [];
+    for (let j = i; j < Math.min(n, i + chunk); j++) {
+      const due = base + Math.floor((j * spreadMs) / n);
+      jobs.push({ name: 'noop', data: { n: j }, opts: { delay: Math.max(0, due - now) } });
+    }
+    await q.addBulk(jobs);
+  }
+}
+
+module.exports = { createOps, addDueUniformly };

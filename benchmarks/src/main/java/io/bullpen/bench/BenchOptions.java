@@ -1,0 +1,117 @@
+package io.bullpen.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The command line: {@code [workload...] [--quick] [--peers bullpen,bullmq,redisson] [--runs N]
+ * [--hz N] [--redis-server PATH] [--bullmq-dir PATH]}.
+ *
+ * @param workloads the workloads to run, in order (all when none is named)
+ * @param quick reduced sizes, one run by default
+ * @param peers the peers' names, in column order
+ * @param runs runs per workload and peer
+ * @param hz the Redis server's hz
+ * @param redisServer the redis-server executable, or null to look on the PATH
+ * @param bullmqDir the BullMQ peer's folder, or null to find it next to the jar
+ * @param help true when usage was asked for
+ */
+public record BenchOptions(List<String> workloads, boolean quick, List<String> peers, int runs, int hz,
+                           String redisServer, String bullmqDir, boolean help) {
+    /** The workloads, in the order a full run does them. */
+    public static final List<String> ALL_WORKLOADS = List.of("processing", "adding", "delayed", "cost", "scale");
+    /** The peers, in column order. */
+    public static final List<String> ALL_PEERS = List.of("bullpen", "bullmq", "redisson");
+
+    /** What {@code --help} prints. */
+    public static final String USAGE = """
+            usage: java -jar benchmarks/target/bullpen-bench.jar [workload...] [options]
+              workloads: processing adding delayed cost scale (default: all)
+              --quick              reduced sizes, 1 run (under 2 minutes)
+              --peers LIST         comma-separated, from bullpen,bullmq,redisson (default: all)
+              --runs N             runs per workload and peer; the table shows the median (default 3, --quick 1)
+              --hz N               the Redis server's hz (default 10)
+              --redis-server PATH  the redis-server binary (default: from the PATH)
+              --bullmq-dir PATH    the BullMQ peer's folder (default: benchmarks/peers/bullmq next to the jar)
+            """;
+
+    /**
+     * @param args the command line
+     * @return the options
+     * @throws IllegalArgumentException naming the bad argument
+     */
+    public static BenchOptions parse(String... args) {
+        Set<String> workloads = new LinkedHashSet<>();
+        boolean quick = false;
+        List<String> peers = ALL_PEERS;
+        Integer runs = null;
+        int hz = 10;
+        String redisServer = null;
+        String bullmqDir = null;
+        boolean help = false;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            switch (arg) {
+                case "--quick" -> quick = true;
+                case "--help", "-h" -> help = true;
+                case "--peers" -> peers = peers(value(args, ++i, arg));
+                case "--runs" -> runs = positive(value(args, ++i, arg), arg);
+                case "--hz" -> hz = positive(value(args, ++i, arg), arg);
+                case "--redis-server" -> redisServer = value(args, ++i, arg);
+                case "--bullmq-dir" -> bullmqDir = value(args, ++i, arg);
+                default -> {
+                    if (arg.equals("all")) {
+                        workloads.addAll(ALL_WORKLOADS);
+                    } else if (ALL_WORKLOADS.contains(arg)) {
+                        workloads.add(arg);
+                    } else {
+                        throw new IllegalArgumentException("unknown argument '" + arg + "'; workloads are " + ALL_WORKLOADS);
+                    }
+                }
+            }
+        }
+        List<String> chosen = workloads.isEmpty() ? ALL_WORKLOADS
+                : ALL_WORKLOADS.stream().filter(workloads::contains).toList();
+        return new BenchOptions(chosen, quick, peers, runs != null ? runs : quick ? 1 : 3, hz, redisServer, bullmqDir, help);
+    }
+
+    /** @return the sizes for these options */
+    public Sizes sizes() {
+        return quick ? Sizes.quick() : Sizes.full();
+    }
+
+    private static List<String> peers(String list) {
+        List<String> peers = new ArrayList<>();
+        for (String name : list.split(",")) {
+            String peer = name.trim().toLowerCase(java.util.Locale.ROOT);
+            if (!ALL_PEERS.contains(peer)) {
+                throw new IllegalArgumentException("unknown peer '" + name + "'; peers are " + ALL_PEERS);
+            }
+            if (!peers.contains(peer)) {
+                peers.add(peer);
+            }
+        }
+        return ALL_PEERS.stream().filter(peers::contains).toList();
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static int positive(String value, String option) {
+        try {
+            int n = Integer.parseInt(value);
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(option + " must be a whole number >= 1 but was '" + value + "'");
+    }
+}

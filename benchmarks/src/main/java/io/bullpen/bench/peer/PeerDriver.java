@@ -1,0 +1,126 @@
+package io.bullpen.bench.peer;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The operations the workloads are made of, done by one peer. Jobs are no-ops whose data is a
+ * small JSON object ({@code {"n": i}}) with default options. Times are measured by the driver,
+ * in the process that does the work. Every call returns when the work is done.
+ */
+public interface PeerDriver extends AutoCloseable {
+    /** @return the process doing the client's work (this one, or a child), for its CPU time */
+    long clientPid();
+
+    /**
+     * Adds ready jobs in bulk, for {@link #process} to take.
+     *
+     * @param queue the queue
+     * @param jobs how many
+     * @throws Exception on failure
+     */
+    void prefill(String queue, int jobs) throws Exception;
+
+    /**
+     * Starts consumers on a queue of pre-added jobs and waits until all completed; then stops them.
+     *
+     * @param queue the queue
+     * @param jobs how many jobs it holds
+     * @param concurrency jobs at once
+     * @return seconds from the first job's start to the last one's completion
+     * @throws Exception on failure or after 10 minutes
+     */
+    double process(String queue, int jobs, int concurrency) throws Exception;
+
+    /**
+     * @param queue the queue
+     * @param jobs how many, added one call at a time from one thread
+     * @return seconds taken
+     * @throws Exception on failure
+     */
+    double addOneAtATime(String queue, int jobs) throws Exception;
+
+    /**
+     * @param queue the queue
+     * @param jobs how many
+     * @param chunk jobs per bulk call
+     * @return seconds taken
+     * @throws Exception on failure
+     */
+    double addBulk(String queue, int jobs, int chunk) throws Exception;
+
+    /**
+     * Fills the queue's event stream to its cap and removes the jobs again, so that memory measured
+     * afterwards is the jobs' own.
+     *
+     * @param queue the queue
+     * @return false when the peer keeps no event stream
+     * @throws Exception on failure
+     */
+    boolean saturateEvents(String queue) throws Exception;
+
+    /** @return true when finished jobs stay in Redis by default (a "completed" state) */
+    boolean retainsCompleted();
+
+    /**
+     * Starts consumers that note each job's lateness: its start time minus its due time.
+     *
+     * @param queue the queue
+     * @param concurrency jobs at once
+     * @throws Exception on failure
+     */
+    void startConsumers(String queue, int concurrency) throws Exception;
+
+    /**
+     * @param total jobs the consumers must have started since {@link #startConsumers}
+     * @param timeout how long to wait
+     * @return the first {@code total} latenesses in milliseconds
+     * @throws Exception on failure or timeout
+     */
+    List<Long> awaitConsumed(int total, Duration timeout) throws Exception;
+
+    /**
+     * Stops the consumers.
+     *
+     * @throws Exception on failure
+     */
+    void stopConsumers() throws Exception;
+
+    /**
+     * Runs a producer in another process that adds jobs due uniformly over {@code spreadMs}, the
+     * first {@code leadMs} after it connected, and returns when it exited.
+     *
+     * @param queue the queue
+     * @param jobs how many
+     * @param leadMs from the producer's start to the first due time
+     * @param spreadMs the span of the due times
+     * @throws Exception when the producer fails
+     */
+    void produceDelayedElsewhere(String queue, int jobs, long leadMs, long spreadMs) throws Exception;
+
+    /**
+     * Adds jobs delayed by an hour, in bulk where the peer has a bulk call.
+     *
+     * @param queue the queue
+     * @param jobs how many
+     * @param chunk jobs per call (or in flight)
+     * @return seconds taken
+     * @throws Exception on failure
+     */
+    double addFar(String queue, int jobs, int chunk) throws Exception;
+
+    /**
+     * Adds jobs due uniformly over {@code spreadMs}, the first {@code leadMs} from now, in this process.
+     *
+     * @param queue the queue
+     * @param jobs how many
+     * @param leadMs time to the first due time
+     * @param spreadMs the span of the due times
+     * @throws Exception on failure
+     */
+    void addNear(String queue, int jobs, long leadMs, long spreadMs) throws Exception;
+
+    /** Stops the consumers, if any, and disconnects (a Node peer's process exits). */
+    @Override
+    void close();
+}

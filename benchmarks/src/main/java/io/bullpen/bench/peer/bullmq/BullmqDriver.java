@@ -1,0 +1,112 @@
+package io.bullpen.bench.peer.bullmq;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.bullpen.bench.BenchContext;
+import io.bullpen.bench.peer.PeerDriver;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** The workloads' operations, forwarded to a BullMQ Node script (see lib/ops.js there). */
+final class BullmqDriver implements PeerDriver {
+    private final NodeProcess node;
+    private final BenchContext ctx;
+
+    BullmqDriver(NodeProcess node, BenchContext ctx) {
+        this.node = node;
+        this.ctx = ctx;
+    }
+
+    @Override
+    public long clientPid() {
+        return node.pid();
+    }
+
+    @Override
+    public void prefill(String queue, int jobs) throws Exception {
+        node.request("prefill", Map.of("queue", queue, "n", jobs));
+    }
+
+    @Override
+    public double process(String queue, int jobs, int concurrency) throws Exception {
+        return seconds(node.request("process", Map.of("queue", queue, "n", jobs, "concurrency", concurrency)));
+    }
+
+    @Override
+    public double addOneAtATime(String queue, int jobs) throws Exception {
+        return seconds(node.request("addOneAtATime", Map.of("queue", queue, "n", jobs)));
+    }
+
+    @Override
+    public double addBulk(String queue, int jobs, int chunk) throws Exception {
+        return seconds(node.request("addBulk", Map.of("queue", queue, "n", jobs, "chunk", chunk)));
+    }
+
+    @Override
+    public boolean saturateEvents(String queue) throws Exception {
+        node.request("saturateEvents", Map.of("queue", queue));
+        return true;
+    }
+
+    @Override
+    public boolean retainsCompleted() {
+        return true;
+    }
+
+    @Override
+    public void startConsumers(String queue, int concurrency) throws Exception {
+        node.request("startConsumers", Map.of("queue", queue, "concurrency", concurrency));
+    }
+
+    @Override
+    public List<Long> awaitConsumed(int total, Duration timeout) throws Exception {
+        JsonNode lateness = node.request("awaitConsumed", Map.of("total", total, "timeoutMs", timeout.toMillis())).path("lateness");
+        List<Long> values = new ArrayList<>(lateness.size());
+        lateness.forEach(v -> values.add(v.asLong()));
+        return values;
+    }
+
+    @Override
+    public void stopConsumers() throws Exception {
+        node.request("stopConsumers", Map.of());
+    }
+
+    @Override
+    public void produceDelayedElsewhere(String queue, int jobs, long leadMs, long spreadMs) throws Exception {
+        String params = String.format("{\"port\":%d,\"queue\":\"%s\",\"n\":%d,\"leadMs\":%d,\"spreadMs\":%d}",
+                ctx.port(), queue, jobs, leadMs, spreadMs);
+        Process producer = new ProcessBuilder(List.of("node", "delayed-producer.js", params))
+                .directory(ctx.bullmqDir().toFile())
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        producer.getOutputStream().close();
+        String out = new String(producer.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!producer.waitFor(2, TimeUnit.MINUTES) || producer.exitValue() != 0 || !out.contains("\"added\"")) {
+            producer.destroyForcibly();
+            throw new IOException("delayed-producer.js failed: " + out);
+        }
+    }
+
+    @Override
+    public double addFar(String queue, int jobs, int chunk) throws Exception {
+        return seconds(node.request("addFar", Map.of("queue", queue, "n", jobs, "chunk", chunk)));
+    }
+
+    @Override
+    public void addNear(String queue, int jobs, long leadMs, long spreadMs) throws Exception {
+        node.request("addNear", Map.of("queue", queue, "n", jobs, "leadMs", leadMs, "spreadMs", spreadMs));
+    }
+
+    private static double seconds(JsonNode reply) {
+        return reply.path("seconds").asDouble();
+    }
+
+    @Override
+    public void close() {
+        node.close();
+    }
+}

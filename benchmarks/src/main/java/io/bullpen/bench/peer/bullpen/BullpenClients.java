@@ -1,0 +1,17 @@
+package io.bullpen.bench.peer.bullpen;
+
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+/** The Redisson client Bullpen runs on in the benchmark: Redisson's defaults, as a user starts. */
+final class BullpenClients {
+    private BullpenClients() {
+    }
+
+    static RedissonClient connect(String url) {
+        Config config = new Config();
+        config.useSingleServer().setAddress(url);
+        return Redisson.create(config);
+    }
+}

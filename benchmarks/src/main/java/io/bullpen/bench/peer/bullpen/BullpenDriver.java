@@ -1,0 +1,198 @@
+package io.bullpen.bench.peer.bullpen;
+
+import io.bullpen.Job;
+import io.bullpen.JobOptions;
+import io.bullpen.JobSpec;
+import io.bullpen.Queue;
+import io.bullpen.bench.peer.ChildJvm;
+import io.bullpen.bench.peer.Consumed;
+import io.bullpen.bench.peer.DelayedProducerMain;
+import io.bullpen.bench.peer.PeerDriver;
+import io.bullpen.worker.Worker;
+import io.bullpen.worker.WorkerListener;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.redisson.api.RedissonClient;
+
+/**
+ * The workloads' operations done with Bullpen's public API: {@code Queue.add}/{@code addBulk}
+ * with default options (or a delay), and {@code Worker}s with a no-op processor.
+ */
+final class BullpenDriver implements PeerDriver {
+    private static final Duration MAX_WAIT = Duration.ofMinutes(10);
+    private static final JobOptions IN_AN_HOUR = JobOptions.builder().delay(Duration.ofHours(1)).build();
+
+    private final String url;
+    private final RedissonClient redisson;
+    private final Map<String, Queue<Payload>> queues = new HashMap<>();
+    private Worker<Payload, Object> consumer;
+    private Consumed consumed;
+
+    private BullpenDriver(String url, RedissonClient redisson) {
+        this.url = url;
+        this.redisson = redisson;
+    }
+
+    /** Connects and warms up: the JIT, the script cache and the pool on the measured paths. */
+    static BullpenDriver open(String url, int warmUpJobs) throws Exception {
+        BullpenDriver driver = new BullpenDriver(url, BullpenClients.connect(url));
+        try {
+            driver.prefill("warm", warmUpJobs);
+            driver.process("warm", warmUpJobs, 10);
+            driver.addOneAtATime("warm", warmUpJobs / 4);
+            driver.queue("warm").obliterate(true);
+            return driver;
+        } catch (Exception | Error e) {
+            driver.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public long clientPid() {
+        return ProcessHandle.current().pid();
+    }
+
+    @Override
+    public void prefill(String queue, int jobs) {
+        addBulk(queue, jobs, 1_000);
+    }
+
+    @Override
+    public double process(String queue, int jobs, int concurrency) throws Exception {
+        AtomicLong first = new AtomicLong();
+        AtomicLong last = new AtomicLong();
+        AtomicInteger completed = new AtomicInteger();
+        CountDownLatch done = new CountDownLatch(1);
+        Worker<Payload, Object> worker = Worker.builder(redisson, queue, Payload.class)
+                .processor(ctx -> {
+                    first.compareAndSet(0, System.nanoTime());
+                    return null;
+                })
+                .concurrency(concurrency)
+                .listener(new WorkerListener<>() {
+                    @Override
+                    public void onCompleted(Job<Payload> job, Object result) {
+                        if (completed.incrementAndGet() == jobs) {
+                            last.set(System.nanoTime());
+                            done.countDown();
+                        }
+                    }
+                })
+                .build()
+                .start();
+        try {
+            if (!done.await(MAX_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new TimeoutException("completed " + completed.get() + " of " + jobs + " jobs in " + MAX_WAIT);
+            }
+        } finally {
+            worker.close();
+        }
+        return (last.get() - first.get()) / 1e9;
+    }
+
+    @Override
+    public double addOneAtATime(String queue, int jobs) {
+        Queue<Payload> q = queue(queue);
+        long start = System.nanoTime();
+        for (int i = 0; i < jobs; i++) {
+            q.add("noop", new Payload(i));
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    @Override
+    public double addBulk(String queue, int jobs, int chunk) {
+        return addInChunks(queue, jobs, chunk, JobOptions.defaults());
+    }
+
+    @Override
+    public boolean saturateEvents(String queue) {
+        addBulk(queue, 12_000, 1_000);
+        queue(queue).drain(true);
+        return true;
+    }
+
+    @Override
+    public boolean retainsCompleted() {
+        return true;
+    }
+
+    @Override
+    public void startConsumers(String queue, int concurrency) {
+        Consumed record = new Consumed();
+        consumed = record;
+        consumer = Worker.builder(redisson, queue, Payload.class)
+                .processor(ctx -> {
+                    Job<Payload> job = ctx.job();
+                    record.record(System.currentTimeMillis() - job.timestamp().toEpochMilli() - job.delay().toMillis());
+                    return null;
+                })
+                .concurrency(concurrency)
+                .build()
+                .start();
+    }
+
+    @Override
+    public List<Long> awaitConsumed(int total, Duration timeout) throws Exception {
+        return consumed.await(total, timeout);
+    }
+
+    @Override
+    public void stopConsumers() {
+        if (consumer != null) {
+            consumer.close();
+            consumer = null;
+        }
+    }
+
+    @Override
+    public void produceDelayedElsewhere(String queue, int jobs, long leadMs, long spreadMs) throws Exception {
+        ChildJvm.run(DelayedProducerMain.class, Duration.ofMinutes(2), "bullpen", url, queue, Integer.toString(jobs),
+                Long.toString(leadMs), Long.toString(spreadMs));
+    }
+
+    @Override
+    public double addFar(String queue, int jobs, int chunk) {
+        return addInChunks(queue, jobs, chunk, IN_AN_HOUR);
+    }
+
+    @Override
+    public void addNear(String queue, int jobs, long leadMs, long spreadMs) {
+        BullpenProducer.addDueUniformly(queue(queue), jobs, leadMs, spreadMs);
+    }
+
+    private double addInChunks(String queue, int jobs, int chunk, JobOptions options) {
+        Queue<Payload> q = queue(queue);
+        long start = System.nanoTime();
+        for (int i = 0; i < jobs; i += chunk) {
+            List<JobSpec<Payload>> specs = new ArrayList<>(chunk);
+            for (int j = i; j < Math.min(jobs, i + chunk); j++) {
+                specs.add(JobSpec.of("noop", new Payload(j), options));
+            }
+            q.addBulk(specs);
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    private Queue<Payload> queue(String name) {
+        return queues.computeIfAbsent(name, n -> Queue.builder(redisson, n, Payload.class).build());
+    }
+
+    @Override
+    public void close() {
+        try {
+            stopConsumers();
+        } finally {
+            redisson.shutdown();
+        }
+    }
+}

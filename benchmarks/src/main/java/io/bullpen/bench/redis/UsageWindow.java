@@ -1,0 +1,63 @@
+package io.bullpen.bench.redis;
+
+import java.io.IOException;
+
+/**
+ * What Redis and one client process spent between {@link #start} and {@link #stop}: Redis
+ * commands from INFO commandstats (reset at the start; commands run inside scripts count, the
+ * harness's own INFO and CONFIG calls do not), and CPU time of redis-server and of the client.
+ */
+public final class UsageWindow {
+    private final RedisControl redis;
+    private final long redisPid;
+    private final long clientPid;
+    private final long controlSentBefore;
+    private final long redisCpuBefore;
+    private final long clientCpuBefore;
+
+    private UsageWindow(RedisControl redis, long redisPid, long clientPid) throws IOException {
+        this.redis = redis;
+        this.redisPid = redisPid;
+        this.clientPid = clientPid;
+        this.controlSentBefore = redis.sent();
+        redis.resetStats();
+        this.redisCpuBefore = ProcCpu.nanos(redisPid);
+        this.clientCpuBefore = ProcCpu.nanos(clientPid);
+    }
+
+    /**
+     * Resets Redis's statistics and notes both processes' CPU time.
+     *
+     * @param redis the control connection
+     * @param redisPid redis-server's process id
+     * @param clientPid the client process's id (the harness itself for in-process peers)
+     * @return the open window
+     * @throws IOException on a Redis error
+     */
+    public static UsageWindow start(RedisControl redis, long redisPid, long clientPid) throws IOException {
+        return new UsageWindow(redis, redisPid, clientPid);
+    }
+
+    /**
+     * @return what was spent since the start
+     * @throws IOException on a Redis error
+     */
+    public Usage stop() throws IOException {
+        long redisCpu = ProcCpu.nanos(redisPid) - redisCpuBefore;
+        long clientCpu = ProcCpu.nanos(clientPid) - clientCpuBefore;
+        // Our own commands since (and including) the reset; the INFO below does not count itself.
+        long ours = redis.sent() - controlSentBefore;
+        long commands = redis.commandCalls().values().stream().mapToLong(Long::longValue).sum() - ours;
+        return new Usage(commands, redisCpu, clientCpu);
+    }
+
+    /**
+     * Spent in a window.
+     *
+     * @param commands Redis commands executed, including those run by scripts
+     * @param redisCpuNanos redis-server's CPU time
+     * @param clientCpuNanos the client process's CPU time
+     */
+    public record Usage(long commands, long redisCpuNanos, long clientCpuNanos) {
+    }
+}
