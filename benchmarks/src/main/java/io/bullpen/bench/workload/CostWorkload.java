@@ -19,11 +19,12 @@ import org.slf4j.LoggerFactory;
  * Workload 4, what one job costs over its whole life: 20,000 jobs (default options) added one at
  * a time, then processed at concurrency 10.
  * <ul>
- * <li>Redis commands per job: INFO commandstats over the window, commands run by scripts
+ * <li>Redis commands per job: INFO commandstats over both phases, commands run by scripts
  *     included;</li>
  * <li>round trips per job: commands clients sent (EVALSHA, BZPOPMIN, RPUSH...), counted with
  *     MONITOR in a second pass of 5,000 jobs, since MONITOR slows Redis down;</li>
- * <li>CPU per job of the client process and of redis-server, from /proc;</li>
+ * <li>CPU per job of the client process and of redis-server, from /proc, for each phase (adding
+ *     one at a time costs a round trip per job, processing does not have to) and in total;</li>
  * <li>Redis memory per waiting job (after the adds) and per retained completed job (after the
  *     processing): INFO memory deltas, clients' buffers excluded, measured after the event
  *     stream was filled to its cap so that only the jobs' own memory counts.</li>
@@ -36,9 +37,11 @@ final class CostWorkload implements Workload {
     private final Sizes sizes;
     private final Metric commands = Metric.lower(name(), "Redis commands/job", 1);
     private final Metric roundTrips = Metric.lower(name(), "round trips/job", 2);
-    private final Metric clientCpu = Metric.lower(name(), "client CPU us/job", 1);
-    private final Metric redisCpu = Metric.lower(name(), "Redis CPU us/job", 1);
-    private final Metric totalCpu = Metric.lower(name(), "total CPU us/job", 1);
+    private final Metric addClientCpu = Metric.lower(name(), "client CPU us/job, adding one at a time", 1);
+    private final Metric addRedisCpu = Metric.lower(name(), "Redis CPU us/job, adding one at a time", 1);
+    private final Metric processClientCpu = Metric.lower(name(), "client CPU us/job, processing", 1);
+    private final Metric processRedisCpu = Metric.lower(name(), "Redis CPU us/job, processing", 1);
+    private final Metric totalCpu = Metric.lower(name(), "total CPU us/job (client + Redis)", 1);
     private final Metric waitingMemory = Metric.lower(name(), "Redis bytes/waiting job", 0);
     private final Metric completedMemory = Metric.lower(name(), "Redis bytes/completed job", 0);
 
@@ -53,7 +56,8 @@ final class CostWorkload implements Workload {
 
     @Override
     public List<Metric> metrics() {
-        return List.of(commands, roundTrips, clientCpu, redisCpu, totalCpu, waitingMemory, completedMemory);
+        return List.of(commands, roundTrips, addClientCpu, addRedisCpu, processClientCpu, processRedisCpu, totalCpu,
+                waitingMemory, completedMemory);
     }
 
     @Override
@@ -66,16 +70,21 @@ final class CostWorkload implements Workload {
             long before = redis.settledDataMemory();
             UsageWindow window = UsageWindow.start(redis, ctx.redisPid(), driver.clientPid());
             driver.addOneAtATime("cost", jobs);
+            UsageWindow.Usage adding = window.stop();
             long waiting = redis.settledDataMemory();
+            window = UsageWindow.start(redis, ctx.redisPid(), driver.clientPid());
             driver.process("cost", jobs, CONCURRENCY);
-            UsageWindow.Usage usage = window.stop();
+            UsageWindow.Usage processing = window.stop();
             long completed = redis.settledDataMemory();
             log.info("{} data memory: {} B before, {} B with {} jobs waiting, {} B after they completed", peer.title(), before,
                     waiting, jobs, completed);
-            values.put(commands, (double) usage.commands() / jobs);
-            values.put(clientCpu, usage.clientCpuNanos() / 1e3 / jobs);
-            values.put(redisCpu, usage.redisCpuNanos() / 1e3 / jobs);
-            values.put(totalCpu, (usage.clientCpuNanos() + usage.redisCpuNanos()) / 1e3 / jobs);
+            values.put(commands, (double) (adding.commands() + processing.commands()) / jobs);
+            values.put(addClientCpu, adding.clientCpuNanos() / 1e3 / jobs);
+            values.put(addRedisCpu, adding.redisCpuNanos() / 1e3 / jobs);
+            values.put(processClientCpu, processing.clientCpuNanos() / 1e3 / jobs);
+            values.put(processRedisCpu, processing.redisCpuNanos() / 1e3 / jobs);
+            values.put(totalCpu, (adding.clientCpuNanos() + adding.redisCpuNanos() + processing.clientCpuNanos()
+                    + processing.redisCpuNanos()) / 1e3 / jobs);
             values.put(waitingMemory, (double) (waiting - before) / jobs);
             values.put(completedMemory, driver.retainsCompleted() ? (double) (completed - before) / jobs : Double.NaN);
         }
