@@ -80,6 +80,19 @@ public interface PeerDriver extends AutoCloseable {
     List<Long> awaitConsumed(int total, Duration timeout) throws Exception;
 
     /**
+     * Whether every job of the queue that is due has been taken by a consumer, as Redis shows it:
+     * for a peer whose consumers can lose what they took, the sign that a batch was delivered
+     * even though fewer jobs were counted than were added.
+     *
+     * @param queue the queue
+     * @return false when the peer cannot tell (the default: wait for every job to be counted)
+     * @throws Exception on a Redis error
+     */
+    default boolean allDueTaken(String queue) throws Exception {
+        return false;
+    }
+
+    /**
      * Stops the consumers.
      *
      * @throws Exception on failure
