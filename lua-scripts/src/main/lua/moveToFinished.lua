@@ -1,6 +1,12 @@
 --[[
-  moveToFinished: a worker reports the outcome of an active job it holds the lock for.
+  moveToFinished: a worker reports the outcomes of one or more active jobs it holds the locks
+  for (a busy worker sends the results that piled up while its previous call was in flight, so
+  the per-call costs - script entry, metrics, retention, the fetch's scans - are paid once per
+  batch). Each result is checked and applied on its own, in order: a rejected one (lock lost)
+  does not stop the others.
   Completed: to completed (or deleted when keepCount is 0), retention applied.
+  Retention runs once per call for each distinct (set, keepCount, keepAgeMs) in the batch, in order
+  of first appearance, after all of the batch's jobs are in their sets.
   Failed: attemptsMade + 1, failedReason and the stacktrace (a capped JSON array) recorded; then
   to failed when unrecoverable or attempts are exhausted (retention applied), else retried: to
   delayed after backoffMs, or to wait when backoffMs is 0. Optionally takes the next job(s) in
@@ -32,6 +38,7 @@
     9 stalledLimit  max expired leases examined
     10 maxStalled   stalled-count limit
     11 cleanLimit   janitor batch (0 = skip)
+    12..23 the first finished job, then 12 more values per further job (same layout):
     12 jobId        the finished job
     13 lockToken    the lock token the worker holds for it
     14 outcome      "completed" or "failed"
@@ -45,9 +52,12 @@
     22 keepCount    retention of the target set: max jobs kept (-1 = all, 0 = none)
     23 keepAgeMs    retention: max age in millis (-1 = no limit)
   Returns:
-    {state, jobs, nextDelayedDue, nextLeaseExpiry, recoveredIds, stalledFailedIds,
-    schedulerUpdates}: state = completed | failed | delayed | waiting | prioritized (where the
-    job went); the rest as in moveToActive ({}, -1, -1, {}, {}, {} when count = 0). Errors: -1 job not found, -2 lock missing, -3 lock held by another token
+    {outcomes, jobs, nextDelayedDue, nextLeaseExpiry, recoveredIds, stalledFailedIds,
+    schedulerUpdates}: outcomes has one entry per finished job, in order: where it went
+    (completed | failed | delayed | waiting | prioritized), or an error code for a result that
+    was rejected and changed nothing: -1 job not found, -2 lock missing (expired or recovered,
+    or the same job twice in one call), -3 lock held by another token. The rest as in
+    moveToActive ({}, -1, -1, {}, {}, {} when count = 0).
   Events:
     completed (returnValue), failed (failedReason, attemptsMade), retrying (attemptsMade,
     delay, failedReason), plus moveToActive's when fetching
@@ -64,69 +74,106 @@ local q = {
   completed = KEYS[11], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3],
   metrics = { completed = KEYS[12], failed = KEYS[13] }
 }
-local jobId, lockToken, outcome, value = ARGV[12], ARGV[13], ARGV[14], ARGV[15]
-local jobKey = q.jobPrefix .. jobId
-local lockKey = jobKey .. ":lock"
 local retentionBatch = 1000
+local outcomes, seen = {}, {}
+-- Deferred to one call each per batch: lock keys to delete, leases to drop, finished-set adds.
+local lockKeys, leaseIds = {}, {}
+local setAdds = {[q.completed] = {}, [q.failed] = {}}
+local finishedCount = {completed = 0, failed = 0}
+local policies, policySeen = {}, {}
 
-local lockCheck = checkLock(jobKey, lockToken)
-if lockCheck < 0 then
-  return lockCheck
-end
-
-redis.call("DEL", lockKey)
-redis.call("ZREM", q.leases, jobId)
-redis.call("LREM", q.active, -1, jobId)
-local attemptsMade = redis.call("HINCRBY", jobKey, "attemptsMade", 1)
-local keepCount, keepAgeMs = tonumber(ARGV[22]), tonumber(ARGV[23])
-
-local function finish(setKey, event, ...)
-  recordMetric(q, event)
+local function finish(setKey, kind, jobId, keepCount, keepAgeMs, ...)
+  finishedCount[kind] = finishedCount[kind] + 1
   if keepCount == 0 then
     removeJobData(q.jobPrefix, jobId)
   else
-    redis.call("ZADD", setKey, q.now, jobId)
-    applyRetention(setKey, q.jobPrefix, q.now, keepCount, keepAgeMs, retentionBatch)
+    local adds = setAdds[setKey]
+    adds[#adds + 1] = q.now
+    adds[#adds + 1] = jobId
+    local policy = setKey .. "|" .. keepCount .. "|" .. keepAgeMs
+    if not policySeen[policy] then
+      policySeen[policy] = true
+      policies[#policies + 1] = {setKey, keepCount, keepAgeMs}
+    end
   end
-  emitEvent(q, event, jobId, ...)
+  emitEvent(q, kind, jobId, ...)
 end
 
-local state
-if outcome == "completed" then
-  redis.call("HSET", jobKey, "finishedOn", q.now, "returnValue", value)
-  finish(q.completed, "completed", "returnValue", value)
-  state = "completed"
-else
+local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
   redis.call("HSET", jobKey, "failedReason", value)
-  local stackLimit = tonumber(ARGV[17])
-  if ARGV[16] ~= "" and stackLimit > 0 then
+  local stackLimit = tonumber(ARGV[i + 5])
+  if ARGV[i + 4] ~= "" and stackLimit > 0 then
     local stored = redis.call("HGET", jobKey, "stacktrace")
     local traces = stored and cjson.decode(stored) or {}
-    traces[#traces + 1] = ARGV[16]
+    traces[#traces + 1] = ARGV[i + 4]
     while #traces > stackLimit do
       table.remove(traces, 1)
     end
     redis.call("HSET", jobKey, "stacktrace", cjson.encode(traces))
   end
-  local backoffMs = tonumber(ARGV[19])
-  if ARGV[20] == "1" or attemptsMade >= tonumber(ARGV[18]) then
+  local backoffMs = tonumber(ARGV[i + 7])
+  if ARGV[i + 8] == "1" or attemptsMade >= tonumber(ARGV[i + 6]) then
     redis.call("HSET", jobKey, "finishedOn", q.now)
-    finish(q.failed, "failed", "failedReason", value, "attemptsMade", attemptsMade)
-    state = "failed"
+    finish(q.failed, "failed", jobId, keepCount, keepAgeMs, "failedReason", value, "attemptsMade", attemptsMade)
+    return "failed"
   elseif backoffMs > 0 then
     addDelayed(q, jobId, q.now + backoffMs)
     emitEvent(q, "retrying", jobId, "attemptsMade", attemptsMade, "delay", backoffMs, "failedReason", value)
-    state = "delayed"
+    return "delayed"
+  end
+  local priority = tonumber(redis.call("HGET", jobKey, "priority")) or 0
+  local state = pushReady(q, jobId, priority, ARGV[i + 9] == "1")
+  signalWorkers(q, 0)
+  emitEvent(q, "retrying", jobId, "attemptsMade", attemptsMade, "delay", 0, "failedReason", value)
+  return state
+end
+
+for i = 12, #ARGV, 12 do
+  local jobId, lockToken, outcome, value = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
+  local jobKey = q.jobPrefix .. jobId
+  -- The lock is deleted at the end of the batch: a second result for the same job is rejected
+  -- here as a sequence of calls would reject it.
+  local check = seen[jobId] and -2 or checkLock(jobKey, lockToken)
+  if check < 0 then
+    outcomes[#outcomes + 1] = check
   else
-    local priority = tonumber(redis.call("HGET", jobKey, "priority")) or 0
-    state = pushReady(q, jobId, priority, ARGV[21] == "1")
-    signalWorkers(q, 0)
-    emitEvent(q, "retrying", jobId, "attemptsMade", attemptsMade, "delay", 0, "failedReason", value)
+    seen[jobId] = true
+    lockKeys[#lockKeys + 1] = jobKey .. ":lock"
+    leaseIds[#leaseIds + 1] = jobId
+    redis.call("LREM", q.active, -1, jobId)
+    local attemptsMade = redis.call("HINCRBY", jobKey, "attemptsMade", 1)
+    local keepCount, keepAgeMs = tonumber(ARGV[i + 10]), tonumber(ARGV[i + 11])
+    if outcome == "completed" then
+      redis.call("HSET", jobKey, "finishedOn", q.now, "returnValue", value)
+      finish(q.completed, "completed", jobId, keepCount, keepAgeMs, "returnValue", value)
+      outcomes[#outcomes + 1] = "completed"
+    else
+      outcomes[#outcomes + 1] = fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
+    end
+  end
+end
+
+if #lockKeys > 0 then
+  redis.call("DEL", unpack(lockKeys))
+  redis.call("ZREM", q.leases, unpack(leaseIds))
+end
+for _, setKey in ipairs({q.completed, q.failed}) do
+  local adds = setAdds[setKey]
+  if #adds > 0 then
+    redis.call("ZADD", setKey, unpack(adds))
+  end
+end
+for _, p in ipairs(policies) do
+  applyRetention(p[1], q.jobPrefix, q.now, p[2], p[3], retentionBatch)
+end
+for _, kind in ipairs({"completed", "failed"}) do
+  if finishedCount[kind] > 0 then
+    recordMetric(q, kind, finishedCount[kind])
   end
 end
 
 if tonumber(ARGV[4]) > 0 then
   local fetched = fetchJobs(q, readFetchArgs(4))
-  return {state, fetched[1], fetched[2], fetched[3], fetched[4], fetched[5], fetched[6]}
+  return {outcomes, fetched[1], fetched[2], fetched[3], fetched[4], fetched[5], fetched[6]}
 end
-return {state, {}, -1, -1, {}, {}, {}}
+return {outcomes, {}, -1, -1, {}, {}, {}}

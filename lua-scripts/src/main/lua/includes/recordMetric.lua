@@ -1,16 +1,17 @@
 --[[
-  recordMetric: count one finished job in the queue's per-minute metrics; kind is "completed"
-  or "failed". Minutes are floor(q.now / 60000), so they follow the clock of the process that
+  recordMetric: count finished jobs in the queue's per-minute metrics; kind is "completed"
+  or "failed", n how many (default 1: a batch of finishes counts once). Minutes are floor(q.now / 60000), so they follow the clock of the process that
   passed `now` (the finishing worker, or the one that recovered a stalled job). The current
   minute's number and count live in the meta hash (fields mm:<kind> and mc:<kind>); finished
   minutes are in the LIST q.metrics[kind], newest first, at most 1440 entries (24 hours).
   Same minute: HMGET + HINCRBY. First finish of a later minute: the previous minute's count and
   a 0 per skipped minute go in with one LPUSH (at most 1440 values), LTRIM keeps 1440, the new
-  minute starts at 1; after a gap of more than 1440 minutes the list is deleted instead (all of
+  minute starts at n; after a gap of more than 1440 minutes the list is deleted instead (all of
   it is older than a day). A `now` earlier than the current minute (a caller whose clock lags)
   counts in the current minute. A script that passes no key for the kind counts nothing.
 ]]
-local function recordMetric(q, kind)
+local function recordMetric(q, kind, n)
+  n = n or 1
   local list = q.metrics and q.metrics[kind]
   if not list then
     return
@@ -20,7 +21,7 @@ local function recordMetric(q, kind)
   local stored = redis.call("HMGET", q.meta, minuteField, countField)
   local current = tonumber(stored[1])
   if current and minute <= current then
-    redis.call("HINCRBY", q.meta, countField, 1)
+    redis.call("HINCRBY", q.meta, countField, n)
     return
   end
   if current then
@@ -36,5 +37,5 @@ local function recordMetric(q, kind)
       redis.call("LTRIM", list, 0, 1439)
     end
   end
-  redis.call("HSET", q.meta, minuteField, minute, countField, 1)
+  redis.call("HSET", q.meta, minuteField, minute, countField, n)
 end

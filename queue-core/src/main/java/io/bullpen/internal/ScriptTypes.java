@@ -98,6 +98,19 @@ public final class ScriptTypes {
     public record FinishResult(JobState state, FetchResult next) {
     }
 
+    /**
+     * One result of a batched moveToFinished: where the job went, or why the result was rejected.
+     *
+     * @param state the job's new state, null when rejected
+     * @param error the rejection (for example a {@code LockLostException}), null when applied
+     */
+    public record FinishOutcome(JobState state, RuntimeException error) {
+    }
+
+    /** The outcomes of a batched moveToFinished, in the order sent, and the jobs it took. */
+    public record FinishBatchResult(List<FinishOutcome> outcomes, FetchResult next) {
+    }
+
     /** Jobs moveStalledJobsToWait recovered to wait and those it failed. */
     public record StalledResult(List<String> recovered, List<String> failed) {
     }

@@ -6,6 +6,8 @@ import io.bullpen.internal.ScriptTypes.AddResult;
 import io.bullpen.internal.ScriptTypes.FetchArgs;
 import io.bullpen.internal.ScriptTypes.FetchResult;
 import io.bullpen.internal.ScriptTypes.Finish;
+import io.bullpen.internal.ScriptTypes.FinishBatchResult;
+import io.bullpen.internal.ScriptTypes.FinishOutcome;
 import io.bullpen.internal.ScriptTypes.FinishResult;
 import io.bullpen.internal.ScriptTypes.NewJob;
 import io.bullpen.internal.ScriptTypes.RawJob;
@@ -84,25 +86,54 @@ public final class Scripts {
 
     /** moveToFinished: records the outcome and optionally takes the next jobs. */
     public CompletionStage<FinishResult> moveToFinished(long now, FetchArgs next, Finish f) {
-        List<Object> args = new ArrayList<>(23);
+        return moveToFinished(now, next, List.of(f)).thenApply(batch -> {
+            FinishOutcome outcome = batch.outcomes().get(0);
+            if (outcome.error() != null) {
+                throw outcome.error();
+            }
+            return new FinishResult(outcome.state(), batch.next());
+        });
+    }
+
+    /**
+     * moveToFinished with several results in one call: each is checked and applied on its own, in
+     * order; a rejected one (lock lost) is reported in its outcome and does not stop the others.
+     */
+    public CompletionStage<FinishBatchResult> moveToFinished(long now, FetchArgs next, List<Finish> finishes) {
+        if (finishes.isEmpty()) {
+            throw new IllegalArgumentException("moveToFinished needs at least one result");
+        }
+        List<Object> args = new ArrayList<>(11 + 12 * finishes.size());
         baseArgs(args, now);
         fetchArgs(args, next);
-        args.add(f.jobId());
-        args.add(f.lockToken());
-        args.add(f.completed() ? "completed" : "failed");
-        args.add(f.value() == null ? "" : f.value());
-        args.add(f.stacktrace() == null ? "" : f.stacktrace());
-        args.add(Integer.toString(f.stackLimit()));
-        args.add(Integer.toString(f.attempts()));
-        args.add(Long.toString(f.backoffMs()));
-        args.add(f.unrecoverable() ? "1" : "0");
-        args.add(f.lifo() ? "1" : "0");
-        args.add(Integer.toString(f.retention().count()));
-        args.add(Long.toString(f.retention().maxAgeMillis()));
-        return runner.<Object>run("moveToFinished", Mode.READ_WRITE, ReturnType.LIST, fetchKeys(), args.toArray())
+        for (Finish f : finishes) {
+            args.add(f.jobId());
+            args.add(f.lockToken());
+            args.add(f.completed() ? "completed" : "failed");
+            args.add(f.value() == null ? "" : f.value());
+            args.add(f.stacktrace() == null ? "" : f.stacktrace());
+            args.add(Integer.toString(f.stackLimit()));
+            args.add(Integer.toString(f.attempts()));
+            args.add(Long.toString(f.backoffMs()));
+            args.add(f.unrecoverable() ? "1" : "0");
+            args.add(f.lifo() ? "1" : "0");
+            args.add(Integer.toString(f.retention().count()));
+            args.add(Long.toString(f.retention().maxAgeMillis()));
+        }
+        return runner.<List<Object>>run("moveToFinished", Mode.READ_WRITE, ReturnType.LIST, fetchKeys(), args.toArray())
                 .thenApply(reply -> {
-                    List<?> list = check(reply, f.jobId(), "finish", "active");
-                    return new FinishResult(JobState.fromLabel(str(list.get(0))), fetchResult(list, 1));
+                    List<?> raw = (List<?>) reply.get(0);
+                    List<FinishOutcome> outcomes = new ArrayList<>(raw.size());
+                    for (int i = 0; i < raw.size(); i++) {
+                        Object o = raw.get(i);
+                        if (o instanceof Number n) {
+                            outcomes.add(new FinishOutcome(null,
+                                    ErrorCode.toException(n.longValue(), k.queue(), finishes.get(i).jobId(), "finish", "active")));
+                        } else {
+                            outcomes.add(new FinishOutcome(JobState.fromLabel(str(o)), null));
+                        }
+                    }
+                    return new FinishBatchResult(outcomes, fetchResult(reply, 1));
                 });
     }
 

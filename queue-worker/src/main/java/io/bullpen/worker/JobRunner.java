@@ -3,11 +3,11 @@ package io.bullpen.worker;
 import io.bullpen.BullpenException;
 import io.bullpen.Job;
 import io.bullpen.JobOptions;
+import io.bullpen.JobNotFoundException;
 import io.bullpen.JobState;
 import io.bullpen.LockLostException;
 import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.ScriptTypes.Finish;
-import io.bullpen.internal.ScriptTypes.FinishResult;
 import io.bullpen.internal.ScriptTypes.RawJob;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
  * Runs one attempt of a job, with a slot already held:
  * 1. reads the job (data that cannot be read fails it as unrecoverable);
  * 2. runs the processor on the executor, interrupting it at the job's timeout;
- * 3. records the outcome with moveToFinished, which also takes the next job, so the slot passes
- *    straight to it without another round trip; otherwise the slot is released;
+ * 3. records the outcome with moveToFinished, batched with the results that finish meanwhile
+ *    (see {@link Finisher}); the call also takes the next job, so the slot passes straight to it
+ *    without another round trip; otherwise the slot is released;
  * 4. a result whose lock was lost is rejected by the token check and only logged;
  * 5. a Redis error while recording is retried with backoff (a repeat is detected by the token
  *    check); if it never lands, the lock expires and the job is recovered: at least once.
@@ -34,9 +35,11 @@ final class JobRunner<T, R> {
     private static final Duration MAX_BACKOFF = Duration.ofDays(3650);
 
     private final WorkerRuntime<T, R> rt;
+    private final Finisher finisher;
 
     JobRunner(WorkerRuntime<T, R> rt) {
         this.rt = rt;
+        this.finisher = new Finisher(rt);
     }
 
     /** Starts an attempt for a job just taken; the caller holds a slot for it. */
@@ -142,32 +145,53 @@ final class JobRunner<T, R> {
     }
 
     private void record(Finish finish, ActiveJob<T> attempt, Throwable error, R result, int retry) {
-        int next = rt.running() && retry == 0 ? 1 : 0;
-        rt.scripts.moveToFinished(rt.now(), rt.fetchArgsAfterFinish(next), finish).whenComplete((done, failure) -> {
-            if (failure == null) {
-                recorded(finish, attempt, error, result, done);
-                return;
+        if (retry == 0) {
+            // Batched with the results that finish meanwhile; the call also takes this slot's next job.
+            finisher.submit(finish, rt.running(),
+                    (state, next, failure) -> settled(finish, attempt, error, result, retry, state, next, failure));
+            return;
+        }
+        rt.scripts.moveToFinished(rt.now(), rt.fetchArgsAfterFinish(0), finish).whenComplete((done, failure) -> {
+            if (done != null) {
+                rt.afterFetch(done.next());
             }
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-            if (cause instanceof LockLostException lost) {
-                if (retry > 0 && lost.reason() == LockLostException.Reason.MISSING) {
-                    log.info("job {}: a retried result found the lock gone: the first call landed, or the job is "
-                            + "being recovered and will run again", finish.jobId());
-                } else {
-                    log.warn("result of job {} rejected: {} (another worker may run it)", finish.jobId(), cause.getMessage());
-                    if (attempt != null && attempt.markLockLost()) {
-                        rt.listener.lockLost(attempt.job);
-                    }
-                }
-                release(finish.jobId(), attempt);
-            } else if (retry < 8 && scheduleRetry(finish, attempt, error, result, retry, cause)) {
-                rt.listener.error(cause);
-            } else {
-                log.error("gave up recording the result of job {}; its lock will expire and it will be recovered",
-                        finish.jobId(), cause);
-                release(finish.jobId(), attempt);
-            }
+            settled(finish, attempt, error, result, retry, done == null ? null : done.state(), null, failure);
         });
+    }
+
+    private void settled(Finish finish, ActiveJob<T> attempt, Throwable error, R result, int retry, JobState state,
+                         RawJob next, Throwable failure) {
+        if (failure == null) {
+            recorded(finish, attempt, error, result, state, next);
+            return;
+        }
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof LockLostException lost) {
+            if (retry > 0 && lost.reason() == LockLostException.Reason.MISSING) {
+                log.info("job {}: a retried result found the lock gone: the first call landed, or the job is "
+                        + "being recovered and will run again", finish.jobId());
+            } else {
+                log.warn("result of job {} rejected: {} (another worker may run it)", finish.jobId(), cause.getMessage());
+                if (attempt != null && attempt.markLockLost()) {
+                    rt.listener.lockLost(attempt.job);
+                }
+            }
+            release(finish.jobId(), attempt, next);
+        } else if (cause instanceof JobNotFoundException) {
+            // Deleted while active (drain, obliterate): there is nothing left to record.
+            log.warn("result of job {} not recorded: {}", finish.jobId(), cause.getMessage());
+            release(finish.jobId(), attempt, next);
+        } else if (next != null) {
+            // Not expected: a rejection of a kind we don't know; the slot passes on, the result is dropped.
+            log.error("result of job {} rejected", finish.jobId(), cause);
+            release(finish.jobId(), attempt, next);
+        } else if (retry < 8 && scheduleRetry(finish, attempt, error, result, retry, cause)) {
+            rt.listener.error(cause);
+        } else {
+            log.error("gave up recording the result of job {}; its lock will expire and it will be recovered",
+                    finish.jobId(), cause);
+            release(finish.jobId(), attempt, next);
+        }
     }
 
     private boolean scheduleRetry(Finish finish, ActiveJob<T> attempt, Throwable error, R result, int retry, Throwable cause) {
@@ -181,34 +205,38 @@ final class JobRunner<T, R> {
         return true;
     }
 
-    private void recorded(Finish finish, ActiveJob<T> attempt, Throwable error, R result, FinishResult done) {
+    private void recorded(Finish finish, ActiveJob<T> attempt, Throwable error, R result, JobState state, RawJob next) {
         if (attempt != null) {
             if (error == null) {
                 rt.listener.completed(attempt.job, result);
             } else {
-                rt.listener.failed(attempt.job, error, done.state() == JobState.FAILED);
+                rt.listener.failed(attempt.job, error, state == JobState.FAILED);
             }
         }
-        rt.afterFetch(done.next());
         if (attempt != null) {
             rt.inFlight.remove(finish.jobId(), attempt);
         }
-        if (done.next().jobs().isEmpty()) {
+        if (next == null) {
             rt.releaseSlot();
             if (rt.running()) {
                 rt.maybeDrained();
             }
         } else {
-            start(done.next().jobs().get(0));
+            start(next);
         }
     }
 
-    private void release(String jobId, ActiveJob<T> attempt) {
+    /** The attempt is over without a recorded result; its slot passes to {@code next} if one was taken for it. */
+    private void release(String jobId, ActiveJob<T> attempt, RawJob next) {
         if (attempt != null) {
             // Conditional: the same job may already run again in this worker as a new attempt.
             rt.inFlight.remove(jobId, attempt);
         }
-        rt.releaseSlot();
+        if (next == null) {
+            rt.releaseSlot();
+        } else {
+            start(next);
+        }
     }
 
     static String reason(Throwable error) {
