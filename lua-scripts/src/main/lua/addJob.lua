@@ -2,6 +2,8 @@
   addJob: add one or more jobs atomically, each to wait, prioritized or delayed.
   A job whose custom id already exists is not added: its id is returned with flag 0 and a
   "duplicated" event is emitted. Fields with default values are not stored (lean hashes).
+  Workers are woken (marker) once per call, and only when a job makes wait non-empty, goes to
+  prioritized, or becomes the earliest delayed job; never while the queue is paused.
 
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait
@@ -68,7 +70,11 @@ for i = 4, #ARGV, 7 do
       emitEvent(q, "added", jobId, "name", name, "state", "delayed", "delay", delay)
     else
       local state = pushReady(q, jobId, priority, lifo)
-      signalWorkers(q, 0)
+      -- A wait list that already held work has been signalled: a take that leaves jobs behind
+      -- sets the marker again. Only a job that makes it non-empty needs to wake workers.
+      if state ~= "waiting" or q.waitLength == 1 then
+        signalWorkers(q, 0)
+      end
       emitEvent(q, "added", jobId, "name", name, "state", state)
     end
     results[#results + 1] = {jobId, 1}

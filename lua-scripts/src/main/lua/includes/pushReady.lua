@@ -2,7 +2,8 @@
   pushReady: put a job where workers take it. A priority > 0 goes to prioritized (score =
   priority * 2^32 + a per-queue sequence, so equal priorities run FIFO); otherwise wait, which
   workers take from the right: LPUSH queues at the back, RPUSH (front = true) runs next.
-  Returns the state label the job is now in.
+  Returns the state label the job is now in; sets q.waitLength to wait's length after a push
+  to wait.
 ]]
 local function pushReady(q, jobId, priority, front)
   if priority > 0 then
@@ -11,9 +12,9 @@ local function pushReady(q, jobId, priority, front)
     return "prioritized"
   end
   if front then
-    redis.call("RPUSH", q.wait, jobId)
+    q.waitLength = redis.call("RPUSH", q.wait, jobId)
   else
-    redis.call("LPUSH", q.wait, jobId)
+    q.waitLength = redis.call("LPUSH", q.wait, jobId)
   end
   return "waiting"
 end

@@ -1,7 +1,7 @@
 --[[
   takeJobs: move up to f.count ready jobs (wait first, then prioritized) to active, each with a
   lock token (f.token .. ":" .. fence) set with PX, a lease scored by its expiry, a fencing token
-  from the queue's INCR counter, processedOn, processedBy and attemptsStarted. Honours pause.
+  from the queue's counter (one INCRBY per call reserves a block; unused numbers are skipped), processedOn, processedBy and attemptsStarted. Honours pause.
   When work is left another blocked worker is woken; when this take emptied the queue a
   "drained" event is emitted. Taking a job scheduler's pending iteration creates the next one
   (see advanceSchedulerOnTake). Returns an array of {jobId, lockToken, {job hash as HGETALL}}.
@@ -16,7 +16,11 @@ local function takeJobs(q, f)
   if f.count <= 0 or isPaused(q) then
     return jobs
   end
-  for _ = 1, f.count do
+  -- Fencing tokens come from one INCRBY per call (numbers of jobs not found are skipped), and
+  -- the leases go in with one ZADD.
+  local nextFence, lastFence = 1, 0
+  local leases = {}
+  for taken = 0, f.count - 1 do
     local id = redis.call("LMOVE", q.wait, q.active, "RIGHT", "LEFT")
     if not id then
       local popped = redis.call("ZPOPMIN", q.prioritized)
@@ -28,27 +32,39 @@ local function takeJobs(q, f)
     end
     local jobKey = q.jobPrefix .. id
     local hash = redis.call("HGETALL", jobKey)
-    if #hash == 0 then
-      -- A dangling id (hash deleted behind our back): drop it rather than run a ghost.
+    local verdict = "run"
+    local attemptsStarted = 1
+    for i = 1, #hash, 2 do
+      local field = hash[i]
+      if field == "attemptsStarted" then
+        attemptsStarted = tonumber(hash[i + 1]) + 1
+      elseif field == "schedulerId" and verdict == "run" then
+        verdict = advanceSchedulerOnTake(q, hash[i + 1], id)
+      end
+    end
+    if #hash == 0 or verdict == "skip" then
+      -- A dangling id (hash deleted behind our back) is dropped rather than run as a ghost; an
+      -- overdue iteration of a SKIP_MISSED scheduler is dropped, never run.
       redis.call("LREM", q.active, 1, id)
+      if #hash > 0 then
+        removeJobData(q.jobPrefix, id)
+        emitEvent(q, "removed", id, "prev", "skipped")
+      end
     else
-      local fence = redis.call("INCR", q.fence)
+      if nextFence > lastFence then
+        lastFence = redis.call("INCRBY", q.fence, f.count - taken)
+        nextFence = lastFence - (f.count - taken) + 1
+      end
+      local fence = nextFence
+      nextFence = nextFence + 1
       local lockToken = f.token .. ":" .. fence
       redis.call("SET", jobKey .. ":lock", lockToken, "PX", f.lockMs)
-      redis.call("ZADD", q.leases, q.now + f.lockMs, id)
+      leases[#leases + 1] = q.now + f.lockMs
+      leases[#leases + 1] = id
       -- One HSET for every field the take changes; the reply is patched to match, so the
       -- worker gets the job as stored without a second read.
-      local updates = {attemptsStarted = 1, processedOn = q.now, processedBy = f.worker, fence = fence}
-      local verdict = "run"
-      for i = 1, #hash, 2 do
-        local field = hash[i]
-        if field == "attemptsStarted" then
-          updates.attemptsStarted = tonumber(hash[i + 1]) + 1
-        elseif field == "schedulerId" and verdict == "run" then
-          verdict = advanceSchedulerOnTake(q, hash[i + 1], id)
-        end
-      end
-      redis.call("HSET", jobKey, "attemptsStarted", updates.attemptsStarted, "processedOn", q.now,
+      local updates = {attemptsStarted = attemptsStarted, processedOn = q.now, processedBy = f.worker, fence = fence}
+      redis.call("HSET", jobKey, "attemptsStarted", attemptsStarted, "processedOn", q.now,
           "processedBy", f.worker, "fence", fence)
       local seen = {}
       for i = 1, #hash, 2 do
@@ -64,18 +80,12 @@ local function takeJobs(q, f)
           hash[#hash + 1] = tostring(updates[field])
         end
       end
-      if verdict == "skip" then
-        -- An overdue iteration of a SKIP_MISSED scheduler: dropped, never run.
-        redis.call("DEL", jobKey .. ":lock")
-        redis.call("ZREM", q.leases, id)
-        redis.call("LREM", q.active, 1, id)
-        removeJobData(q.jobPrefix, id)
-        emitEvent(q, "removed", id, "prev", "skipped")
-      else
-        emitEvent(q, "active", id)
-        jobs[#jobs + 1] = {id, lockToken, hash}
-      end
+      emitEvent(q, "active", id)
+      jobs[#jobs + 1] = {id, lockToken, hash}
     end
+  end
+  if #leases > 0 then
+    redis.call("ZADD", q.leases, unpack(leases))
   end
   if #jobs > 0 then
     -- "or" short-circuits: prioritized is only counted when wait is empty.

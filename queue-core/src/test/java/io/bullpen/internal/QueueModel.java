@@ -131,6 +131,9 @@ final class QueueModel {
         promoteDue(now);
         List<Taken> taken = new ArrayList<>();
         if (count > 0 && !paused) {
+            // The script reserves a block of fencing tokens (count - taken so far) with one INCRBY
+            // when it takes its first job.
+            long nextFence = 0;
             for (int i = 0; i < count; i++) {
                 String id;
                 if (!wait.isEmpty()) {
@@ -142,7 +145,11 @@ final class QueueModel {
                     break;
                 }
                 Job job = jobs.get(id);
-                long fence = ++fenceCounter;
+                if (i == 0) {
+                    nextFence = fenceCounter + 1;
+                    fenceCounter += count;
+                }
+                long fence = nextFence++;
                 job.state = State.ACTIVE;
                 job.fence = fence;
                 job.attemptsStarted++;
