@@ -10,9 +10,7 @@ local function applyRetention(setKey, jobPrefix, now, keepCount, keepAgeMs, limi
   local removed = 0
   if keepAgeMs >= 0 then
     local ids = redis.call("ZRANGEBYSCORE", setKey, "-inf", now - keepAgeMs, "LIMIT", 0, limit)
-    for _, id in ipairs(ids) do
-      removeJobData(jobPrefix, id)
-    end
+    removeJobsData(jobPrefix, ids)
     if #ids > 0 then
       redis.call("ZREMRANGEBYRANK", setKey, 0, #ids - 1)
       removed = removed + #ids
@@ -25,9 +23,7 @@ local function applyRetention(setKey, jobPrefix, now, keepCount, keepAgeMs, limi
     end
     if excess > 0 then
       local ids = redis.call("ZRANGE", setKey, 0, excess - 1)
-      for _, id in ipairs(ids) do
-        removeJobData(jobPrefix, id)
-      end
+      removeJobsData(jobPrefix, ids)
       redis.call("ZREMRANGEBYRANK", setKey, 0, excess - 1)
       removed = removed + excess
     end
