@@ -4,7 +4,8 @@
   the per-call costs - script entry, metrics, retention, the fetch's scans - are paid once per
   batch). Each result is checked and applied on its own, in order: a rejected one (lock lost)
   does not stop the others.
-  Completed: to completed (or deleted when keepCount is 0), retention applied.
+  Completed: to completed (or deleted when keepCount is 0), retention applied; a return value of
+  JSON null is not stored in the job hash (it stays lean; the completed event carries it).
   Retention runs once per call for each distinct (set, keepCount, keepAgeMs) in the batch, in order
   of first appearance, after all of the batch's jobs are in their sets.
   Failed: attemptsMade + 1, failedReason and the stacktrace (a capped JSON array) recorded; then
@@ -144,7 +145,12 @@ for i = 12, #ARGV, 12 do
     local attemptsMade = redis.call("HINCRBY", jobKey, "attemptsMade", 1)
     local keepCount, keepAgeMs = tonumber(ARGV[i + 10]), tonumber(ARGV[i + 11])
     if outcome == "completed" then
-      redis.call("HSET", jobKey, "finishedOn", q.now, "returnValue", value)
+      if value == "null" then
+        -- A processor that returned nothing: no field (the event still carries it).
+        redis.call("HSET", jobKey, "finishedOn", q.now)
+      else
+        redis.call("HSET", jobKey, "finishedOn", q.now, "returnValue", value)
+      end
       finish(q.completed, "completed", jobId, keepCount, keepAgeMs, "returnValue", value)
       outcomes[#outcomes + 1] = "completed"
     else

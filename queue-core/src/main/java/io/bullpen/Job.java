@@ -134,7 +134,10 @@ public final class Job<T> {
         return progressJson().map(json -> JsonCodec.decode(json, JsonCodec.type(type)));
     }
 
-    /** @return the processor's return value as JSON, once completed */
+    /**
+     * @return the processor's return value as JSON, once completed; empty when it returned null
+     *     (a null return value is not stored)
+     */
     public Optional<String> returnValueJson() {
         return Optional.ofNullable(hash.get("returnValue"));
     }
