@@ -336,6 +336,16 @@ public final class LocalRedisSentinel implements AutoCloseable {
         process.restart();
     }
 
+    /**
+     * The end of the first sentinel's log ({@code +sdown}, {@code +switch-master} and so on), for
+     * failure messages and diagnostics.
+     *
+     * @return up to the last 2,000 characters of the log
+     */
+    public String sentinelLog() {
+        return sentinels.get(0).logTail();
+    }
+
     /** Stops every process and deletes the directory; never throws. */
     @Override
     public void close() {

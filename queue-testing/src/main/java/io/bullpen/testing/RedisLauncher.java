@@ -66,8 +66,8 @@ final class RedisLauncher {
         try {
             return RedisKind.valueOf(value.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalStateException(KIND_VARIABLE + " must be one of external, process, embedded, container"
-                    + " but was '" + value + "'", e);
+            throw new IllegalStateException(KIND_VARIABLE + " must be one of external, process, embedded, container,"
+                    + " cluster but was '" + value + "'", e);
         }
     }
 

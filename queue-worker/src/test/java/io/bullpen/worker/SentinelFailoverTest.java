@@ -10,12 +10,14 @@ import io.bullpen.testing.LocalRedisSentinel;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.redisson.Redisson;
@@ -72,23 +74,35 @@ class SentinelFailoverTest {
                 long failoverAt = System.currentTimeMillis();
                 sentinel.failover();
                 String second = awaitNewMaster(sentinel, first);
-                // The old master is a replica now: from here on an add either reaches the new master or fails.
+                long switchedAt = System.currentTimeMillis();
+                int addedAtSwitch = sequence.get();
+                // Sentinel turns the old master into a replica on its next INFO poll (up to 10 s later). Until
+                // then it is a second master: only adds acknowledged after that are checked one by one.
                 await("old master " + first + " demoted").atMost(Duration.ofSeconds(30))
                         .until(() -> sentinel.role(first).orElse("").equals("slave"));
-                Phase manual = phase("SENTINEL FAILOVER", failoverAt, first, second);
+                long demotedAt = System.currentTimeMillis();
+                Phase manual = phase("SENTINEL FAILOVER", failoverAt, switchedAt, addedAtSwitch, sequence.get(),
+                        first, second, demotedAt - failoverAt);
 
                 long crashAt = System.currentTimeMillis();
                 String killed = sentinel.killMaster();
                 String third = awaitNewMaster(sentinel, killed);
-                Phase crash = phase("SIGKILL of the master", crashAt, killed, third);
+                long crashSwitchedAt = System.currentTimeMillis();
+                int addedAtCrashSwitch = sequence.get();
+                Phase crash = phase("SIGKILL of the master", crashAt, crashSwitchedAt, addedAtCrashSwitch,
+                        addedAtCrashSwitch, killed, third, -1);
 
                 producer.shutdown();
                 assertThat(producer.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
                 assertThat(worker.isRunning()).isTrue();
                 long lost = unfinishedAfterSettling();
-                log.info("Sentinel failover: {} jobs acknowledged ({} adds refused during the failovers), {} completed, "
-                        + "{} acknowledged but never completed (asynchronous replication can drop writes the old master "
-                        + "acknowledged just before the switch);{}{}", addedAt.size(), failedAdds.size(),
+                long ranDespiteError = completedAt.keySet().stream().filter(d -> !addedAt.containsKey(d)).count();
+                Map<String, Long> refusals = failedAdds.stream().collect(Collectors.groupingBy(
+                        f -> f.substring(f.indexOf(": ") + 2), TreeMap::new, Collectors.counting()));
+                log.info("Sentinel failover: {} jobs acknowledged, {} adds threw during the failovers {} ({} of those "
+                        + "were stored all the same and ran), {} jobs completed, {} acknowledged but never completed "
+                        + "(asynchronous replication can drop writes the old master acknowledged just before the "
+                        + "switch);{}{}", addedAt.size(), failedAdds.size(), refusals, ranDespiteError,
                         completedAt.size(), lost, manual, crash);
                 assertThat(manual.resumeMillis).isLessThan(RESUME_LIMIT.toMillis());
                 assertThat(crash.resumeMillis).isLessThan(RESUME_LIMIT.toMillis());
@@ -118,7 +132,9 @@ class SentinelFailoverTest {
                 addedAt.put(data, System.currentTimeMillis());
             }
         } catch (RuntimeException e) {
-            failedAdds.add(data + ": " + e.getClass().getSimpleName());
+            String message = String.valueOf(e.getMessage());
+            failedAdds.add(data + ": " + e.getClass().getSimpleName() + " "
+                    + message.substring(0, Math.min(40, message.length())));
         }
     }
 
@@ -129,24 +145,24 @@ class SentinelFailoverTest {
     }
 
     /**
-     * After a failover that began at {@code since} and whose new master the sentinels now name:
-     * waits until 50 jobs added from now on have completed and every acknowledged add since then
-     * completed. Time to resume: failover start to the first completion of a job added after the
-     * switch; also the longest pause between two completions since the failover began.
+     * After a failover that began at {@code since} and whose new master the sentinels named at
+     * {@code switchedAt}: waits until 50 jobs added after the switch have completed, and every job
+     * acknowledged after {@code checkedFrom} (no other master left to take writes) up to now. Time
+     * to resume: failover start to the first completion of a job added after the switch; also the
+     * longest pause between two completions since the failover began.
      */
-    private Phase phase(String what, long since, String from, String to) {
-        long switchedAt = System.currentTimeMillis();
-        int addedBefore = sequence.get();
-        await(what + ": 50 jobs added after the failover completed").atMost(RESUME_LIMIT.plusSeconds(30))
+    private Phase phase(String what, long since, long switchedAt, int addedAtSwitch, int checkedFrom, String from,
+            String to, long demotedMillis) {
+        await(what + ": 50 jobs added after the switch completed").atMost(RESUME_LIMIT.plusSeconds(30))
                 .pollInterval(Duration.ofMillis(20))
-                .until(() -> completedAt.keySet().stream().filter(d -> number(d) > addedBefore).count() >= 50);
+                .until(() -> completedAt.keySet().stream().filter(d -> number(d) > addedAtSwitch).count() >= 50);
         long resumedAt = completedAt.entrySet().stream()
-                .filter(e -> number(e.getKey()) > addedBefore)
+                .filter(e -> number(e.getKey()) > addedAtSwitch)
                 .mapToLong(Map.Entry::getValue).min().orElseThrow();
         int addedUpTo = sequence.get();
         await(what + ": every job acknowledged after the switch completed").atMost(Duration.ofSeconds(30))
                 .until(() -> addedAt.keySet().stream()
-                        .filter(d -> number(d) > addedBefore && number(d) <= addedUpTo)
+                        .filter(d -> number(d) > checkedFrom && number(d) <= addedUpTo)
                         .allMatch(completedAt::containsKey));
         long[] times = completedAt.values().stream().mapToLong(Long::longValue).filter(t -> t >= since).sorted()
                 .toArray();
@@ -154,20 +170,22 @@ class SentinelFailoverTest {
         for (int i = 1; i < times.length; i++) {
             longestPause = Math.max(longestPause, times[i] - times[i - 1]);
         }
-        return new Phase(what, from, to, switchedAt - since, resumedAt - since, longestPause);
+        return new Phase(what, from, to, switchedAt - since, demotedMillis, resumedAt - since, longestPause);
     }
 
     private static int number(String data) {
         return Integer.parseInt(data.substring(2));
     }
 
-    private record Phase(String what, String from, String to, long switchMillis, long resumeMillis,
-            long longestPauseMillis) {
+    private record Phase(String what, String from, String to, long switchMillis, long demotedMillis,
+            long resumeMillis, long longestPauseMillis) {
         @Override
         public String toString() {
-            return String.format("%n  %s: master %s -> %s; sentinels named the new master after %d ms; the first job "
+            return String.format("%n  %s: master %s -> %s; sentinels named the new master after %d ms%s; the first job "
                     + "added after the switch completed %d ms after the failover began; longest pause between two "
-                    + "completed jobs %d ms", what, from, to, switchMillis, resumeMillis, longestPauseMillis);
+                    + "completed jobs %d ms", what, from, to, switchMillis,
+                    demotedMillis < 0 ? "" : " (old master a replica after " + demotedMillis + " ms)", resumeMillis,
+                    longestPauseMillis);
         }
     }
 }
