@@ -56,7 +56,8 @@ class ObliterateLargeQueueTest {
         LOG.info("added {} jobs in {} ms", JOBS, (System.nanoTime() - addStart) / 1_000_000);
         assertThat(orders.getJobCounts().total()).isEqualTo(JOBS);
 
-        boolean checkSlowlog = redis.kind() != RedisKind.EXTERNAL;
+        // SLOWLOG and CONFIG SET go to one server: on a cluster that may not be the queue's master.
+        boolean checkSlowlog = redis.kind() != RedisKind.EXTERNAL && !redis.isCluster();
         if (checkSlowlog) {
             // Log every call (threshold 0) so the slowest one is known, not only those over 50 ms.
             Raw.call(redis, "CONFIG", "SET", "slowlog-log-slower-than", "0");

@@ -15,8 +15,11 @@ import org.redisson.api.RedissonClient;
  *
  * <p>The server is chosen in this order:
  * <ol>
- *   <li>{@code BULLPEN_TEST_REDIS=external|process|embedded|container} forces a kind, and the
- *       class fails clearly when that kind is impossible here;</li>
+ *   <li>{@code BULLPEN_TEST_REDIS=external|process|embedded|container|cluster} forces a kind, and the
+ *       class fails clearly when that kind is impossible here (each setting may also be given as a
+ *       system property of the same name);</li>
+ *   <li>{@code REDIS_CLUSTER_URL} (comma-separated {@code redis://host:port} nodes) names an existing
+ *       Redis Cluster: nothing is started, nothing flushed;</li>
  *   <li>{@code REDIS_URL} names an existing server: nothing is started, nothing flushed;</li>
  *   <li>a {@code redis-server} binary on the PATH (or in /usr/bin, /usr/sbin) runs as a child
  *       process on a free loopback port, persistence off;</li>
@@ -24,6 +27,10 @@ import org.redisson.api.RedissonClient;
  * </ol>
  * A Docker container ({@code redis:7.0}, through the optional Testcontainers dependency) is used
  * only when {@code BULLPEN_TEST_REDIS=container} asks for it.
+ * {@code BULLPEN_TEST_REDIS=cluster} without {@code REDIS_CLUSTER_URL} starts a Redis Cluster of 3
+ * masters and 3 replicas from {@code redis-server} processes once per JVM, shared by every class
+ * (each class starts from empty masters: FLUSHALL before it) and stopped when the JVM exits; the
+ * clients are then cluster-mode clients reading from masters.
  *
  * <p>Parameters of type {@link BullpenTestContext}, {@link RedissonClient}, {@link SettableClock}
  * and {@link TestRedis} resolve in constructors, test methods and lifecycle methods. The client and

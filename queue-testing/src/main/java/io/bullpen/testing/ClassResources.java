@@ -23,7 +23,7 @@ final class ClassResources implements AutoCloseable {
 
     /** Starts a server for the class with the given unique id and opens the main client. */
     static ClassResources start(String ownerId, String displayName) {
-        TestRedis redis = new TestRedis(RedisLauncher.launch(System::getenv, displayName));
+        TestRedis redis = new TestRedis(RedisLauncher.launch(RedisLauncher::setting, displayName));
         try {
             return new ClassResources(ownerId, redis, redis.newClient());
         } catch (RuntimeException e) {

@@ -44,6 +44,11 @@ final class ProcessRedisServer implements RedisServerHandle {
 
     /** The first executable {@code redis-server} on the PATH, then in /usr/bin, /usr/sbin, /usr/local/bin. */
     static Optional<Path> findBinary() {
+        return findBinary("redis-server");
+    }
+
+    /** The first executable file with this name on the PATH, then in /usr/bin, /usr/sbin, /usr/local/bin. */
+    static Optional<Path> findBinary(String name) {
         Set<String> dirs = new LinkedHashSet<>();
         String path = System.getenv("PATH");
         if (path != null) {
@@ -55,7 +60,7 @@ final class ProcessRedisServer implements RedisServerHandle {
         }
         dirs.addAll(List.of("/usr/bin", "/usr/sbin", "/usr/local/bin"));
         return dirs.stream()
-                .map(d -> Paths.get(d, "redis-server"))
+                .map(d -> Paths.get(d, name))
                 .filter(p -> Files.isRegularFile(p) && Files.isExecutable(p))
                 .findFirst();
     }

@@ -9,5 +9,11 @@ public enum RedisKind {
     /** The Redis binary bundled in {@code org.signal:embedded-redis}, run as a child process. */
     EMBEDDED,
     /** A {@code redis:7.0} Docker container started through Testcontainers. */
-    CONTAINER
+    CONTAINER,
+    /**
+     * A Redis Cluster: 3 masters and 3 replicas the harness starts from {@code redis-server}
+     * processes (one cluster per test JVM, flushed before each class), or an existing cluster named
+     * by the {@code REDIS_CLUSTER_URL} environment variable (never flushed).
+     */
+    CLUSTER
 }

@@ -11,8 +11,10 @@ import org.slf4j.LoggerFactory;
  * Chooses and starts the Redis server of a test class.
  *
  * <ol>
- *   <li>{@code BULLPEN_TEST_REDIS=external|process|embedded|container} forces a kind, failing
- *       clearly when that kind is impossible here.</li>
+ *   <li>{@code BULLPEN_TEST_REDIS=external|process|embedded|container|cluster} forces a kind, failing
+ *       clearly when that kind is impossible here. {@code cluster} uses the cluster named by
+ *       {@code REDIS_CLUSTER_URL} when set, else starts one (3 masters, 3 replicas) for the JVM.</li>
+ *   <li>Otherwise {@code REDIS_CLUSTER_URL}, when set, names an existing cluster.</li>
  *   <li>Otherwise {@code REDIS_URL}, when set, names an existing server.</li>
  *   <li>Otherwise a {@code redis-server} binary on this machine, else the embedded one. Containers
  *       are never chosen unasked: Docker is not available everywhere the build runs.</li>
@@ -24,6 +26,8 @@ final class RedisLauncher {
     static final String KIND_VARIABLE = "BULLPEN_TEST_REDIS";
     /** Environment variable naming an existing server. */
     static final String URL_VARIABLE = "REDIS_URL";
+    /** Environment variable naming an existing cluster: comma-separated redis:// node addresses. */
+    static final String CLUSTER_URL_VARIABLE = "REDIS_CLUSTER_URL";
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisLauncher.class);
 
@@ -49,6 +53,9 @@ final class RedisLauncher {
             checkPossible(kind, env);
             return kind;
         }
+        if (blankToNull(env.apply(CLUSTER_URL_VARIABLE)) != null) {
+            return RedisKind.CLUSTER;
+        }
         if (blankToNull(env.apply(URL_VARIABLE)) != null) {
             return RedisKind.EXTERNAL;
         }
@@ -59,8 +66,8 @@ final class RedisLauncher {
         try {
             return RedisKind.valueOf(value.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalStateException(KIND_VARIABLE + " must be one of external, process, embedded, container"
-                    + " but was '" + value + "'", e);
+            throw new IllegalStateException(KIND_VARIABLE + " must be one of external, process, embedded, container,"
+                    + " cluster but was '" + value + "'", e);
         }
     }
 
@@ -79,6 +86,15 @@ final class RedisLauncher {
                 }
             }
             case CONTAINER -> checkDocker();
+            case CLUSTER -> {
+                if (blankToNull(env.apply(CLUSTER_URL_VARIABLE)) == null) {
+                    if (ProcessRedisServer.findBinary().isEmpty() || LocalRedisCluster.findCli().isEmpty()) {
+                        throw new IllegalStateException(KIND_VARIABLE + "=cluster needs " + CLUSTER_URL_VARIABLE
+                                + " (comma-separated redis:// node addresses) or redis-server and redis-cli on the"
+                                + " PATH (apt-get install redis-server) to start a cluster, but has neither");
+                    }
+                }
+            }
             case EMBEDDED -> {
                 // Bundled in the jar: always possible on the platforms embedded-redis supports.
             }
@@ -107,7 +123,20 @@ final class RedisLauncher {
             }
             case EMBEDDED -> EmbeddedRedisServer.launch();
             case CONTAINER -> ContainerRedisServer.launch();
+            case CLUSTER -> {
+                String urls = blankToNull(env.apply(CLUSTER_URL_VARIABLE));
+                yield urls != null ? ClusterRedisServer.parse(urls) : ClusterRedisServer.local();
+            }
         };
+    }
+
+    /**
+     * Looks a setting up as a system property of the same name first (so {@code -DBULLPEN_TEST_REDIS=cluster}
+     * works from Maven or an IDE), then as an environment variable.
+     */
+    static String setting(String name) {
+        String property = blankToNull(System.getProperty(name));
+        return property != null ? property : System.getenv(name);
     }
 
     private static String blankToNull(String value) {

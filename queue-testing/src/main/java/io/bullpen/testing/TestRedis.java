@@ -5,7 +5,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
+import org.junit.jupiter.api.Assumptions;
 import org.redisson.config.Config;
+import org.redisson.config.ReadMode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +30,9 @@ public final class TestRedis {
     }
 
     /**
-     * The server's address without credentials, as Redisson takes it.
+     * The server's address without credentials, as Redisson takes it. On a {@link RedisKind#CLUSTER}
+     * this is one seed node (see {@link #nodeUris()}); a command sent there directly reaches only
+     * that node.
      *
      * @return for example {@code redis://127.0.0.1:6390}
      */
@@ -64,6 +68,40 @@ public final class TestRedis {
     }
 
     /**
+     * Whether this is a Redis Cluster ({@link RedisKind#CLUSTER}), where {@link #newClient()} gives a
+     * cluster-mode client and a queue's keys live on the master owning its {@code {name}} slot.
+     *
+     * @return true for a cluster
+     */
+    public boolean isCluster() {
+        return server.kind() == RedisKind.CLUSTER;
+    }
+
+    /**
+     * The seed addresses a client connects to: every node of a cluster the harness started, the
+     * addresses of {@code REDIS_CLUSTER_URL}, or the one server otherwise.
+     *
+     * @return addresses such as {@code redis://127.0.0.1:6390}, without credentials
+     */
+    public List<String> nodeUris() {
+        if (server instanceof ClusterRedisServer cluster) {
+            return cluster.nodeUris();
+        }
+        return List.of(uri());
+    }
+
+    /**
+     * Skips the calling test (a JUnit assumption, reported as skipped, never failed) when this is a
+     * Redis Cluster. For tests that need one server of their own: stopping or restarting it,
+     * {@code CONFIG SET}, counting {@code INFO commandstats}, {@code CLIENT KILL} of every client.
+     *
+     * @param reason what the test needs, for the skip message
+     */
+    public void assumeNotCluster(String reason) {
+        Assumptions.assumeFalse(isCluster(), () -> "skipped on a Redis Cluster: " + reason);
+    }
+
+    /**
      * Whether the server is up, as far as the harness knows (an external server always counts as up).
      *
      * @return false between {@link #stop()} and {@link #start()}
@@ -77,7 +115,8 @@ public final class TestRedis {
      * off). Clients stay open and reconnect after {@link #start()}. A server still stopped when the
      * next test method begins is started again for it.
      *
-     * @throws UnsupportedOperationException for {@link RedisKind#EXTERNAL} and {@link RedisKind#CONTAINER}
+     * @throws UnsupportedOperationException for {@link RedisKind#EXTERNAL}, {@link RedisKind#CONTAINER}
+     *     and {@link RedisKind#CLUSTER}
      */
     public void stop() {
         requireRestartable();
@@ -90,7 +129,8 @@ public final class TestRedis {
     /**
      * Starts the server again on the same port (empty) and waits until it answers; no-op when running.
      *
-     * @throws UnsupportedOperationException for {@link RedisKind#EXTERNAL} and {@link RedisKind#CONTAINER}
+     * @throws UnsupportedOperationException for {@link RedisKind#EXTERNAL}, {@link RedisKind#CONTAINER}
+     *     and {@link RedisKind#CLUSTER}
      */
     public void start() {
         requireRestartable();
@@ -103,7 +143,7 @@ public final class TestRedis {
     private void requireRestartable() {
         if (!server.restartable()) {
             throw new UnsupportedOperationException("stop()/start() need a PROCESS or EMBEDDED Redis but this one is "
-                    + kind());
+                    + kind() + (isCluster() ? " (shared by every class of the JVM)" : ""));
         }
     }
 
@@ -111,16 +151,33 @@ public final class TestRedis {
      * Opens another Redisson client to this server, configured like the one the extension injects
      * (Redisson's default codec, 8 netty threads, a small pool). Closed after the test class.
      *
+     * <p>On a {@link RedisKind#CLUSTER} it is a cluster-mode client seeded with every node,
+     * reading from masters ({@code ReadMode.MASTER}: Redisson's default reads from replicas, which
+     * lag behind the master) and rescanning the topology every second.
+     *
      * @return a new client; the caller may shut it down earlier
      */
     public RedissonClient newClient() {
         Config config = new Config();
         config.setNettyThreads(8);
-        config.useSingleServer()
-                .setAddress(uri())
-                .setDatabase(server.database())
-                .setConnectionMinimumIdleSize(2)
-                .setConnectionPoolSize(16);
+        if (isCluster()) {
+            config.useClusterServers()
+                    .addNodeAddress(nodeUris().toArray(String[]::new))
+                    .setReadMode(ReadMode.MASTER)
+                    .setScanInterval(1000)
+                    .setMasterConnectionMinimumIdleSize(2)
+                    .setMasterConnectionPoolSize(16)
+                    .setSlaveConnectionMinimumIdleSize(1)
+                    .setSlaveConnectionPoolSize(4)
+                    .setSubscriptionConnectionMinimumIdleSize(1)
+                    .setSubscriptionConnectionPoolSize(8);
+        } else {
+            config.useSingleServer()
+                    .setAddress(uri())
+                    .setDatabase(server.database())
+                    .setConnectionMinimumIdleSize(2)
+                    .setConnectionPoolSize(16);
+        }
         // Redisson 4 keeps credentials on Config (the per-server setters are deprecated).
         if (server.username() != null) {
             config.setUsername(server.username());

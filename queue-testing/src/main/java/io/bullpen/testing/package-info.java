@@ -6,5 +6,7 @@
  * {@link org.redisson.api.RedissonClient}, {@link io.bullpen.testing.SettableClock} or
  * {@link io.bullpen.testing.TestRedis} as parameters. {@link io.bullpen.testing.QueueSnapshot} reads
  * every key of a queue and {@link io.bullpen.testing.QueueInvariant} checks the state invariant.
+ * {@link io.bullpen.testing.LocalRedisSentinel} runs a Sentinel-monitored master and replica for
+ * failover tests.
  */
 package io.bullpen.testing;

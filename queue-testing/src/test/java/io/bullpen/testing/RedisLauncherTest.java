@@ -3,6 +3,7 @@ package io.bullpen.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -45,7 +46,7 @@ class RedisLauncherTest {
     void anUnknownKindFailsClearly() {
         assertThatIllegalStateException()
                 .isThrownBy(() -> RedisLauncher.chooseKind(env("BULLPEN_TEST_REDIS", "docker")))
-                .withMessage("BULLPEN_TEST_REDIS must be one of external, process, embedded, container"
+                .withMessage("BULLPEN_TEST_REDIS must be one of external, process, embedded, container, cluster"
                         + " but was 'docker'");
     }
 
@@ -96,5 +97,52 @@ class RedisLauncherTest {
                 .withMessage("REDIS_URL must start with redis:// or rediss:// but was http://localhost:6379");
         assertThatIllegalArgumentException().isThrownBy(() -> ExternalRedisServer.parse("redis://localhost/zero"))
                 .withMessage("REDIS_URL database must be a number but was /zero");
+    }
+
+    @Test
+    void redisClusterUrlSelectsACluster() {
+        assertThat(RedisLauncher.chooseKind(env("REDIS_CLUSTER_URL", "redis://127.0.0.1:7000")))
+                .isEqualTo(RedisKind.CLUSTER);
+        assertThat(RedisLauncher.chooseKind(env("REDIS_CLUSTER_URL", "redis://127.0.0.1:7000",
+                "REDIS_URL", "redis://127.0.0.1:6379"))).as("the cluster wins over REDIS_URL").isEqualTo(RedisKind.CLUSTER);
+        assertThat(RedisLauncher.chooseKind(env("REDIS_CLUSTER_URL", "redis://127.0.0.1:7000",
+                "BULLPEN_TEST_REDIS", "embedded"))).as("a forced kind wins").isEqualTo(RedisKind.EMBEDDED);
+    }
+
+    @Test
+    void forcedClusterNeedsAClusterUrlOrTheBinaries() {
+        assertThat(RedisLauncher.chooseKind(env("BULLPEN_TEST_REDIS", "CLUSTER", "REDIS_CLUSTER_URL", "redis://h:1")))
+                .isEqualTo(RedisKind.CLUSTER);
+        if (ProcessRedisServer.findBinary().isPresent() && LocalRedisCluster.findCli().isPresent()) {
+            assertThat(RedisLauncher.chooseKind(env("BULLPEN_TEST_REDIS", "cluster"))).isEqualTo(RedisKind.CLUSTER);
+        } else {
+            assertThatIllegalStateException()
+                    .isThrownBy(() -> RedisLauncher.chooseKind(env("BULLPEN_TEST_REDIS", "cluster")))
+                    .withMessageContaining("needs REDIS_CLUSTER_URL");
+        }
+    }
+
+    @Test
+    void parsesRedisClusterUrls() {
+        ClusterRedisServer cluster = ClusterRedisServer.parse(
+                " redis://:s%40cret@10.0.0.1:7000, redis://10.0.0.2:7001 ,rediss://10.0.0.3:7002,");
+        assertThat(cluster.nodeUris())
+                .containsExactly("redis://10.0.0.1:7000", "redis://10.0.0.2:7001", "rediss://10.0.0.3:7002");
+        assertThat(cluster.password()).isEqualTo("s@cret");
+        assertThat(cluster.username()).isNull();
+        assertThat(cluster.owned()).isFalse();
+        TestRedis redis = new TestRedis(cluster);
+        assertThat(redis.isCluster()).isTrue();
+        assertThat(redis.uri()).isEqualTo("redis://10.0.0.1:7000");
+        assertThat(redis.nodeUris()).hasSize(3);
+        assertThatThrownBy(redis::stop).isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("CLUSTER");
+
+        assertThatIllegalArgumentException().isThrownBy(() -> ClusterRedisServer.parse("redis://h"))
+                .withMessage("REDIS_CLUSTER_URL entries need a host and a port but one was redis://h");
+        assertThatIllegalArgumentException().isThrownBy(() -> ClusterRedisServer.parse(" , "))
+                .withMessage("REDIS_CLUSTER_URL names no node: ' , '");
+        assertThatIllegalArgumentException().isThrownBy(() -> ClusterRedisServer.parse("http://h:1"))
+                .withMessageStartingWith("REDIS_CLUSTER_URL entries must start with redis://");
     }
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
+import org.redisson.config.ReadMode;
 
 /**
  * The child JVM of {@link WorkerCrashTest}: one worker whose jobs run far longer than the test,
@@ -51,7 +52,12 @@ public final class CrashWorkerMain {
             throws InterruptedException {
         Config config = new Config();
         config.setNettyThreads(4);
-        config.useSingleServer().setAddress(uri).setConnectionMinimumIdleSize(1).setConnectionPoolSize(8);
+        if (uri.contains(",")) {
+            config.useClusterServers().addNodeAddress(uri.split(",")).setReadMode(ReadMode.MASTER)
+                    .setMasterConnectionMinimumIdleSize(1).setMasterConnectionPoolSize(8);
+        } else {
+            config.useSingleServer().setAddress(uri).setConnectionMinimumIdleSize(1).setConnectionPoolSize(8);
+        }
         RedissonClient redisson = Redisson.create(config);
 
         Worker<String, String> worker = Worker.builder(redisson, queue, String.class)

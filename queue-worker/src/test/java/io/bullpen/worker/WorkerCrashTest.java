@@ -51,7 +51,8 @@ class WorkerCrashTest {
         }
 
         Path childLog = Files.createTempFile("bullpen-crash-child-", ".log");
-        Process child = startChild(ctx.redis().uri(), queue.name(), childLog);
+        // On a cluster: every node, comma-separated (the child makes a cluster client of them).
+        Process child = startChild(String.join(",", ctx.redis().nodeUris()), queue.name(), childLog);
         Worker<String, String> rescuer = null;
         try {
             // 1. The child takes jobs: observed in Redis, not from its output.
