@@ -34,7 +34,8 @@ final class ScriptRunner {
 
     /**
      * @param name the script's name in the catalog
-     * @param mode READ_ONLY for read scripts, READ_WRITE otherwise
+     * @param mode READ_ONLY for read scripts, READ_WRITE otherwise (documents intent; every
+     *     script is sent to the master, see {@link #evaluate})
      * @param type the expected reply shape
      * @param keys KEYS in header order (the first routes the call in a cluster)
      * @param args ARGV in header order
@@ -80,7 +81,10 @@ final class ScriptRunner {
     private <R> CompletionStage<R> evaluate(Script s, RScript.Mode mode, RScript.ReturnType type, List<Object> keys,
                                             Object[] args) {
         String routingKey = (String) keys.get(0);
-        CompletionStage<R> first = script.evalShaAsync(routingKey, mode, s.sha1(), type, keys, args);
+        // Every script runs on the master, whatever the client's ReadMode: a replica lags its
+        // master, and a NOSCRIPT there cannot be repaired (SCRIPT LOAD is routed to the master).
+        RScript.Mode routed = RScript.Mode.READ_WRITE;
+        CompletionStage<R> first = script.evalShaAsync(routingKey, routed, s.sha1(), type, keys, args);
         return first.handle((result, error) -> {
             if (error == null) {
                 return CompletableFuture.completedFuture(result);
@@ -89,7 +93,7 @@ final class ScriptRunner {
                 return CompletableFuture.<R>failedFuture(unwrap(error));
             }
             return script.scriptLoadAsync(routingKey, s.source())
-                    .thenCompose(sha -> script.<R>evalShaAsync(routingKey, mode, sha, type, keys, args))
+                    .thenCompose(sha -> script.<R>evalShaAsync(routingKey, routed, sha, type, keys, args))
                     .toCompletableFuture();
         }).thenCompose(stage -> stage);
     }
