@@ -12,6 +12,7 @@ import io.bullpen.internal.ScriptTypes.RawJob;
 import io.bullpen.internal.Scripts;
 import io.bullpen.internal.Validation;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -57,7 +58,7 @@ public final class Queue<T> {
     private Queue(Builder<T> b) {
         this.redisson = b.redisson;
         this.keys = new KeyScheme(b.prefix, b.name);
-        this.scripts = new Scripts(redisson, keys, b.eventsMaxLength);
+        this.scripts = new Scripts(redisson, keys, b.eventsMaxLength, b.addReplicas, b.addReplicaTimeout);
         this.admin = new io.bullpen.internal.QueueAdmin(redisson, keys, scripts, b.eventsMaxLength);
         this.schedulerScripts = new io.bullpen.internal.SchedulerScripts(redisson, keys, b.eventsMaxLength);
         this.dataType = b.dataType;
@@ -507,6 +508,8 @@ public final class Queue<T> {
         private Clock clock = Clock.systemUTC();
         private int maxPayloadBytes = JsonCodec.DEFAULT_MAX_PAYLOAD_BYTES;
         private long eventsMaxLength = 10_000;
+        private int addReplicas;
+        private Duration addReplicaTimeout = Duration.ZERO;
 
         private Builder(RedissonClient redisson, String name, JavaType dataType) {
             this.redisson = Objects.requireNonNull(redisson, "redisson");
@@ -553,6 +556,32 @@ public final class Queue<T> {
                 throw new IllegalArgumentException("eventsMaxLength must be >= 1 but was " + length);
             }
             this.eventsMaxLength = length;
+            return this;
+        }
+
+        /**
+         * Durable adds: every add (single or bulk) completes only once {@code replicas} replicas
+         * acknowledged it (Redis {@code WAIT} on the same connection), so an acknowledged job
+         * survives a failover of the master (Redis Cluster or Sentinel), which asynchronous
+         * replication alone does not promise. Costs one replication round trip per add call. When
+         * fewer replicas answer within {@code timeout}, the add throws {@link NotReplicatedException}:
+         * the jobs are on the master; add them again with the same custom ids to stay idempotent.
+         * Off by default.
+         *
+         * @param replicas replicas to reach, at least 1
+         * @param timeout how long to wait for them, more than zero
+         * @return this builder
+         */
+        public Builder<T> durableAdds(int replicas, Duration timeout) {
+            if (replicas < 1) {
+                throw new IllegalArgumentException("durableAdds replicas must be >= 1 but was " + replicas);
+            }
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("durableAdds timeout must be > 0 but was " + timeout);
+            }
+            this.addReplicas = replicas;
+            this.addReplicaTimeout = timeout;
             return this;
         }
 

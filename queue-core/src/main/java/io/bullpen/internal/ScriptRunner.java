@@ -8,6 +8,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.time.Duration;
+import org.redisson.api.BatchOptions;
+import org.redisson.api.RBatch;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.options.OptionalOptions;
@@ -24,12 +27,56 @@ import org.redisson.client.codec.StringCodec;
  */
 final class ScriptRunner {
     private static final int MAX_UNSENT_RETRIES = 5;
+    private final RedissonClient redisson;
     private final RScript script;
     private final ScriptCatalog catalog;
 
     ScriptRunner(RedissonClient redisson) {
+        this.redisson = redisson;
         this.script = redisson.getScript(OptionalOptions.defaults().codec(StringCodec.INSTANCE).retryAttempts(0));
         this.catalog = ScriptCatalog.classpath();
+    }
+
+    /**
+     * Runs a state-changing script followed by WAIT on the same connection (a Redisson batch with
+     * {@code sync}): the call completes once {@code replicas} replicas acknowledged the script's
+     * writes, and fails with an {@code IllegalStateException} naming how many did when fewer
+     * acknowledged within {@code timeout}. Never retried once sent, like {@link #run}.
+     */
+    <R> CompletionStage<R> runReplicated(String name, RScript.ReturnType type, List<Object> keys, int replicas,
+                                         Duration timeout, Object... args) {
+        Script s = catalog.get(name);
+        if (keys.size() != s.keyCount()) {
+            throw new IllegalStateException("script " + name + " declares " + s.keyCount() + " keys but got " + keys.size());
+        }
+        String routingKey = (String) keys.get(0);
+        return this.<R>replicatedOnce(s, routingKey, type, keys, replicas, timeout, args).handle((result, error) -> {
+            if (error == null) {
+                return CompletableFuture.completedFuture(result);
+            }
+            if (!isNoScript(error)) {
+                return CompletableFuture.<R>failedFuture(unwrap(error));
+            }
+            // NOSCRIPT: the batch's script did not run. Load it on the master and send the batch again.
+            return script.scriptLoadAsync(routingKey, s.source())
+                    .thenCompose(sha -> this.<R>replicatedOnce(s, routingKey, type, keys, replicas, timeout, args))
+                    .toCompletableFuture();
+        }).thenCompose(stage -> stage);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <R> CompletionStage<R> replicatedOnce(Script s, String routingKey, RScript.ReturnType type, List<Object> keys,
+                                                  int replicas, Duration timeout, Object[] args) {
+        RBatch batch = redisson.createBatch(BatchOptions.defaults().sync(replicas, timeout).retryAttempts(0));
+        batch.getScript(StringCodec.INSTANCE).evalShaAsync(routingKey, RScript.Mode.READ_WRITE, s.sha1(), type, keys, args);
+        return batch.executeAsync().thenApply(result -> {
+            // Redisson checks the count itself only for some topologies: check it here too.
+            if (result.getSyncedSlaves() < replicas) {
+                throw new IllegalStateException("only " + result.getSyncedSlaves() + " of " + replicas
+                        + " replicas acknowledged the write");
+            }
+            return (R) result.getResponses().get(0);
+        });
     }
 
     /**

@@ -2,6 +2,7 @@ package io.bullpen.internal;
 
 import io.bullpen.JobCounts;
 import io.bullpen.JobState;
+import io.bullpen.NotReplicatedException;
 import io.bullpen.internal.ScriptTypes.AddResult;
 import io.bullpen.internal.ScriptTypes.FetchArgs;
 import io.bullpen.internal.ScriptTypes.FetchResult;
@@ -17,6 +18,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.time.Duration;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import org.redisson.api.RScript.Mode;
 import org.redisson.api.RScript.ReturnType;
@@ -31,6 +34,8 @@ public final class Scripts {
     private final ScriptRunner runner;
     private final KeyScheme k;
     private final String maxLen;
+    private final int addReplicas;
+    private final Duration addReplicaTimeout;
 
     /**
      * @param redisson the client
@@ -38,9 +43,22 @@ public final class Scripts {
      * @param eventsMaxLength approximate cap of the events stream
      */
     public Scripts(RedissonClient redisson, KeyScheme keys, long eventsMaxLength) {
+        this(redisson, keys, eventsMaxLength, 0, Duration.ZERO);
+    }
+
+    /**
+     * @param redisson the client
+     * @param keys the queue's keys
+     * @param eventsMaxLength approximate cap of the events stream
+     * @param addReplicas replicas every add must reach before it completes (0 = none: asynchronous replication)
+     * @param addReplicaTimeout how long an add waits for them
+     */
+    public Scripts(RedissonClient redisson, KeyScheme keys, long eventsMaxLength, int addReplicas, Duration addReplicaTimeout) {
         this.runner = new ScriptRunner(redisson);
         this.k = keys;
         this.maxLen = Long.toString(eventsMaxLength);
+        this.addReplicas = addReplicas;
+        this.addReplicaTimeout = addReplicaTimeout;
     }
 
     /** @return the queue's keys */
@@ -64,7 +82,10 @@ public final class Scripts {
             args.add(j.lifo() ? "1" : "0");
         }
         List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.marker(), k.meta(), k.events(), k.id());
-        return runner.<List<Object>>run("addJob", Mode.READ_WRITE, ReturnType.LIST, keys, args.toArray())
+        CompletionStage<List<Object>> call = addReplicas > 0
+                ? this.<List<Object>>replicatedAdd(keys, args)
+                : runner.<List<Object>>run("addJob", Mode.READ_WRITE, ReturnType.LIST, keys, args.toArray());
+        return call
                 .thenApply(reply -> {
                     List<AddResult> results = new ArrayList<>(reply.size());
                     for (Object entry : reply) {
@@ -72,6 +93,17 @@ public final class Scripts {
                         results.add(new AddResult(str(pair.get(0)), num(pair.get(1)) == 1));
                     }
                     return results;
+                });
+    }
+
+    private <R> CompletionStage<R> replicatedAdd(List<Object> keys, List<Object> args) {
+        return runner.<R>runReplicated("addJob", ReturnType.LIST, keys, addReplicas, addReplicaTimeout, args.toArray())
+                .exceptionally(error -> {
+                    Throwable cause = ScriptRunner.unwrap(error);
+                    if (cause instanceof IllegalStateException notSynced) {
+                        throw new NotReplicatedException(k.queue(), addReplicas, addReplicaTimeout, notSynced);
+                    }
+                    throw cause instanceof RuntimeException r ? r : new CompletionException(cause);
                 });
     }
 
