@@ -225,6 +225,28 @@ final class LocalRedisCluster {
         return dir;
     }
 
+    /** SIGKILLs the node on {@code port} (a crash: no shutdown work); false when no node has that port. */
+    boolean kill(int port) {
+        for (RedisProcess node : nodes) {
+            if (node.port() == port) {
+                node.kill();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Starts the node on {@code port} again (same directory and nodes.conf: it rejoins the cluster). */
+    boolean restart(int port) {
+        for (RedisProcess node : nodes) {
+            if (node.port() == port) {
+                node.restart();
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** FLUSHALL SYNC on every master (replicas follow), so the next test class starts from empty nodes. */
     void flushAll() {
         for (RedisProcess node : nodes) {
