@@ -236,6 +236,16 @@ final class LocalRedisCluster {
         return false;
     }
 
+    /** The pid of the node on {@code port}, or -1 when it is not running. */
+    long pid(int port) {
+        for (RedisProcess node : nodes) {
+            if (node.port() == port) {
+                return node.alive() ? node.pid() : -1;
+            }
+        }
+        return -1;
+    }
+
     /** Starts the node on {@code port} again (same directory and nodes.conf: it rejoins the cluster). */
     boolean restart(int port) {
         for (RedisProcess node : nodes) {

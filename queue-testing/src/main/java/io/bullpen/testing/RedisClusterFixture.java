@@ -122,6 +122,62 @@ public final class RedisClusterFixture implements AutoCloseable {
     }
 
     /**
+     * Freezes the node on {@code port} (SIGSTOP), as a hung server: it neither answers nor
+     * replicates until {@link #resume(int)}.
+     *
+     * @param port the node's port
+     */
+    public void suspend(int port) {
+        signal(port, "-STOP");
+    }
+
+    /**
+     * Thaws a node frozen by {@link #suspend(int)} (SIGCONT).
+     *
+     * @param port the node's port
+     */
+    public void resume(int port) {
+        signal(port, "-CONT");
+    }
+
+    private void signal(int port, String signal) {
+        long pid = cluster.pid(port);
+        if (pid < 0) {
+            throw new IllegalArgumentException("no running node of the cluster listens on port " + port);
+        }
+        try {
+            int exit = new ProcessBuilder("kill", signal, Long.toString(pid)).inheritIO().start().waitFor();
+            if (exit != 0) {
+                throw new IllegalStateException("kill " + signal + " " + pid + " exited with " + exit);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run kill " + signal + " " + pid, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signalling " + pid, e);
+        }
+    }
+
+    /**
+     * The ports of the replicas of the master on {@code masterPort} ({@code ROLE} on the master).
+     *
+     * @param masterPort a master's port
+     * @return its replicas' ports
+     */
+    public List<Integer> replicaPortsOf(int masterPort) {
+        try {
+            List<?> role = (List<?>) Resp.call(LocalRedisSupport.LOOPBACK, masterPort, "ROLE");
+            List<Integer> ports = new java.util.ArrayList<>();
+            for (Object replica : (List<?>) role.get(2)) {
+                ports.add(Integer.parseInt(String.valueOf(((List<?>) replica).get(1))));
+            }
+            return ports;
+        } catch (IOException e) {
+            throw new UncheckedIOException("master on port " + masterPort + " does not answer", e);
+        }
+    }
+
+    /**
      * The role of the node on {@code port} as {@code ROLE} reports it.
      *
      * @param port a node port

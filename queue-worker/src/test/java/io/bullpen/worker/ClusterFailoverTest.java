@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.bullpen.JobOptions;
 import io.bullpen.Queue;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.RedisClusterFixture;
@@ -28,7 +29,10 @@ import org.slf4j.LoggerFactory;
  * producer adds to both and workers consume them; its replica takes over. One queue adds plainly
  * (acknowledged by the master alone: replication is asynchronous, so the last acknowledged adds
  * can vanish with it), the other with durable adds (acknowledged once the replica has them):
- * the durable queue must lose nothing. The killed master is then restarted and rejoins as a
+ * the durable queue must lose nothing. To make the asynchronous window visible, the replica hangs
+ * (SIGSTOP) while 300 plain adds of 64 KB each, due 3 s later, are acknowledged (more than the
+ * TCP buffers between the nodes hold), then the master dies: the plain queue loses acknowledged
+ * jobs that never ran. The killed master is then restarted and rejoins as a
  * replica, which durable adds need to go on being acknowledged. Runs on a cluster of its own under the {@code cluster}
  * profile, so killing a node disturbs no other test.
  */
@@ -46,6 +50,8 @@ class ClusterFailoverTest {
     private final Map<String, String> lastAddError = new ConcurrentHashMap<>();
     private final AtomicLong firstCompletionAfterFailover = new AtomicLong();
     private volatile int sequenceAtFailover = Integer.MAX_VALUE;
+    /** Padding for plain adds while the replica hangs: enough bytes to overflow the TCP buffers between the nodes. */
+    private volatile String padding = "";
 
     @Test
     void durableAddsLoseNothingWhenTheMasterOfTheirSlotDies(TestRedis redis) throws InterruptedException {
@@ -56,22 +62,32 @@ class ClusterFailoverTest {
             int master = cluster.masterPortOf("bp:{" + plainName + "}:wait");
             String durableName = sameMaster(cluster, master);
             RedissonClient redisson = cluster.newClient();
-            ScheduledExecutorService producer = Executors.newSingleThreadScheduledExecutor();
+            // One producer thread per queue: a durable add waits for its replica, a plain one does not.
+            ScheduledExecutorService producer = Executors.newScheduledThreadPool(2);
             try (Worker<String, String> plainWorker = worker(redisson, plainName, "plain");
                  Worker<String, String> durableWorker = worker(redisson, durableName, "durable")) {
                 Queue<String> plain = Queue.builder(redisson, plainName, String.class).build();
                 Queue<String> durable = Queue.builder(redisson, durableName, String.class)
                         .durableAdds(1, Duration.ofSeconds(2)).build();
-                producer.scheduleWithFixedDelay(() -> {
-                    addOne(plain, "plain");
-                    addOne(durable, "durable");
-                }, 0, 5, TimeUnit.MILLISECONDS);
+                producer.scheduleWithFixedDelay(() -> addOne(plain, "plain"), 0, 5, TimeUnit.MILLISECONDS);
+                producer.scheduleWithFixedDelay(() -> addOne(durable, "durable"), 0, 5, TimeUnit.MILLISECONDS);
                 await("jobs flow before the crash").atMost(Duration.ofSeconds(30))
                         .until(() -> completed.get("durable").size() >= 100 && completed.get("plain").size() >= 100);
 
+                // The replica hangs for a while before the crash: the master goes on acknowledging plain
+                // adds it cannot replicate (asynchronous replication), while durable adds wait for the
+                // replica and, after their timeout, throw instead of being acknowledged.
+                int replica = cluster.replicaPortsOf(master).get(0);
+                int ackedBeforeHang = acknowledged.get("plain").size();
+                cluster.suspend(replica);
+                padding = "x".repeat(64 * 1024);
+                await("plain adds acknowledged while the replica hangs").atMost(Duration.ofSeconds(60))
+                        .until(() -> acknowledged.get("plain").size() >= ackedBeforeHang + 300);
+                padding = "";
                 long killedAt = System.currentTimeMillis();
                 sequenceAtFailover = sequence.get();
                 cluster.kill(master);
+                cluster.resume(replica);
                 await("a replica serves the slot").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
                         .until(() -> masterOrMinusOne(cluster, plainName) > 0 && masterOrMinusOne(cluster, plainName) != master);
                 long promotedAt = System.currentTimeMillis();
@@ -97,8 +113,8 @@ class ClusterFailoverTest {
                 producer.shutdown();
                 assertThat(producer.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
 
-                long lostPlain = settle("plain");
-                long lostDurable = settle("durable");
+                long lostDurable = settle("durable", Duration.ofSeconds(30));
+                long lostPlain = settle("plain", Duration.ofSeconds(5));
                 log.info("Cluster failover: master :{} SIGKILLed; replica :{} took the slot after {} ms; the old "
                                 + "master, restarted, was its replica {} ms later; first job added after the kill completed "
                                 + "{} ms after the kill. Plain adds: {} acknowledged, {} lost. "
@@ -109,6 +125,8 @@ class ClusterFailoverTest {
                         acknowledged.get("plain").size(), lostPlain, acknowledged.get("durable").size(), lostDurable,
                         failedAdds.get());
                 assertThat(lostDurable).as("acknowledged durable adds that never completed").isZero();
+                assertThat(lostPlain).as("plain adds acknowledged while the replica hung are gone with the master")
+                        .isPositive();
                 assertThat(plainWorker.isRunning()).isTrue();
                 assertThat(durableWorker.isRunning()).isTrue();
             } finally {
@@ -121,8 +139,10 @@ class ClusterFailoverTest {
     private Worker<String, String> worker(RedissonClient redisson, String queue, String kind) {
         return Worker.builder(redisson, queue, String.class)
                 .processor(ctx -> {
-                    completed.get(kind).add(ctx.job().data());
-                    int n = Integer.parseInt(ctx.job().data().substring(2));
+                    String data = ctx.job().data();
+                    String id = data.indexOf(' ') > 0 ? data.substring(0, data.indexOf(' ')) : data;
+                    completed.get(kind).add(id);
+                    int n = Integer.parseInt(id.substring(2));
                     if (n > sequenceAtFailover) {
                         firstCompletionAfterFailover.compareAndSet(0, System.currentTimeMillis());
                     }
@@ -136,7 +156,12 @@ class ClusterFailoverTest {
     private void addOne(Queue<String> queue, String kind) {
         String data = "j-" + sequence.incrementAndGet();
         try {
-            queue.add("order", data);
+            if (kind.equals("plain") && !padding.isEmpty()) {
+                // Due after the crash, so the worker cannot have run it on the old master.
+                queue.add("order", data + " " + padding, JobOptions.builder().delay(Duration.ofSeconds(3)).build());
+            } else {
+                queue.add("order", data);
+            }
             acknowledged.get(kind).add(data);
         } catch (RuntimeException e) {
             failedAdds.incrementAndGet();
@@ -144,10 +169,10 @@ class ClusterFailoverTest {
         }
     }
 
-    /** Acknowledged jobs still not completed once every acknowledged job had its chance (at most 30 s). */
-    private long settle(String kind) {
+    /** Acknowledged jobs still not completed once every acknowledged job had its chance (at most {@code limit}). */
+    private long settle(String kind, Duration limit) {
         try {
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+            await().atMost(limit).pollInterval(Duration.ofMillis(200))
                     .until(() -> completed.get(kind).containsAll(acknowledged.get(kind)));
         } catch (ConditionTimeoutException e) {
             // Counted and logged; only the durable queue must be complete.
