@@ -111,8 +111,8 @@ final class LocalRedisCluster {
             throw new UncheckedIOException("cannot create " + nodeDir, e);
         }
         for (int attempt = 1; attempt <= PORT_ATTEMPTS; attempt++) {
-            int port = freshPort(used);
-            int busPort = freshPort(used);
+            int port = LocalRedisSupport.freshPort(used);
+            int busPort = LocalRedisSupport.freshPort(used);
             List<String> args = List.of("--port", Integer.toString(port), "--bind", LocalRedisSupport.LOOPBACK,
                     "--cluster-enabled", "yes", "--cluster-port", Integer.toString(busPort),
                     "--cluster-config-file", nodeDir.resolve("nodes.conf").toString(),
@@ -125,16 +125,6 @@ final class LocalRedisCluster {
         }
         throw new IllegalStateException("cluster node " + index + " found no free port pair in " + PORT_ATTEMPTS
                 + " attempts");
-    }
-
-    private static int freshPort(Set<Integer> used) {
-        for (int i = 0; i < 20; i++) {
-            int port = LocalRedisSupport.freePort();
-            if (used.add(port)) {
-                return port;
-            }
-        }
-        throw new IllegalStateException("no fresh loopback port");
     }
 
     private void create(Path cli) {

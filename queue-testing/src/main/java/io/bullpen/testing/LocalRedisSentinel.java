@@ -116,7 +116,7 @@ public final class LocalRedisSentinel implements AutoCloseable {
     private static RedisProcess startServer(Path binary, Path dir, Set<Integer> used, Integer masterPort) {
         createDir(dir);
         for (int attempt = 1; attempt <= PORT_ATTEMPTS; attempt++) {
-            int port = freshPort(used);
+            int port = LocalRedisSupport.freshPort(used);
             List<String> args = new ArrayList<>(List.of("--port", Integer.toString(port),
                     "--bind", LocalRedisSupport.LOOPBACK, "--save", "", "--appendonly", "no", "--daemonize", "no",
                     "--dir", dir.toString()));
@@ -134,7 +134,7 @@ public final class LocalRedisSentinel implements AutoCloseable {
     private static RedisProcess startSentinel(Path binary, Path dir, Set<Integer> used, int masterPort) {
         createDir(dir);
         for (int attempt = 1; attempt <= PORT_ATTEMPTS; attempt++) {
-            int port = freshPort(used);
+            int port = LocalRedisSupport.freshPort(used);
             Path conf = dir.resolve("sentinel.conf");
             String text = String.join("\n",
                     "port " + port,
@@ -165,16 +165,6 @@ public final class LocalRedisSentinel implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + dir, e);
         }
-    }
-
-    private static int freshPort(Set<Integer> used) {
-        for (int i = 0; i < 20; i++) {
-            int port = LocalRedisSupport.freePort();
-            if (used.add(port)) {
-                return port;
-            }
-        }
-        throw new IllegalStateException("no fresh loopback port");
     }
 
     private void awaitReady() {

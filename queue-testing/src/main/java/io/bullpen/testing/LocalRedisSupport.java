@@ -29,6 +29,17 @@ final class LocalRedisSupport {
     private LocalRedisSupport() {
     }
 
+    /** A free loopback port not in {@code used} (and added to it), for processes started together. */
+    static int freshPort(java.util.Set<Integer> used) {
+        for (int i = 0; i < 20; i++) {
+            int port = freePort();
+            if (used.add(port)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("no fresh loopback port");
+    }
+
     /** A loopback port that was free a moment ago (another process may still take it: callers retry). */
     static int freePort() {
         try (ServerSocket socket = new ServerSocket()) {

@@ -12,7 +12,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A {@code redis-server} binary from this machine run as a child process on a free loopback port,
@@ -22,7 +21,6 @@ final class ProcessRedisServer implements RedisServerHandle {
 
     private static final int PORT_ATTEMPTS = 5;
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(10);
-    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
 
     private final Path binary;
     private final Path dir;
@@ -107,7 +105,7 @@ final class ProcessRedisServer implements RedisServerHandle {
         if (LocalRedisSupport.awaitPing(port, process, READY_TIMEOUT)) {
             return process;
         }
-        destroy(process);
+        RedisProcess.destroy(process);
         String output = LocalRedisSupport.tail(log, 2000);
         if (output.contains("Address already in use")) {
             return null;
@@ -116,17 +114,6 @@ final class ProcessRedisServer implements RedisServerHandle {
                 + READY_TIMEOUT.toSeconds() + " s; its output:\n" + output);
     }
 
-    private static void destroy(Process process) {
-        process.destroy();
-        try {
-            if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
-    }
 
     @Override
     public RedisKind kind() {
@@ -165,7 +152,7 @@ final class ProcessRedisServer implements RedisServerHandle {
     @Override
     public synchronized void stop() {
         if (process != null) {
-            destroy(process);
+            RedisProcess.destroy(process);
             process = null;
         }
     }
