@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -157,14 +156,9 @@ final class LocalRedisCluster {
 
     /** Waits until every node reports cluster_state:ok, all slots ok, six known nodes and three shards. */
     private void awaitReady() {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        String last = "";
-        while (System.nanoTime() < deadline) {
-            last = notReadyReason();
-            if (last == null) {
-                return;
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        String last = LocalRedisSupport.awaitReady(this::notReadyReason, READY_TIMEOUT, 50);
+        if (last == null) {
+            return;
         }
         throw new IllegalStateException("Redis Cluster on ports " + ports() + " not ready within "
                 + READY_TIMEOUT.toSeconds() + " s: " + last);

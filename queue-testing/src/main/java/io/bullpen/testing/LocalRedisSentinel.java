@@ -13,8 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -168,14 +166,9 @@ public final class LocalRedisSentinel implements AutoCloseable {
     }
 
     private void awaitReady() {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        String last = "";
-        while (System.nanoTime() < deadline) {
-            last = notReadyReason();
-            if (last == null) {
-                return;
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        String last = LocalRedisSupport.awaitReady(this::notReadyReason, READY_TIMEOUT, 100);
+        if (last == null) {
+            return;
         }
         throw new IllegalStateException("Redis Sentinel group not ready within " + READY_TIMEOUT.toSeconds() + " s: "
                 + last + "\nsentinel log:\n" + sentinels.get(0).logTail());

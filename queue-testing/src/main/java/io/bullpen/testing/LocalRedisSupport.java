@@ -29,6 +29,24 @@ final class LocalRedisSupport {
     private LocalRedisSupport() {
     }
 
+    /**
+     * Polls {@code notReadyReason} (null = ready) until it is null or {@code timeout} passes.
+     *
+     * @return null when ready, else the last reason
+     */
+    static String awaitReady(java.util.function.Supplier<String> notReadyReason, java.time.Duration timeout, long pollMillis) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String last = "";
+        while (System.nanoTime() < deadline) {
+            last = notReadyReason.get();
+            if (last == null) {
+                return null;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(pollMillis));
+        }
+        return last;
+    }
+
     /** A free loopback port not in {@code used} (and added to it), for processes started together. */
     static int freshPort(java.util.Set<Integer> used) {
         for (int i = 0; i < 20; i++) {
