@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -110,12 +111,15 @@ final class ChaosLedger {
     /** The accounting of a drained queue. */
     Tally tally(RedissonClient redisson, String queue) {
         QueueSnapshot end = QueueSnapshot.read(redisson, queue);
-        Set<String> completed = end.completed().keySet();
-        Set<String> failed = end.failed().keySet();
+        Set<String> completed = new HashSet<>(end.completed().keySet());
+        Set<String> failed = new HashSet<>(end.failed().keySet());
         Tally t = new Tally();
         t.snapshot = end;
+        t.jobIds = end.jobIds();
+        t.completedIds = completed;
+        t.failedIds = failed;
         t.acked = acked.size();
-        t.inRedis = end.jobIds().size();
+        t.inRedis = t.jobIds.size();
         t.completed = completed.size();
         t.failed = failed.size();
         t.addFailures = addFailures.sum();
@@ -132,7 +136,7 @@ final class ChaosLedger {
                 t.jobsRunTwiceOrMore++;
             }
         }
-        for (String id : end.jobIds()) {
+        for (String id : t.jobIds) {
             Map<String, String> hash = end.job(id);
             int attemptsStarted = Integer.parseInt(hash.getOrDefault("attemptsStarted", "0"));
             t.attemptsStartedInRedis += attemptsStarted;
@@ -142,7 +146,7 @@ final class ChaosLedger {
             t.stalledInRedis += Integer.parseInt(hash.getOrDefault("stalledCount", "0"));
         }
         // A job must end in one state, and what was said about it must agree with that state.
-        for (String id : end.jobIds()) {
+        for (String id : t.jobIds) {
             boolean c = completed.contains(id);
             boolean f = failed.contains(id);
             if (c && f) {
@@ -170,9 +174,9 @@ final class ChaosLedger {
      * completed event and no failed one, each failed job one failed event and no completed one.
      */
     void checkEvents(Tally t) {
-        Set<String> completed = t.snapshot.completed().keySet();
-        Set<String> failed = t.snapshot.failed().keySet();
-        for (String id : t.snapshot.jobIds()) {
+        Set<String> completed = t.completedIds;
+        Set<String> failed = t.failedIds;
+        for (String id : t.jobIds) {
             int ce = count(completedEvents, id);
             int fe = count(failedEvents, id);
             if (completed.contains(id) && (ce != 1 || fe != 0)) {
@@ -183,7 +187,7 @@ final class ChaosLedger {
             }
         }
         for (String id : completedEvents.keySet()) {
-            if (!t.snapshot.jobIds().contains(id)) {
+            if (!t.jobIds.contains(id)) {
                 t.problems.add("a completed event names job " + id + ", which Redis does not have");
             }
         }
@@ -196,6 +200,9 @@ final class ChaosLedger {
 
     static final class Tally {
         QueueSnapshot snapshot;
+        Set<String> jobIds;
+        Set<String> completedIds;
+        Set<String> failedIds;
         long acked;
         long inRedis;
         long completed;
