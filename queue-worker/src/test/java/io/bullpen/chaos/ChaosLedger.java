@@ -164,6 +164,11 @@ final class ChaosLedger {
                 t.problems.add("job " + id + " had a final onFailed callback but ends " + (c ? "completed" : "unfinished"));
             }
         }
+        for (String id : completed) {
+            if (count(completedCallbacks, id) == 0) {
+                t.completedWithoutCallback++;
+            }
+        }
         t.completedEvents = completedEvents.values().stream().mapToInt(AtomicInteger::get).sum();
         t.failedEvents = failedEvents.values().stream().mapToInt(AtomicInteger::get).sum();
         return t;
@@ -217,6 +222,8 @@ final class ChaosLedger {
         long stalledInRedis;
         long completedEvents;
         long failedEvents;
+        /** Completed in Redis, but no in-process worker fired onCompleted (only meaningful without child JVMs). */
+        long completedWithoutCallback;
         final List<String> problems = new ArrayList<>();
 
         long lost() {

@@ -111,10 +111,11 @@ class ClientKillChaosTest {
             log.info("CHAOS scenario 3 (CLIENT KILL TYPE normal every {} ms for {} ms, {}): jobs {} acknowledged ({} adds "
                             + "failed, {} jobs in Redis), faults {} kill rounds ({} connections killed), lost {}, "
                             + "duplicated {} (histogram {}), time to resume after the last kill {} ms; completed {}, failed {}, "
-                            + "stalled {}, lock lost {}, worker errors {}, run {} ms",
+                            + "stalled {}, lock lost {}, worker errors {}, completed without an onCompleted callback {}, run {} ms",
                     KILL_EVERY_MS, KILL_FOR_MS, ChaosSupport.size(), t.acked, t.addFailures, t.inRedis, rounds.get(),
                     connectionsKilled.sum(), t.lost(), t.duplicated, ChaosLedger.Tally.histogram(ledger.starts), resumeMs,
-                    t.completed, t.failed, t.stalledInRedis, ledger.lockLost.sum(), ledger.workerErrors.sum(), runMillis);
+                    t.completed, t.failed, t.stalledInRedis, ledger.lockLost.sum(), ledger.workerErrors.sum(),
+                    t.completedWithoutCallback, runMillis);
 
             QueueInvariant.assertHolds(t.snapshot);
             assertThat(t.lostIds).as("lost jobs (acknowledged, never completed or failed): %s", t.lostSample()).isEmpty();

@@ -109,11 +109,11 @@ class RedisPauseChaosTest {
                             + "({} adds failed, {} jobs in Redis), faults {} pauses ({} ms frozen in all), lost {}, "
                             + "duplicated {} (histogram {}), time to resume worst {} ms; completed {}, failed {}, "
                             + "stalled {} (recoveries reported by workers {}), lock lost {}, worker errors {}, "
-                            + "completed events {}, failed events {}, run {} ms",
+                            + "completed events {}, failed events {}, completed without an onCompleted callback {}, run {} ms",
                     ChaosSupport.size(), t.acked, t.addFailures, t.inRedis, pauses, pausedTotal, t.lost(), t.duplicated,
                     ChaosLedger.Tally.histogram(ledger.starts), worstResume, t.completed, t.failed, t.stalledInRedis,
                     ledger.stalled.sum(), ledger.lockLost.sum(), ledger.workerErrors.sum(), t.completedEvents,
-                    t.failedEvents, runMillis);
+                    t.failedEvents, t.completedWithoutCallback, runMillis);
 
             QueueInvariant.assertHolds(t.snapshot);
             assertThat(t.lostIds).as("lost jobs (acknowledged, never completed or failed): %s", t.lostSample()).isEmpty();

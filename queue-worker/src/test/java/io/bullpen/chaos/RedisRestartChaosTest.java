@@ -110,10 +110,11 @@ class RedisRestartChaosTest {
             log.info("CHAOS scenario 2 (redis-server SIGKILL + restart, appendfsync always, {}): jobs {} acknowledged "
                             + "({} adds failed while Redis was down, {} jobs in Redis), faults 2 restarts, lost {}, "
                             + "duplicated {} (histogram {}), time to resume worst: workers {} ms, QueueEvents {} ms; "
-                            + "completed {}, failed {}, stalled {}, lock lost {}, completed events {}, run {} ms",
+                            + "completed {}, failed {}, stalled {}, lock lost {}, completed events {}, completed without an onCompleted callback {}, run {} ms",
                     ChaosSupport.size(), t.acked, t.addFailures, t.inRedis, t.lost(), t.duplicated,
                     ChaosLedger.Tally.histogram(ledger.starts), worstWorkerResume, worstEventsResume, t.completed,
-                    t.failed, t.stalledInRedis, ledger.lockLost.sum(), t.completedEvents, runMillis);
+                    t.failed, t.stalledInRedis, ledger.lockLost.sum(), t.completedEvents,
+                    t.completedWithoutCallback, runMillis);
 
             QueueInvariant.assertHolds(t.snapshot);
             assertThat(t.lostIds).as("lost jobs (acknowledged, never completed or failed): %s", t.lostSample()).isEmpty();
