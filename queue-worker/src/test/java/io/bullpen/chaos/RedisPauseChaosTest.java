@@ -98,6 +98,7 @@ class RedisPauseChaosTest {
                         return ledger.completedEvents.size() + ledger.failedEvents.size() >= c.completed() + c.failed();
                     });
             long runMillis = System.currentTimeMillis() - t0;
+            assertThat(events.isRunning()).as("the QueueEvents listener is still running").isTrue();
             for (Worker<Long, String> w : workers) {
                 assertThat(w.isRunning()).as("worker %s still running", w.name()).isTrue();
                 w.close(Duration.ofSeconds(10));

@@ -67,8 +67,12 @@ final class SteadyProducer implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         timer.shutdownNow();
-        timer.awaitTermination(30, TimeUnit.SECONDS);
+        try {
+            timer.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

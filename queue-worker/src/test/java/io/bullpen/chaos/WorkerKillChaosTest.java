@@ -113,6 +113,7 @@ class WorkerKillChaosTest {
 
             ChaosSupport.awaitDrained(queue, producer, Duration.ofSeconds(ChaosSupport.pick(120, 300)));
             long runMillis = System.currentTimeMillis() - t0;
+            assertThat(events.isRunning()).as("the QueueEvents listener is still running").isTrue();
             child.destroyForcibly();
             child.waitFor(10, TimeUnit.SECONDS);
             for (Worker<Long, String> w : workers) {
