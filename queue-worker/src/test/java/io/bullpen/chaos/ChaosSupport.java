@@ -1,0 +1,101 @@
+package io.bullpen.chaos;
+
+import static org.awaitility.Awaitility.await;
+
+import io.bullpen.Job;
+import io.bullpen.JobCounts;
+import io.bullpen.Queue;
+import io.bullpen.worker.Worker;
+import io.bullpen.worker.WorkerListener;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import org.redisson.api.RedissonClient;
+
+/** Shared pieces of the chaos scenarios: the run size, in-process workers that record to a ledger, draining. */
+final class ChaosSupport {
+    /** {@code -Dbullpen.chaos.size=full} runs the documented full size; anything else the short CI size. */
+    static final String SIZE_PROPERTY = "bullpen.chaos.size";
+
+    private ChaosSupport() {
+    }
+
+    static boolean full() {
+        return "full".equalsIgnoreCase(System.getProperty(SIZE_PROPERTY, "short"));
+    }
+
+    static int pick(int shortSize, int fullSize) {
+        return full() ? fullSize : shortSize;
+    }
+
+    static String size() {
+        return full() ? "full" : "short";
+    }
+
+    static String queueName(String scenario) {
+        return String.format("chaos-%s-%06x", scenario, ThreadLocalRandom.current().nextInt(1 << 24));
+    }
+
+    /** A queue whose events stream keeps the whole run (the ledger's event checks read it live anyway). */
+    static Queue<Long> queue(RedissonClient redisson, String name) {
+        return Queue.builder(redisson, name, Long.class).eventsMaxLength(1_000_000).build();
+    }
+
+    /** An in-process worker whose processor records each start and sleeps {@code jobMin..jobMax} ms. */
+    static Worker<Long, String> worker(RedissonClient redisson, String queue, String name, ChaosLedger ledger,
+            Duration lock, int concurrency, int jobMin, int jobMax, int maxStalled) {
+        return Worker.builder(redisson, queue, Long.class)
+                .name(name)
+                .concurrency(concurrency)
+                .lockDuration(lock)
+                .stalledInterval(lock)
+                .maxStalledCount(maxStalled)
+                .closeTimeout(Duration.ofSeconds(10))
+                .processor(ctx -> {
+                    ledger.started(ctx.job().id());
+                    Thread.sleep(ThreadLocalRandom.current().nextInt(jobMin, jobMax + 1));
+                    return "ok";
+                })
+                .listener(new WorkerListener<>() {
+                    @Override
+                    public void onCompleted(Job<Long> job, String result) {
+                        ledger.completed(job.id());
+                    }
+
+                    @Override
+                    public void onFailed(Job<Long> job, Throwable error, boolean finalFailure) {
+                        if (finalFailure) {
+                            ledger.failedFinally(job.id());
+                        }
+                    }
+
+                    @Override
+                    public void onStalled(String jobId) {
+                        ledger.stalled.increment();
+                    }
+
+                    @Override
+                    public void onLockLost(Job<Long> job) {
+                        ledger.lockLost.increment();
+                    }
+
+                    @Override
+                    public void onError(Throwable error) {
+                        ledger.workerErrors.increment();
+                    }
+                })
+                .build();
+    }
+
+    /** Waits until the producer is done and no job is waiting, delayed, prioritized or active. */
+    static void awaitDrained(Queue<Long> queue, SteadyProducer producer, Duration atMost) {
+        await("producer done and queue drained").atMost(atMost).pollInterval(Duration.ofMillis(200))
+                .ignoreExceptions()
+                .until(() -> {
+                    if (!producer.done()) {
+                        return false;
+                    }
+                    JobCounts c = queue.getJobCounts();
+                    return c.waiting() + c.active() + c.delayed() + c.prioritized() == 0;
+                });
+    }
+}
