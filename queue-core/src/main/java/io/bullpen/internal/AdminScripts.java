@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import org.redisson.api.RScript.Mode;
 import org.redisson.api.RScript.ReturnType;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -78,7 +77,7 @@ public final class AdminScripts {
     public CompletionStage<CleanChunk> clean(JobState state, long now, long graceMs, long cursor, int batch,
                                              long remaining, long total) {
         List<Object> keys = List.of(k.stateKey(state), k.events());
-        return runner.<List<Object>>run("clean", Mode.READ_WRITE, ReturnType.LIST, keys, k.jobPrefix(), maxLen,
+        return runner.<List<Object>>run("clean", ReturnType.LIST, keys, k.jobPrefix(), maxLen,
                         state.label(), Long.toString(now), Long.toString(graceMs), Long.toString(cursor),
                         Integer.toString(batch), Long.toString(remaining), Long.toString(total))
                 .thenApply(r -> new CleanChunk(Scripts.num(r.get(0)), Scripts.num(r.get(1))));
@@ -91,7 +90,7 @@ public final class AdminScripts {
      */
     public CompletionStage<DrainChunk> drain(boolean includeDelayed, int limit, long total) {
         List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.events());
-        return runner.<List<Object>>run("drain", Mode.READ_WRITE, ReturnType.LIST, keys, k.jobPrefix(), maxLen,
+        return runner.<List<Object>>run("drain", ReturnType.LIST, keys, k.jobPrefix(), maxLen,
                         includeDelayed ? "1" : "0", Integer.toString(limit), Long.toString(total))
                 .thenApply(r -> new DrainChunk(Scripts.num(r.get(0)), Scripts.num(r.get(1)) == 1));
     }
@@ -106,7 +105,7 @@ public final class AdminScripts {
         List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.active(), k.leases(), k.completed(),
                 k.failed(), k.marker(), k.meta(), k.events(), k.id(), k.fence(), k.schedulers(),
                 k.metrics(MetricsType.COMPLETED.label()), k.metrics(MetricsType.FAILED.label()));
-        return runner.<Object>run("obliterate", Mode.READ_WRITE, ReturnType.LIST, keys, k.jobPrefix(),
+        return runner.<Object>run("obliterate", ReturnType.LIST, keys, k.jobPrefix(),
                         k.schedulerPrefix(), force ? "1" : "0", Integer.toString(limit))
                 .thenCompose(reply -> {
                     if (reply instanceof Number code) {
@@ -130,7 +129,7 @@ public final class AdminScripts {
      */
     public CompletionStage<MoveChunk> retryJobs(JobState from, int limit) {
         List<Object> keys = List.of(k.stateKey(from), k.waitList(), k.prioritized(), k.marker(), k.meta(), k.events());
-        return runner.<List<Object>>run("retryJobs", Mode.READ_WRITE, ReturnType.LIST, keys, k.jobPrefix(), maxLen,
+        return runner.<List<Object>>run("retryJobs", ReturnType.LIST, keys, k.jobPrefix(), maxLen,
                         from.label(), Integer.toString(limit))
                 .thenApply(AdminScripts::moveChunk);
     }
@@ -138,7 +137,7 @@ public final class AdminScripts {
     /** promoteJobs: runs up to {@code limit} delayed jobs now, earliest due first. */
     public CompletionStage<MoveChunk> promoteJobs(int limit) {
         List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.marker(), k.meta(), k.events());
-        return runner.<List<Object>>run("promoteJobs", Mode.READ_WRITE, ReturnType.LIST, keys, k.jobPrefix(), maxLen,
+        return runner.<List<Object>>run("promoteJobs", ReturnType.LIST, keys, k.jobPrefix(), maxLen,
                         Integer.toString(limit))
                 .thenApply(AdminScripts::moveChunk);
     }
@@ -150,7 +149,7 @@ public final class AdminScripts {
      */
     public CompletionStage<MetricsReading> getMetrics(MetricsType type, int older) {
         List<Object> keys = List.of(k.meta(), k.metrics(type.label()));
-        return runner.<List<Object>>run("getMetrics", Mode.READ_ONLY, ReturnType.LIST, keys, type.label(),
+        return runner.<List<Object>>run("getMetrics", ReturnType.LIST, keys, type.label(),
                         Integer.toString(older))
                 .thenApply(r -> {
                     List<?> raw = (List<?>) r.get(2);

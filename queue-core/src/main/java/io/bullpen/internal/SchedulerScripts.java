@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
-import org.redisson.api.RScript.Mode;
 import org.redisson.api.RScript.ReturnType;
 import org.redisson.api.RedissonClient;
 
@@ -38,7 +37,7 @@ public final class SchedulerScripts {
     /** upsertJobScheduler: returns whether anything changed, and the pending iteration's id. */
     public CompletionStage<List<Object>> upsertJobScheduler(long now, String schedulerId, Definition d, long firstDue,
                                                             long following) {
-        return runner.run("upsertJobScheduler", Mode.READ_WRITE, ReturnType.LIST, keys(schedulerId), k.jobPrefix(),
+        return runner.run("upsertJobScheduler", ReturnType.LIST, keys(schedulerId), k.jobPrefix(),
                 Long.toString(now), maxLen, schedulerId, d.name(), d.data(), d.opts(), Integer.toString(d.priority()),
                 d.repeatJson(), d.misfire(), Long.toString(d.limit()), Long.toString(d.endAt()), Long.toString(firstDue),
                 Long.toString(following));
@@ -47,7 +46,7 @@ public final class SchedulerScripts {
     /** advanceJobScheduler: 0 nothing, 1 following stored, 2 iteration created, 3 schedule ended. */
     public CompletionStage<Long> advanceJobScheduler(long now, String schedulerId, String expectedJobId, long due,
                                                      long following) {
-        return runner.<Long>run("advanceJobScheduler", Mode.READ_WRITE, ReturnType.LONG, keys(schedulerId), k.jobPrefix(),
+        return runner.<Long>run("advanceJobScheduler", ReturnType.LONG, keys(schedulerId), k.jobPrefix(),
                 Long.toString(now), maxLen, schedulerId, expectedJobId, Long.toString(due), Long.toString(following));
     }
 
@@ -55,13 +54,13 @@ public final class SchedulerScripts {
     public CompletionStage<Boolean> removeJobScheduler(String schedulerId) {
         List<Object> keys = List.of(k.schedulers(), k.scheduler(schedulerId), k.waitList(), k.prioritized(), k.delayed(),
                 k.events());
-        return runner.<Long>run("removeJobScheduler", Mode.READ_WRITE, ReturnType.LONG, keys, k.jobPrefix(), maxLen,
+        return runner.<Long>run("removeJobScheduler", ReturnType.LONG, keys, k.jobPrefix(), maxLen,
                 schedulerId).thenApply(r -> r == 1);
     }
 
     /** getJobSchedulers: id to stored fields, in next-run order. */
     public CompletionStage<List<Map.Entry<String, Map<String, String>>>> getJobSchedulers() {
-        return runner.<List<Object>>run("getJobSchedulers", Mode.READ_ONLY, ReturnType.LIST, List.of(k.schedulers()),
+        return runner.<List<Object>>run("getJobSchedulers", ReturnType.LIST, List.of(k.schedulers()),
                 k.schedulerPrefix()).thenApply(reply -> {
                     List<Map.Entry<String, Map<String, String>>> out = new ArrayList<>();
                     for (Object entry : reply) {

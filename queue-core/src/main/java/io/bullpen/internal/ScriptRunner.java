@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.time.Duration;
 import org.redisson.api.BatchOptions;
 import org.redisson.api.RBatch;
@@ -45,30 +46,16 @@ final class ScriptRunner {
      */
     <R> CompletionStage<R> runReplicated(String name, RScript.ReturnType type, List<Object> keys, int replicas,
                                          Duration timeout, Object... args) {
-        Script s = catalog.get(name);
-        if (keys.size() != s.keyCount()) {
-            throw new IllegalStateException("script " + name + " declares " + s.keyCount() + " keys but got " + keys.size());
-        }
-        String routingKey = (String) keys.get(0);
-        return this.<R>replicatedOnce(s, routingKey, type, keys, replicas, timeout, args).handle((result, error) -> {
-            if (error == null) {
-                return CompletableFuture.completedFuture(result);
-            }
-            if (!isNoScript(error)) {
-                return CompletableFuture.<R>failedFuture(unwrap(error));
-            }
-            // NOSCRIPT: the batch's script did not run. Load it on the master and send the batch again.
-            return script.scriptLoadAsync(routingKey, s.source())
-                    .thenCompose(sha -> this.<R>replicatedOnce(s, routingKey, type, keys, replicas, timeout, args))
-                    .toCompletableFuture();
-        }).thenCompose(stage -> stage);
+        Script s = script(name, keys);
+        return withScriptLoaded(s, keys, () -> this.<R>replicatedOnce(s, type, keys, replicas, timeout, args));
     }
 
     @SuppressWarnings("unchecked")
-    private <R> CompletionStage<R> replicatedOnce(Script s, String routingKey, RScript.ReturnType type, List<Object> keys,
-                                                  int replicas, Duration timeout, Object[] args) {
+    private <R> CompletionStage<R> replicatedOnce(Script s, RScript.ReturnType type, List<Object> keys, int replicas,
+                                                  Duration timeout, Object[] args) {
         RBatch batch = redisson.createBatch(BatchOptions.defaults().sync(replicas, timeout).retryAttempts(0));
-        batch.getScript(StringCodec.INSTANCE).evalShaAsync(routingKey, RScript.Mode.READ_WRITE, s.sha1(), type, keys, args);
+        batch.getScript(StringCodec.INSTANCE).evalShaAsync((String) keys.get(0), RScript.Mode.READ_WRITE, s.sha1(), type,
+                keys, args);
         return batch.executeAsync().thenApply(result -> {
             // Redisson checks the count itself only for some topologies: check it here too.
             if (result.getSyncedSlaves() < replicas) {
@@ -80,19 +67,26 @@ final class ScriptRunner {
     }
 
     /**
+     * Runs a catalog script on the master that owns its keys' slot, whatever the client's
+     * ReadMode: a replica lags its master, and a NOSCRIPT there cannot be repaired (SCRIPT LOAD
+     * is routed to the master).
+     *
      * @param name the script's name in the catalog
-     * @param mode READ_ONLY for read scripts, READ_WRITE otherwise (documents intent; every
-     *     script is sent to the master, see {@link #evaluate})
      * @param type the expected reply shape
      * @param keys KEYS in header order (the first routes the call in a cluster)
      * @param args ARGV in header order
      */
-    <R> CompletionStage<R> run(String name, RScript.Mode mode, RScript.ReturnType type, List<Object> keys, Object... args) {
+    <R> CompletionStage<R> run(String name, RScript.ReturnType type, List<Object> keys, Object... args) {
+        Script s = script(name, keys);
+        return attempt(s, type, keys, args, 0);
+    }
+
+    private Script script(String name, List<Object> keys) {
         Script s = catalog.get(name);
         if (keys.size() != s.keyCount()) {
             throw new IllegalStateException("script " + name + " declares " + s.keyCount() + " keys but got " + keys.size());
         }
-        return attempt(s, mode, type, keys, args, 0);
+        return s;
     }
 
     /**
@@ -100,20 +94,21 @@ final class ScriptRunner {
      * or could not be opened): such a call cannot have run, so sending it again is safe. A call
      * that was sent and then failed is never repeated here.
      */
-    private <R> CompletionStage<R> attempt(Script s, RScript.Mode mode, RScript.ReturnType type, List<Object> keys,
-                                           Object[] args, int retry) {
-        return this.<R>evaluate(s, mode, type, keys, args).handle((result, error) -> {
-            if (error == null) {
-                return CompletableFuture.completedFuture(result);
-            }
-            Throwable cause = unwrap(error);
-            if (retry < MAX_UNSENT_RETRIES && neverSent(cause)) {
-                Executor later = CompletableFuture.delayedExecutor(100L << retry, TimeUnit.MILLISECONDS);
-                return CompletableFuture.supplyAsync(() -> null, later)
-                        .thenCompose(ignored -> this.<R>attempt(s, mode, type, keys, args, retry + 1));
-            }
-            return CompletableFuture.<R>failedFuture(cause);
-        }).thenCompose(stage -> stage);
+    private <R> CompletionStage<R> attempt(Script s, RScript.ReturnType type, List<Object> keys, Object[] args, int retry) {
+        return this.<R>withScriptLoaded(s, keys,
+                () -> script.<R>evalShaAsync((String) keys.get(0), RScript.Mode.READ_WRITE, s.sha1(), type, keys, args))
+                .handle((result, error) -> {
+                    if (error == null) {
+                        return CompletableFuture.completedFuture(result);
+                    }
+                    Throwable cause = unwrap(error);
+                    if (retry < MAX_UNSENT_RETRIES && neverSent(cause)) {
+                        Executor later = CompletableFuture.delayedExecutor(100L << retry, TimeUnit.MILLISECONDS);
+                        return CompletableFuture.supplyAsync(() -> null, later)
+                                .thenCompose(ignored -> this.<R>attempt(s, type, keys, args, retry + 1));
+                    }
+                    return CompletableFuture.<R>failedFuture(cause);
+                }).thenCompose(stage -> stage);
     }
 
     /**
@@ -125,22 +120,20 @@ final class ScriptRunner {
         return error instanceof RedisConnectionException || error instanceof RedisRetryException;
     }
 
-    private <R> CompletionStage<R> evaluate(Script s, RScript.Mode mode, RScript.ReturnType type, List<Object> keys,
-                                            Object[] args) {
-        String routingKey = (String) keys.get(0);
-        // Every script runs on the master, whatever the client's ReadMode: a replica lags its
-        // master, and a NOSCRIPT there cannot be repaired (SCRIPT LOAD is routed to the master).
-        RScript.Mode routed = RScript.Mode.READ_WRITE;
-        CompletionStage<R> first = script.evalShaAsync(routingKey, routed, s.sha1(), type, keys, args);
-        return first.handle((result, error) -> {
+    /**
+     * Makes a call by SHA-1; on NOSCRIPT (a cache emptied by a restart or failover: the script
+     * did not run) loads the script on the keys' master and makes the call once more.
+     */
+    private <R> CompletionStage<R> withScriptLoaded(Script s, List<Object> keys, Supplier<CompletionStage<R>> call) {
+        return call.get().handle((result, error) -> {
             if (error == null) {
                 return CompletableFuture.completedFuture(result);
             }
             if (!isNoScript(error)) {
                 return CompletableFuture.<R>failedFuture(unwrap(error));
             }
-            return script.scriptLoadAsync(routingKey, s.source())
-                    .thenCompose(sha -> script.<R>evalShaAsync(routingKey, routed, sha, type, keys, args))
+            return script.scriptLoadAsync((String) keys.get(0), s.source())
+                    .thenCompose(sha -> call.get())
                     .toCompletableFuture();
         }).thenCompose(stage -> stage);
     }

@@ -21,7 +21,6 @@ import java.util.Map;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import org.redisson.api.RScript.Mode;
 import org.redisson.api.RScript.ReturnType;
 import org.redisson.api.RedissonClient;
 
@@ -84,7 +83,7 @@ public final class Scripts {
         List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.marker(), k.meta(), k.events(), k.id());
         CompletionStage<List<Object>> call = addReplicas > 0
                 ? this.<List<Object>>replicatedAdd(keys, args)
-                : runner.<List<Object>>run("addJob", Mode.READ_WRITE, ReturnType.LIST, keys, args.toArray());
+                : runner.<List<Object>>run("addJob", ReturnType.LIST, keys, args.toArray());
         return call
                 .thenApply(reply -> {
                     List<AddResult> results = new ArrayList<>(reply.size());
@@ -112,7 +111,7 @@ public final class Scripts {
         List<Object> args = new ArrayList<>(11);
         baseArgs(args, now);
         fetchArgs(args, f);
-        return runner.<List<Object>>run("moveToActive", Mode.READ_WRITE, ReturnType.LIST, fetchKeys(), args.toArray())
+        return runner.<List<Object>>run("moveToActive", ReturnType.LIST, fetchKeys(), args.toArray())
                 .thenApply(reply -> fetchResult(reply, 0));
     }
 
@@ -152,7 +151,7 @@ public final class Scripts {
             args.add(Integer.toString(f.retention().count()));
             args.add(Long.toString(f.retention().maxAgeMillis()));
         }
-        return runner.<List<Object>>run("moveToFinished", Mode.READ_WRITE, ReturnType.LIST, fetchKeys(), args.toArray())
+        return runner.<List<Object>>run("moveToFinished", ReturnType.LIST, fetchKeys(), args.toArray())
                 .thenApply(reply -> {
                     List<?> raw = (List<?>) reply.get(0);
                     List<FinishOutcome> outcomes = new ArrayList<>(raw.size());
@@ -172,7 +171,7 @@ public final class Scripts {
     /** moveToWait: gives back a job taken but never started (lock checked, no stall counted). */
     public CompletionStage<Void> moveToWait(String jobId, String lockToken) {
         List<Object> keys = List.of(k.waitList(), k.prioritized(), k.active(), k.leases(), k.marker(), k.meta(), k.events());
-        return runner.<Object>run("moveToWait", Mode.READ_WRITE, ReturnType.LONG, keys, k.jobPrefix(), maxLen, jobId, lockToken)
+        return runner.<Object>run("moveToWait", ReturnType.LONG, keys, k.jobPrefix(), maxLen, jobId, lockToken)
                 .thenAccept(reply -> check(reply, jobId, "give back", "active"));
     }
 
@@ -186,7 +185,7 @@ public final class Scripts {
             args.add(id);
             args.add(token);
         });
-        return runner.<List<Object>>run("extendLocks", Mode.READ_WRITE, ReturnType.LIST, List.of(k.leases()), args.toArray())
+        return runner.<List<Object>>run("extendLocks", ReturnType.LIST, List.of(k.leases()), args.toArray())
                 .thenApply(Scripts::strings);
     }
 
@@ -194,7 +193,7 @@ public final class Scripts {
     public CompletionStage<StalledResult> moveStalledJobsToWait(long now, int maxStalled, int limit) {
         List<Object> keys = List.of(k.waitList(), k.prioritized(), k.active(), k.leases(), k.failed(), k.marker(), k.meta(), k.events(),
                 k.metrics("failed"));
-        return runner.<List<Object>>run("moveStalledJobsToWait", Mode.READ_WRITE, ReturnType.LIST, keys,
+        return runner.<List<Object>>run("moveStalledJobsToWait", ReturnType.LIST, keys,
                         k.jobPrefix(), Long.toString(now), maxLen, Integer.toString(maxStalled), Integer.toString(limit))
                 .thenApply(reply -> new StalledResult(strings(reply.get(0)), strings(reply.get(1))));
     }
@@ -202,21 +201,21 @@ public final class Scripts {
     /** promote: a delayed job runs now. */
     public CompletionStage<Void> promote(String jobId) {
         List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.marker(), k.meta(), k.events());
-        return runner.<Object>run("promote", Mode.READ_WRITE, ReturnType.LONG, keys, k.jobPrefix(), maxLen, jobId)
+        return runner.<Object>run("promote", ReturnType.LONG, keys, k.jobPrefix(), maxLen, jobId)
                 .thenAccept(reply -> check(reply, jobId, "promote", "delayed"));
     }
 
     /** retryJob: a failed (or completed) job runs again with fresh attempts. */
     public CompletionStage<Void> retryJob(String jobId, JobState from) {
         List<Object> keys = List.of(k.stateKey(from), k.waitList(), k.prioritized(), k.marker(), k.meta(), k.events());
-        return runner.<Object>run("retryJob", Mode.READ_WRITE, ReturnType.LONG, keys, k.jobPrefix(), maxLen, jobId, from.label())
+        return runner.<Object>run("retryJob", ReturnType.LONG, keys, k.jobPrefix(), maxLen, jobId, from.label())
                 .thenAccept(reply -> check(reply, jobId, "retry", from.label()));
     }
 
     /** removeJob: true when removed, false when there was no such job. */
     public CompletionStage<Boolean> removeJob(String jobId) {
         List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.active(), k.leases(), k.completed(), k.failed(), k.events());
-        return runner.<Object>run("removeJob", Mode.READ_WRITE, ReturnType.LONG, keys, k.jobPrefix(), maxLen, jobId)
+        return runner.<Object>run("removeJob", ReturnType.LONG, keys, k.jobPrefix(), maxLen, jobId)
                 .thenApply(reply -> {
                     if (num(reply) == ErrorCode.JOB_NOT_FOUND.code()) {
                         return false;
@@ -228,7 +227,7 @@ public final class Scripts {
 
     /** pause: pauses (true) or resumes (false); returns whether the state changed. */
     public CompletionStage<Boolean> pause(boolean pause) {
-        return runner.<Object>run("pause", Mode.READ_WRITE, ReturnType.LONG, List.of(k.meta(), k.marker(), k.events()),
+        return runner.<Object>run("pause", ReturnType.LONG, List.of(k.meta(), k.marker(), k.events()),
                         pause ? "pause" : "resume", maxLen)
                 .thenApply(reply -> num(reply) == 1);
     }
@@ -236,7 +235,7 @@ public final class Scripts {
     /** getCounts: counts per state and the paused flag, read atomically. */
     public CompletionStage<JobCounts> getCounts() {
         List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.active(), k.completed(), k.failed(), k.meta());
-        return runner.<List<Object>>run("getCounts", Mode.READ_ONLY, ReturnType.LIST, keys)
+        return runner.<List<Object>>run("getCounts", ReturnType.LIST, keys)
                 .thenApply(r -> new JobCounts(num(r.get(0)), num(r.get(3)), num(r.get(2)), num(r.get(1)),
                         num(r.get(4)), num(r.get(5)), num(r.get(6)) == 1));
     }
@@ -249,7 +248,7 @@ public final class Scripts {
             case COMPLETED, FAILED -> "desc";
             case UNKNOWN -> throw new IllegalArgumentException("cannot list jobs in state UNKNOWN");
         };
-        return runner.<List<Object>>run("getJobs", Mode.READ_ONLY, ReturnType.LIST, List.of(k.stateKey(state)),
+        return runner.<List<Object>>run("getJobs", ReturnType.LIST, List.of(k.stateKey(state)),
                         k.jobPrefix(), order, Long.toString(start), Long.toString(end))
                 .thenApply(reply -> {
                     List<RawJob> jobs = new ArrayList<>(reply.size());
@@ -267,20 +266,20 @@ public final class Scripts {
     /** getState: the job's state, {@link JobState#UNKNOWN} when there is no such job. */
     public CompletionStage<JobState> getState(String jobId) {
         List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.active(), k.completed(), k.failed());
-        return runner.<Object>run("getState", Mode.READ_ONLY, ReturnType.VALUE, keys, jobId)
+        return runner.<Object>run("getState", ReturnType.VALUE, keys, jobId)
                 .thenApply(reply -> JobState.fromLabel(str(reply)));
     }
 
     /** updateProgress: stores the progress JSON and emits a progress event. */
     public CompletionStage<Void> updateProgress(String jobId, String progressJson) {
-        return runner.<Object>run("updateProgress", Mode.READ_WRITE, ReturnType.LONG, List.of(k.job(jobId), k.events()),
+        return runner.<Object>run("updateProgress", ReturnType.LONG, List.of(k.job(jobId), k.events()),
                         maxLen, jobId, progressJson)
                 .thenAccept(reply -> check(reply, jobId, "update progress", "existing"));
     }
 
     /** addLog: appends a log line keeping at most {@code keep} lines (-1 = all); returns the count kept. */
     public CompletionStage<Long> addLog(String jobId, String line, int keep) {
-        return runner.<Object>run("addLog", Mode.READ_WRITE, ReturnType.LONG, List.of(k.job(jobId), k.logs(jobId)),
+        return runner.<Object>run("addLog", ReturnType.LONG, List.of(k.job(jobId), k.logs(jobId)),
                         line, Integer.toString(keep))
                 .thenApply(reply -> {
                     check(reply, jobId, "log", "existing");
