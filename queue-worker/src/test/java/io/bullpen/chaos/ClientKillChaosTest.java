@@ -17,8 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
@@ -31,25 +29,11 @@ import org.slf4j.LoggerFactory;
  * No acknowledged job may be lost; duplicates are counted and printed.
  */
 @Tag("chaos")
-class ClientKillChaosTest {
+class ClientKillChaosTest extends ChaosRedisTest {
     private static final Logger log = LoggerFactory.getLogger(ClientKillChaosTest.class);
     private static final Duration LOCK = Duration.ofSeconds(2);
     private static final long KILL_EVERY_MS = 500;
     private static final long KILL_FOR_MS = 10_000;
-
-    private static ChaosRedis redis;
-
-    @BeforeAll
-    static void startRedis() throws IOException {
-        redis = ChaosRedis.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        if (redis != null) {
-            redis.close();
-        }
-    }
 
     @Test
     void killingEveryConnectionEvery500msLosesNoJob() throws Exception {

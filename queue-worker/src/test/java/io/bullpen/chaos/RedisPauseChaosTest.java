@@ -7,13 +7,10 @@ import io.bullpen.Queue;
 import io.bullpen.QueueEvents;
 import io.bullpen.testing.QueueInvariant;
 import io.bullpen.worker.Worker;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
@@ -30,24 +27,10 @@ import org.slf4j.LoggerFactory;
  * calls complete late) and 4 s (over it: the calls time out while Redis will still run them).
  */
 @Tag("chaos")
-class RedisPauseChaosTest {
+class RedisPauseChaosTest extends ChaosRedisTest {
     private static final Logger log = LoggerFactory.getLogger(RedisPauseChaosTest.class);
     private static final Duration LOCK = Duration.ofSeconds(1);
     private static final long[] PAUSES_MS = {2_500, 4_000};
-
-    private static ChaosRedis redis;
-
-    @BeforeAll
-    static void startRedis() throws IOException {
-        redis = ChaosRedis.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        if (redis != null) {
-            redis.close();
-        }
-    }
 
     @Test
     void pausingRedisLongerThanTheLockRecoversJobsAndNoJobEndsTwice() throws Exception {

@@ -7,13 +7,10 @@ import io.bullpen.Queue;
 import io.bullpen.QueueEvents;
 import io.bullpen.testing.QueueInvariant;
 import io.bullpen.worker.Worker;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
@@ -27,26 +24,12 @@ import org.slf4j.LoggerFactory;
  * acknowledged must survive the crash and be processed.
  */
 @Tag("chaos")
-class RedisRestartChaosTest {
+class RedisRestartChaosTest extends ChaosRedisTest {
     private static final Logger log = LoggerFactory.getLogger(RedisRestartChaosTest.class);
     private static final Duration LOCK = Duration.ofSeconds(2);
     private static final Duration RESUME_LIMIT = Duration.ofSeconds(5);
     /** How long the server stays down before it is started again. */
     private static final long DOWN_MILLIS = 1_000;
-
-    private static ChaosRedis redis;
-
-    @BeforeAll
-    static void startRedis() throws IOException {
-        redis = ChaosRedis.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        if (redis != null) {
-            redis.close();
-        }
-    }
 
     @Test
     void workersAndEventsResumeAfterRedisCrashesAndNoAcknowledgedJobIsLost() throws Exception {

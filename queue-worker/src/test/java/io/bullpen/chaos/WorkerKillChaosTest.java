@@ -19,8 +19,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
@@ -33,27 +31,13 @@ import org.slf4j.LoggerFactory;
  * acknowledged job may be lost; the jobs the dead JVM held are run again (duplicates, counted).
  */
 @Tag("chaos")
-class WorkerKillChaosTest {
+class WorkerKillChaosTest extends ChaosRedisTest {
     private static final Logger log = LoggerFactory.getLogger(WorkerKillChaosTest.class);
     private static final Duration LOCK = Duration.ofSeconds(2);
     private static final int CHILD_CONCURRENCY = 4;
     private static final int JOB_MIN_MS = 10;
     private static final int JOB_MAX_MS = 60;
     private static final int MAX_STALLED = 3;
-
-    private static ChaosRedis redis;
-
-    @BeforeAll
-    static void startRedis() throws IOException {
-        redis = ChaosRedis.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        if (redis != null) {
-            redis.close();
-        }
-    }
 
     private record Kill(String child, long atMillis, Path log) {
     }
