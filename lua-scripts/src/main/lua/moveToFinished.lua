@@ -4,7 +4,8 @@
   the per-call costs - script entry, metrics, retention, the fetch's scans - are paid once per
   batch). Each result is checked and applied on its own, in order: a rejected one (lock lost)
   does not stop the others.
-  Completed: to completed (or deleted when keepCount is 0), retention applied; a return value of
+  Completed: attemptsMade + 1, finishedOn, to completed (or deleted when keepCount is 0),
+  retention applied; a return value of
   JSON null is not stored in the job hash (it stays lean; the completed event carries it).
   Retention runs once per call for each distinct (set, keepCount, keepAgeMs) in the batch, in order
   of first appearance, after all of the batch's jobs are in their sets.
@@ -39,19 +40,23 @@
     9 stalledLimit  max expired leases examined
     10 maxStalled   stalled-count limit
     11 cleanLimit   janitor batch (0 = skip)
-    12..23 the first finished job, then 12 more values per further job (same layout):
+    12.. the finished jobs, one record each, back to back; a record has 7 values for a
+         completed job and 13 for a failed one (completed jobs need no retry settings):
     12 jobId        the finished job
     13 lockToken    the lock token the worker holds for it
     14 outcome      "completed" or "failed"
-    15 value        completed: return value (JSON); failed: failedReason
-    16 stacktrace   failed: one stack trace to append ("" = none)
-    17 stackLimit   how many stack traces to keep (oldest dropped)
-    18 attempts     the job's max attempts
-    19 backoffMs    retry delay in millis (0 = straight back to wait)
-    20 unrecoverable  "1" = fail now whatever attempts are left
-    21 lifo         "1" = a retry to wait runs next
-    22 keepCount    retention of the target set: max jobs kept (-1 = all, 0 = none)
-    23 keepAgeMs    retention: max age in millis (-1 = no limit)
+    15 attemptsMade the job's attemptsMade when the worker took it ("" = read it here); the
+                    worker holds the lock, so nothing else changed it since
+    16 value        completed: return value (JSON); failed: failedReason
+    17 keepCount    retention of the target set: max jobs kept (-1 = all, 0 = none)
+    18 keepAgeMs    retention: max age in millis (-1 = no limit)
+    failed records only:
+    19 stacktrace   one stack trace to append ("" = none)
+    20 stackLimit   how many stack traces to keep (oldest dropped)
+    21 attempts     the job's max attempts
+    22 backoffMs    retry delay in millis (0 = straight back to wait)
+    23 unrecoverable  "1" = fail now whatever attempts are left
+    24 lifo         "1" = a retry to wait runs next
   Returns:
     {outcomes, jobs, nextDelayedDue, nextLeaseExpiry, recoveredIds, stalledFailedIds,
     schedulerUpdates}: outcomes has one entry per finished job, in order: where it went
@@ -72,7 +77,7 @@
 local q = {
   wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], active = KEYS[4], leases = KEYS[5],
   failed = KEYS[6], marker = KEYS[7], meta = KEYS[8], events = KEYS[9], fence = KEYS[10],
-  completed = KEYS[11], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3],
+  completed = KEYS[11], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2], maxLen = ARGV[3],
   metrics = { completed = KEYS[12], failed = KEYS[13] }
 }
 local retentionBatch = 1000
@@ -89,7 +94,7 @@ local function finish(setKey, kind, jobId, keepCount, keepAgeMs, ...)
     removeJobData(q.jobPrefix, jobId)
   else
     local adds = setAdds[setKey]
-    adds[#adds + 1] = q.now
+    adds[#adds + 1] = q.nowText
     adds[#adds + 1] = jobId
     local policy = setKey .. "|" .. keepCount .. "|" .. keepAgeMs
     if not policySeen[policy] then
@@ -101,20 +106,20 @@ local function finish(setKey, kind, jobId, keepCount, keepAgeMs, ...)
 end
 
 local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
-  redis.call("HSET", jobKey, "failedReason", value)
-  local stackLimit = tonumber(ARGV[i + 5])
-  if ARGV[i + 4] ~= "" and stackLimit > 0 then
+  redis.call("HSET", jobKey, "attemptsMade", attemptsMade, "failedReason", value)
+  local stackLimit = tonumber(ARGV[i + 8])
+  if ARGV[i + 7] ~= "" and stackLimit > 0 then
     local stored = redis.call("HGET", jobKey, "stacktrace")
     local traces = stored and cjson.decode(stored) or {}
-    traces[#traces + 1] = ARGV[i + 4]
+    traces[#traces + 1] = ARGV[i + 7]
     while #traces > stackLimit do
       table.remove(traces, 1)
     end
     redis.call("HSET", jobKey, "stacktrace", cjson.encode(traces))
   end
-  local backoffMs = tonumber(ARGV[i + 7])
-  if ARGV[i + 8] == "1" or attemptsMade >= tonumber(ARGV[i + 6]) then
-    redis.call("HSET", jobKey, "finishedOn", q.now)
+  local backoffMs = tonumber(ARGV[i + 10])
+  if ARGV[i + 11] == "1" or tonumber(attemptsMade) >= tonumber(ARGV[i + 9]) then
+    redis.call("HSET", jobKey, "finishedOn", q.nowText)
     finish(q.failed, "failed", jobId, keepCount, keepAgeMs, "failedReason", value, "attemptsMade", attemptsMade)
     return "failed"
   elseif backoffMs > 0 then
@@ -123,14 +128,16 @@ local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
     return "delayed"
   end
   local priority = tonumber(redis.call("HGET", jobKey, "priority")) or 0
-  local state = pushReady(q, jobId, priority, ARGV[i + 9] == "1")
+  local state = pushReady(q, jobId, priority, ARGV[i + 12] == "1")
   signalWorkers(q, 0)
   emitEvent(q, "retrying", jobId, "attemptsMade", attemptsMade, "delay", 0, "failedReason", value)
   return state
 end
 
-for i = 12, #ARGV, 12 do
-  local jobId, lockToken, outcome, value = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
+local i = 12
+while i <= #ARGV do
+  local jobId, lockToken, outcome, value = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 4]
+  local completed = outcome == "completed"
   local jobKey = q.jobPrefix .. jobId
   -- The lock is deleted at the end of the batch: a second result for the same job is rejected
   -- here as a sequence of calls would reject it.
@@ -141,15 +148,22 @@ for i = 12, #ARGV, 12 do
     seen[jobId] = true
     lockKeys[#lockKeys + 1] = jobKey .. ":lock"
     leaseIds[#leaseIds + 1] = jobId
-    redis.call("LREM", q.active, -1, jobId)
-    local attemptsMade = redis.call("HINCRBY", jobKey, "attemptsMade", 1)
-    local keepCount, keepAgeMs = tonumber(ARGV[i + 10]), tonumber(ARGV[i + 11])
-    if outcome == "completed" then
+    redis.call("LREM", q.active, "-1", jobId)
+    -- Numbers go to Redis as strings: a Lua number is formatted with printf("%.17g"), which
+    -- showed up in profiles of busy workers.
+    local attemptsMade
+    if ARGV[i + 3] == "" then
+      attemptsMade = tostring(redis.call("HINCRBY", jobKey, "attemptsMade", 1))
+    else
+      attemptsMade = string.format("%d", tonumber(ARGV[i + 3]) + 1)
+    end
+    local keepCount, keepAgeMs = tonumber(ARGV[i + 5]), tonumber(ARGV[i + 6])
+    if completed then
       if value == "null" then
         -- A processor that returned nothing: no field (the event still carries it).
-        redis.call("HSET", jobKey, "finishedOn", q.now)
+        redis.call("HSET", jobKey, "attemptsMade", attemptsMade, "finishedOn", q.nowText)
       else
-        redis.call("HSET", jobKey, "finishedOn", q.now, "returnValue", value)
+        redis.call("HSET", jobKey, "attemptsMade", attemptsMade, "finishedOn", q.nowText, "returnValue", value)
       end
       finish(q.completed, "completed", jobId, keepCount, keepAgeMs, "returnValue", value)
       outcomes[#outcomes + 1] = "completed"
@@ -157,6 +171,7 @@ for i = 12, #ARGV, 12 do
       outcomes[#outcomes + 1] = fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
     end
   end
+  i = i + (completed and 7 or 13)
 end
 
 if #lockKeys > 0 then

@@ -17,9 +17,13 @@ local function takeJobs(q, f)
     return jobs
   end
   -- Fencing tokens come from one INCRBY per call (numbers of jobs not found are skipped), and
-  -- the leases go in with one ZADD.
+  -- the leases go in with one ZADD. Numbers reach Redis as strings formatted with %d: a Lua
+  -- number argument is formatted with printf("%.17g"), which showed up in profiles.
   local nextFence, lastFence = 1, 0
   local leases = {}
+  local nowText = string.format("%d", q.now)
+  local leaseUntil = string.format("%d", q.now + f.lockMs)
+  local lockMsText = string.format("%d", f.lockMs)
   for taken = 0, f.count - 1 do
     local id = redis.call("LMOVE", q.wait, q.active, "RIGHT", "LEFT")
     if not id then
@@ -34,10 +38,19 @@ local function takeJobs(q, f)
     local hash = redis.call("HGETALL", jobKey)
     local verdict = "run"
     local attemptsStarted = 1
+    -- Where the fields the take rewrites sit in the reply, to patch it in place.
+    local atStarted, atOn, atBy, atFence
     for i = 1, #hash, 2 do
       local field = hash[i]
       if field == "attemptsStarted" then
         attemptsStarted = tonumber(hash[i + 1]) + 1
+        atStarted = i + 1
+      elseif field == "processedOn" then
+        atOn = i + 1
+      elseif field == "processedBy" then
+        atBy = i + 1
+      elseif field == "fence" then
+        atFence = i + 1
       elseif field == "schedulerId" and verdict == "run" then
         verdict = advanceSchedulerOnTake(q, hash[i + 1], id)
       end
@@ -45,41 +58,32 @@ local function takeJobs(q, f)
     if #hash == 0 or verdict == "skip" then
       -- A dangling id (hash deleted behind our back) is dropped rather than run as a ghost; an
       -- overdue iteration of a SKIP_MISSED scheduler is dropped, never run.
-      redis.call("LREM", q.active, 1, id)
+      redis.call("LREM", q.active, "1", id)
       if #hash > 0 then
         removeJobData(q.jobPrefix, id)
         emitEvent(q, "removed", id, "prev", "skipped")
       end
     else
       if nextFence > lastFence then
-        lastFence = redis.call("INCRBY", q.fence, f.count - taken)
+        lastFence = redis.call("INCRBY", q.fence, string.format("%d", f.count - taken))
         nextFence = lastFence - (f.count - taken) + 1
       end
-      local fence = nextFence
+      local fence = string.format("%d", nextFence)
       nextFence = nextFence + 1
+      local started = string.format("%d", attemptsStarted)
       local lockToken = f.token .. ":" .. fence
-      redis.call("SET", jobKey .. ":lock", lockToken, "PX", f.lockMs)
-      leases[#leases + 1] = q.now + f.lockMs
+      redis.call("SET", jobKey .. ":lock", lockToken, "PX", lockMsText)
+      leases[#leases + 1] = leaseUntil
       leases[#leases + 1] = id
       -- One HSET for every field the take changes; the reply is patched to match, so the
       -- worker gets the job as stored without a second read.
-      local updates = {attemptsStarted = attemptsStarted, processedOn = q.now, processedBy = f.worker, fence = fence}
-      redis.call("HSET", jobKey, "attemptsStarted", attemptsStarted, "processedOn", q.now,
+      redis.call("HSET", jobKey, "attemptsStarted", started, "processedOn", nowText,
           "processedBy", f.worker, "fence", fence)
-      local seen = {}
-      for i = 1, #hash, 2 do
-        local value = updates[hash[i]]
-        if value ~= nil then
-          hash[i + 1] = tostring(value)
-          seen[hash[i]] = true
-        end
-      end
-      for _, field in ipairs({"attemptsStarted", "processedOn", "processedBy", "fence"}) do
-        if not seen[field] then
-          hash[#hash + 1] = field
-          hash[#hash + 1] = tostring(updates[field])
-        end
-      end
+      local n = #hash
+      if atStarted then hash[atStarted] = started else hash[n + 1] = "attemptsStarted"; hash[n + 2] = started; n = n + 2 end
+      if atOn then hash[atOn] = nowText else hash[n + 1] = "processedOn"; hash[n + 2] = nowText; n = n + 2 end
+      if atBy then hash[atBy] = f.worker else hash[n + 1] = "processedBy"; hash[n + 2] = f.worker; n = n + 2 end
+      if atFence then hash[atFence] = fence else hash[n + 1] = "fence"; hash[n + 2] = fence end
       emitEvent(q, "active", id)
       jobs[#jobs + 1] = {id, lockToken, hash}
     end

@@ -88,10 +88,20 @@ public final class ScriptTypes {
      * @param unrecoverable fail now whatever attempts are left
      * @param lifo a retry to wait runs next
      * @param retention retention of the set the job lands in
+     * @param attemptsMade the job's attemptsMade when it was taken (the lock holder's view, which
+     *     nothing else changes while the lock is held), or -1 to have the script read it: knowing
+     *     it saves the script a command per job
      */
     public record Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
                          int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
-                         Retention retention) {
+                         Retention retention, int attemptsMade) {
+        /** A result whose attemptsMade the script reads itself. */
+        public Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
+                      int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
+                      Retention retention) {
+            this(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs, unrecoverable, lifo,
+                    retention, -1);
+        }
     }
 
     /** Where a finished job went, and the next jobs taken in the same call. */

@@ -134,22 +134,27 @@ public final class Scripts {
         if (finishes.isEmpty()) {
             throw new IllegalArgumentException("moveToFinished needs at least one result");
         }
-        List<Object> args = new ArrayList<>(11 + 12 * finishes.size());
+        List<Object> args = new ArrayList<>(11 + 13 * finishes.size());
         baseArgs(args, now);
         fetchArgs(args, next);
+        // A completed result needs no retry settings: 7 values instead of 13 (fewer arguments
+        // to encode and for the script to read).
         for (Finish f : finishes) {
             args.add(f.jobId());
             args.add(f.lockToken());
             args.add(f.completed() ? "completed" : "failed");
+            args.add(f.attemptsMade() < 0 ? "" : Integer.toString(f.attemptsMade()));
             args.add(f.value() == null ? "" : f.value());
-            args.add(f.stacktrace() == null ? "" : f.stacktrace());
-            args.add(Integer.toString(f.stackLimit()));
-            args.add(Integer.toString(f.attempts()));
-            args.add(Long.toString(f.backoffMs()));
-            args.add(f.unrecoverable() ? "1" : "0");
-            args.add(f.lifo() ? "1" : "0");
             args.add(Integer.toString(f.retention().count()));
             args.add(Long.toString(f.retention().maxAgeMillis()));
+            if (!f.completed()) {
+                args.add(f.stacktrace() == null ? "" : f.stacktrace());
+                args.add(Integer.toString(f.stackLimit()));
+                args.add(Integer.toString(f.attempts()));
+                args.add(Long.toString(f.backoffMs()));
+                args.add(f.unrecoverable() ? "1" : "0");
+                args.add(f.lifo() ? "1" : "0");
+            }
         }
         return runner.<List<Object>>run("moveToFinished", ReturnType.LIST, fetchKeys(), args.toArray())
                 .thenApply(reply -> {

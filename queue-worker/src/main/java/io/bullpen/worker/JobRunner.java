@@ -132,14 +132,14 @@ final class JobRunner<T, R> {
         Finish finish;
         if (error == null) {
             finish = new Finish(id, token, true, resultJson, null, rt.settings.stackTraceLimit(), options.attempts(), 0,
-                    false, options.lifo(), options.removeOnComplete());
+                    false, options.lifo(), options.removeOnComplete(), attemptsMadeBefore);
         } else {
             long backoffMs = options.backoff()
                     .map(b -> b.delay(attemptsMadeBefore + 1))
                     .map(d -> Math.min(d.toMillis(), MAX_BACKOFF.toMillis()))
                     .orElse(0L);
             finish = new Finish(id, token, false, reason(error), stacktrace(error), rt.settings.stackTraceLimit(),
-                    options.attempts(), backoffMs, unrecoverable, options.lifo(), options.removeOnFail());
+                    options.attempts(), backoffMs, unrecoverable, options.lifo(), options.removeOnFail(), attemptsMadeBefore);
         }
         record(finish, attempt, error, result, 0);
     }
