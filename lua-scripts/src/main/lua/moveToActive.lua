@@ -33,12 +33,14 @@
     10 maxStalled   a job that stalls more often than this fails
     11 cleanLimit   janitor: oldest finished jobs examined per set for age retention (0 = skip)
   Returns:
-    {jobs, nextDelayedDue, nextLeaseExpiry, recoveredIds, stalledFailedIds, schedulerUpdates}:
-    jobs = {{jobId, lockToken, {hash field, value, ...}}, ...}; the two times in epoch millis,
-    -1 when there is none or when all `count` (> 0) jobs were taken (a worker that got all it asked
-    for does not wait); the ids recovered from stalled to wait, and those failed for it;
-    schedulerUpdates = {{schedulerId, pendingJobId or "", due, repeat JSON, previous due}, ...}
-    for the worker to precompute the following run (or add the next one when "")
+    one flat array (a nested table costs Redis a reply conversion of its own): recoveredCount,
+    the ids recovered from stalled to wait; stalledFailedCount, the ids failed for stalling too
+    often; jobCount, then per job: jobId, lockToken, fieldCount, the job hash as HGETALL
+    (fieldCount values); nextDelayedDue, nextLeaseExpiry in epoch millis, -1 when there is none
+    or when all `count` (> 0) jobs were taken (a worker that got all it asked for does not
+    wait); updateCount, then 5 values per scheduler update: schedulerId, pendingJobId or "",
+    due, repeat JSON, previous due, for the worker to precompute the following run (or add the
+    next one when "")
   Events:
     active, waiting (promoted, prev = delayed), stalled, failed (stalled too often), drained,
     added (a scheduler's next iteration), removed (prev = skipped: a missed SKIP_MISSED iteration)
@@ -51,4 +53,4 @@ local q = {
   completed = KEYS[11], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3],
   metrics = { completed = KEYS[12], failed = KEYS[13] }
 }
-return fetchJobs(q, readFetchArgs(4))
+return fetchJobs(q, readFetchArgs(4), {})

@@ -58,12 +58,11 @@
     23 unrecoverable  "1" = fail now whatever attempts are left
     24 lifo         "1" = a retry to wait runs next
   Returns:
-    {outcomes, jobs, nextDelayedDue, nextLeaseExpiry, recoveredIds, stalledFailedIds,
-    schedulerUpdates}: outcomes has one entry per finished job, in order: where it went
+    one flat array: outcomeCount, then one outcome per finished job, in order: where it went
     (completed | failed | delayed | waiting | prioritized), or an error code for a result that
     was rejected and changed nothing: -1 job not found, -2 lock missing (expired or recovered,
-    or the same job twice in one call), -3 lock held by another token. The rest as in
-    moveToActive ({}, -1, -1, {}, {}, {} when count = 0).
+    or the same job twice in one call), -3 lock held by another token. Then the fetch as in
+    moveToActive's reply (0, 0, 0, -1, -1, 0 when count = 0).
   Events:
     completed (returnValue), failed (failedReason, attemptsMade), retrying (attemptsMade,
     delay, failedReason), plus moveToActive's when fetching
@@ -193,8 +192,15 @@ for _, kind in ipairs({"completed", "failed"}) do
   end
 end
 
+local out = {}
+appendCounted(out, outcomes)
 if tonumber(ARGV[4]) > 0 then
-  local fetched = fetchJobs(q, readFetchArgs(4))
-  return {outcomes, fetched[1], fetched[2], fetched[3], fetched[4], fetched[5], fetched[6]}
+  return fetchJobs(q, readFetchArgs(4), out)
 end
-return {outcomes, {}, -1, -1, {}, {}, {}}
+out[#out + 1] = 0
+out[#out + 1] = 0
+out[#out + 1] = 0
+out[#out + 1] = -1
+out[#out + 1] = -1
+out[#out + 1] = 0
+return out

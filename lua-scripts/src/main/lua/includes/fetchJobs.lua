@@ -2,8 +2,11 @@
   fetchJobs: what a worker does to get work, shared by moveToActive and moveToFinished:
   recover a bounded batch of stalled jobs, promote a bounded batch of due delayed jobs,
   optionally run the janitor (age retention), take up to f.count jobs.
-  Returns {jobs, nextDelayedDue, nextLeaseExpiry, recoveredIds, stalledFailedIds,
-  schedulerUpdates} (see takeJobs, nextWakeTimes, recoverStalledJobs, advanceSchedulerOnTake).
+  Appends to the flat array out (one table: Redis converts each nested table of a reply at a
+  cost of its own): recoveredCount, recovered ids, stalledFailedCount, their ids, jobCount, the
+  jobs as takeJobs appends them, nextDelayedDue, nextLeaseExpiry, updateCount, then 5 values per
+  scheduler update (see takeJobs, nextWakeTimes, recoverStalledJobs, advanceSchedulerOnTake).
+  Returns out.
 ]]
 --- @include "recoverStalledJobs"
 --- @include "promoteDelayedJobs"
@@ -24,7 +27,14 @@ local function readFetchArgs(firstIndex)
   }
 end
 
-local function fetchJobs(q, f)
+local function appendCounted(out, values)
+  out[#out + 1] = #values
+  for i = 1, #values do
+    out[#out + 1] = values[i]
+  end
+end
+
+local function fetchJobs(q, f, out)
   -- Scheduler keys share the queue's tag: built here rather than grown into every KEYS list.
   q.base = string.sub(q.jobPrefix, 1, #q.jobPrefix - 4)
   q.schedulers = q.base .. "schedulers"
@@ -50,11 +60,24 @@ local function fetchJobs(q, f)
       end
     end
   end
-  local jobs = takeJobs(q, f)
+  appendCounted(out, recovered)
+  appendCounted(out, failed)
+  local countAt = #out + 1
+  out[countAt] = 0
+  local taken = takeJobs(q, f, out)
+  out[countAt] = taken
   -- Wake times only matter to a worker about to wait: one whose take came up short.
   local nextDue, nextLease = -1, -1
-  if #jobs < f.count or f.count == 0 then
+  if taken < f.count or f.count == 0 then
     nextDue, nextLease = nextWakeTimes(q)
   end
-  return {jobs, nextDue, nextLease, recovered, failed, q.schedulerUpdates}
+  out[#out + 1] = nextDue
+  out[#out + 1] = nextLease
+  out[#out + 1] = #q.schedulerUpdates
+  for _, u in ipairs(q.schedulerUpdates) do
+    for i = 1, 5 do
+      out[#out + 1] = u[i]
+    end
+  end
+  return out
 end

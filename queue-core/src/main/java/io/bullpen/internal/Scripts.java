@@ -112,7 +112,7 @@ public final class Scripts {
         baseArgs(args, now);
         fetchArgs(args, f);
         return runner.<List<Object>>run("moveToActive", ReturnType.LIST, fetchKeys(), args.toArray())
-                .thenApply(reply -> fetchResult(reply, 0));
+                .thenApply(reply -> fetchResult(reply, new int[] {0}));
     }
 
     /** moveToFinished: records the outcome and optionally takes the next jobs. */
@@ -158,10 +158,10 @@ public final class Scripts {
         }
         return runner.<List<Object>>run("moveToFinished", ReturnType.LIST, fetchKeys(), args.toArray())
                 .thenApply(reply -> {
-                    List<?> raw = (List<?>) reply.get(0);
-                    List<FinishOutcome> outcomes = new ArrayList<>(raw.size());
-                    for (int i = 0; i < raw.size(); i++) {
-                        Object o = raw.get(i);
+                    int count = (int) num(reply.get(0));
+                    List<FinishOutcome> outcomes = new ArrayList<>(count);
+                    for (int i = 0; i < count; i++) {
+                        Object o = reply.get(1 + i);
                         if (o instanceof Number n) {
                             outcomes.add(new FinishOutcome(null,
                                     ErrorCode.toException(n.longValue(), k.queue(), finishes.get(i).jobId(), "finish", "active")));
@@ -169,7 +169,7 @@ public final class Scripts {
                             outcomes.add(new FinishOutcome(JobState.fromLabel(str(o)), null));
                         }
                     }
-                    return new FinishBatchResult(outcomes, fetchResult(reply, 1));
+                    return new FinishBatchResult(outcomes, fetchResult(reply, new int[] {1 + count}));
                 });
     }
 
@@ -314,21 +314,47 @@ public final class Scripts {
                 k.meta(), k.events(), k.fence(), k.completed(), k.metrics("completed"), k.metrics("failed"));
     }
 
-    private static FetchResult fetchResult(List<?> reply, int offset) {
-        List<?> rawJobs = (List<?>) reply.get(offset);
-        List<RawJob> jobs = new ArrayList<>(rawJobs.size());
-        for (Object entry : rawJobs) {
-            List<?> triple = (List<?>) entry;
-            jobs.add(new RawJob(str(triple.get(0)), hash(triple.get(2)), str(triple.get(1))));
+    /**
+     * Reads a fetch from the scripts' flat reply (see moveToActive's header), starting at
+     * {@code at[0]}, which it advances past what it read.
+     */
+    private static FetchResult fetchResult(List<?> reply, int[] at) {
+        List<String> recovered = counted(reply, at);
+        List<String> failed = counted(reply, at);
+        int jobCount = (int) num(reply.get(at[0]++));
+        List<RawJob> jobs = new ArrayList<>(jobCount);
+        for (int j = 0; j < jobCount; j++) {
+            String id = str(reply.get(at[0]));
+            String lockToken = str(reply.get(at[0] + 1));
+            int fields = (int) num(reply.get(at[0] + 2));
+            at[0] += 3;
+            Map<String, String> hash = new LinkedHashMap<>(fields);
+            for (int i = 0; i + 1 < fields; i += 2) {
+                hash.put(str(reply.get(at[0] + i)), str(reply.get(at[0] + i + 1)));
+            }
+            at[0] += fields;
+            jobs.add(new RawJob(id, hash, lockToken));
         }
-        List<ScriptTypes.SchedulerUpdate> updates = new ArrayList<>();
-        for (Object entry : (List<?>) reply.get(offset + 5)) {
-            List<?> u = (List<?>) entry;
-            updates.add(new ScriptTypes.SchedulerUpdate(str(u.get(0)), str(u.get(1)), num(u.get(2)), str(u.get(3)),
-                    num(u.get(4))));
+        long nextDue = num(reply.get(at[0]++));
+        long nextLease = num(reply.get(at[0]++));
+        int updateCount = (int) num(reply.get(at[0]++));
+        List<ScriptTypes.SchedulerUpdate> updates = new ArrayList<>(updateCount);
+        for (int u = 0; u < updateCount; u++) {
+            int i = at[0];
+            updates.add(new ScriptTypes.SchedulerUpdate(str(reply.get(i)), str(reply.get(i + 1)), num(reply.get(i + 2)),
+                    str(reply.get(i + 3)), num(reply.get(i + 4))));
+            at[0] += 5;
         }
-        return new FetchResult(jobs, num(reply.get(offset + 1)), num(reply.get(offset + 2)),
-                strings(reply.get(offset + 3)), strings(reply.get(offset + 4)), updates);
+        return new FetchResult(jobs, nextDue, nextLease, recovered, failed, updates);
+    }
+
+    private static List<String> counted(List<?> reply, int[] at) {
+        int count = (int) num(reply.get(at[0]++));
+        List<String> values = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            values.add(str(reply.get(at[0]++)));
+        }
+        return values;
     }
 
     /** Throws the exception for a negative code; returns a list reply as is. */
