@@ -3,8 +3,8 @@
   stalled jobs (expired leases), promotes a bounded batch of due delayed jobs and, when asked,
   removes finished jobs past their retention age (the janitor); then, unless
   the queue is paused, takes from wait, then prioritized. Each taken job gets a lock token
-  (token .. ":" .. fence) with PX lockMs, a lease, a fencing token, processedOn, processedBy and
-  attemptsStarted + 1. Job keys are built from jobKeyPrefix (same slot as the queue).
+  (token .. ":" .. fence) with PX lockMs, a lease, a fencing token, processedOn, pb (processedBy, named
+  workers only) and ats (attemptsStarted) + 1. Job keys are built from jobKeyPrefix (same slot as the queue).
 
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait
@@ -27,7 +27,7 @@
     4 count         how many jobs to take at most (the worker's free slots)
     5 token         the worker's token; each lock token is token .. ":" .. fence
     6 lockMs        lock duration in millis
-    7 workerName    stored as processedBy
+    7 workerName    stored as pb (processedBy); "" = not stored
     8 promoteLimit  max delayed jobs promoted in this call
     9 stalledLimit  max expired leases examined in this call (0 = skip)
     10 maxStalled   a job that stalls more often than this fails
@@ -35,8 +35,7 @@
   Returns:
     one flat array (a nested table costs Redis a reply conversion of its own): recoveredCount,
     the ids recovered from stalled to wait; stalledFailedCount, the ids failed for stalling too
-    often; jobCount, then per job: jobId, lockToken, fieldCount, the job hash as HGETALL
-    (fieldCount values); nextDelayedDue, nextLeaseExpiry in epoch millis, -1 when there is none
+    often; jobCount, then per job one array: the job hash as HGETALL, then jobId and lockToken; nextDelayedDue, nextLeaseExpiry in epoch millis, -1 when there is none
     or when all `count` (> 0) jobs were taken (a worker that got all it asked for does not
     wait); updateCount, then 5 values per scheduler update: schedulerId, pendingJobId or "",
     due, repeat JSON, previous due, for the worker to precompute the following run (or add the

@@ -4,12 +4,12 @@
   the per-call costs - script entry, metrics, retention, the fetch's scans - are paid once per
   batch). Each result is checked and applied on its own, in order: a rejected one (lock lost)
   does not stop the others.
-  Completed: attemptsMade + 1, finishedOn, to completed (or deleted when keepCount is 0),
+  Completed: atm (attemptsMade) + 1, finishedOn, to completed (or deleted when keepCount is 0),
   retention applied; a return value of
   JSON null is not stored in the job hash (it stays lean; the completed event carries it).
   Retention runs once per call for each distinct (set, keepCount, keepAgeMs) in the batch, in order
   of first appearance, after all of the batch's jobs are in their sets.
-  Failed: attemptsMade + 1, failedReason and the stacktrace (a capped JSON array) recorded; then
+  Failed: atm (attemptsMade) + 1, failedReason and the stacktrace (a capped JSON array) recorded; then
   to failed when unrecoverable or attempts are exhausted (retention applied), else retried: to
   delayed after backoffMs, or to wait when backoffMs is 0. Optionally takes the next job(s) in
   the same call (see moveToActive). Job keys are built from jobKeyPrefix (same slot).
@@ -35,7 +35,7 @@
     4 count         next jobs to take in the same call (0 = none); 5-11 as in moveToActive
     5 token         worker token for the next jobs
     6 lockMs        lock duration in millis
-    7 workerName    processedBy for the next jobs
+    7 workerName    stored as pb (processedBy) on the next jobs; "" = not stored
     8 promoteLimit  max delayed jobs promoted
     9 stalledLimit  max expired leases examined
     10 maxStalled   stalled-count limit
@@ -105,7 +105,7 @@ local function finish(setKey, kind, jobId, keepCount, keepAgeMs, ...)
 end
 
 local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
-  redis.call("HSET", jobKey, "attemptsMade", attemptsMade, "failedReason", value)
+  redis.call("HSET", jobKey, "atm", attemptsMade, "failedReason", value)
   local stackLimit = tonumber(ARGV[i + 8])
   if ARGV[i + 7] ~= "" and stackLimit > 0 then
     local stored = redis.call("HGET", jobKey, "stacktrace")
@@ -152,7 +152,7 @@ while i <= #ARGV do
     -- showed up in profiles of busy workers.
     local attemptsMade
     if ARGV[i + 3] == "" then
-      attemptsMade = tostring(redis.call("HINCRBY", jobKey, "attemptsMade", 1))
+      attemptsMade = string.format("%d", redis.call("HINCRBY", jobKey, "atm", 1))
     else
       attemptsMade = string.format("%d", tonumber(ARGV[i + 3]) + 1)
     end
@@ -160,9 +160,9 @@ while i <= #ARGV do
     if completed then
       if value == "null" then
         -- A processor that returned nothing: no field (the event still carries it).
-        redis.call("HSET", jobKey, "attemptsMade", attemptsMade, "finishedOn", q.nowText)
+        redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText)
       else
-        redis.call("HSET", jobKey, "attemptsMade", attemptsMade, "finishedOn", q.nowText, "returnValue", value)
+        redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText, "returnValue", value)
       end
       finish(q.completed, "completed", jobId, keepCount, keepAgeMs, "returnValue", value)
       outcomes[#outcomes + 1] = "completed"

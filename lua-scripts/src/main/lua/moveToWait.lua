@@ -40,7 +40,7 @@ end
 redis.call("DEL", jobKey .. ":lock")
 redis.call("ZREM", KEYS[4], jobId)
 redis.call("LREM", KEYS[3], -1, jobId)
-redis.call("HINCRBY", jobKey, "attemptsStarted", -1)
+redis.call("HINCRBY", jobKey, "ats", -1)
 pushReady(q, jobId, tonumber(redis.call("HGET", jobKey, "priority")) or 0, true)
 signalWorkers(q, 0)
 emitEvent(q, "waiting", jobId, "prev", "active")

@@ -27,10 +27,10 @@ local function recoverStalledJobs(q, maxStalled, limit)
       redis.call("LREM", q.active, 1, id)
       redis.call("DEL", jobKey .. ":lock")
       if redis.call("EXISTS", jobKey) == 1 then
-        local stalledCount = redis.call("HINCRBY", jobKey, "stalledCount", 1)
+        local stalledCount = redis.call("HINCRBY", jobKey, "stc", 1)
         if stalledCount > maxStalled then
           local reason = "job stalled more than maxStalledCount times (maxStalledCount = " .. maxStalled .. ")"
-          local attemptsMade = redis.call("HINCRBY", jobKey, "attemptsMade", 1)
+          local attemptsMade = redis.call("HINCRBY", jobKey, "atm", 1)
           redis.call("HSET", jobKey, "finishedOn", q.now, "failedReason", reason)
           redis.call("ZADD", q.failed, q.now, id)
           recordMetric(q, "failed")

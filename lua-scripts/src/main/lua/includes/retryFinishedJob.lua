@@ -11,7 +11,7 @@
 local function retryFinishedJob(q, jobId, prev)
   local jobKey = q.jobPrefix .. jobId
   redis.call("HDEL", jobKey, "finishedOn", "failedReason", "returnValue")
-  redis.call("HSET", jobKey, "attemptsMade", 0, "stalledCount", 0)
+  redis.call("HSET", jobKey, "atm", "0", "stc", "0")
   pushReady(q, jobId, tonumber(redis.call("HGET", jobKey, "priority")) or 0, false)
   signalWorkers(q, 0)
   emitEvent(q, "waiting", jobId, "prev", prev)

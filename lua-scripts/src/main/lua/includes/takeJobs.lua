@@ -1,13 +1,14 @@
 --[[
   takeJobs: move up to f.count ready jobs (wait first, then prioritized) to active, each with a
   lock token (f.token .. ":" .. fence) set with PX, a lease scored by its expiry, a fencing token
-  from the queue's counter (one INCRBY per call reserves a block; unused numbers are skipped), processedOn, processedBy and attemptsStarted. Honours pause.
+  from the queue's counter (one INCRBY per call reserves a block; unused numbers are skipped),
+  processedOn, pb (processedBy: only for a named worker, f.worker ~= "") and ats (attempts
+  started). The fence is in the lock token and in the reply, not stored in the hash (a finished
+  job's hash stays lean). Honours pause.
   When work is left another blocked worker is woken; when this take emptied the queue a
   "drained" event is emitted. Taking a job scheduler's pending iteration creates the next one
-  (see advanceSchedulerOnTake). Appends each job to the flat array out as jobId, lockToken,
-  fieldCount, then the job hash as HGETALL (fieldCount values), and returns how many jobs it
-  took. Flat, because Redis turns every nested table of a script's reply into a reply of its
-  own at a cost that showed in profiles.
+  (see advanceSchedulerOnTake). Appends one array per job to out: the job hash as HGETALL, then
+  the jobId and the lockToken; returns how many jobs it took.
 ]]
 --- @include "emitEvent"
 --- @include "signalWorkers"
@@ -45,12 +46,12 @@ local function takeJobs(q, f, out)
     local atStarted, atOn, atBy, atFence
     for i = 1, #hash, 2 do
       local field = hash[i]
-      if field == "attemptsStarted" then
+      if field == "ats" then
         attemptsStarted = tonumber(hash[i + 1]) + 1
         atStarted = i + 1
       elseif field == "processedOn" then
         atOn = i + 1
-      elseif field == "processedBy" then
+      elseif field == "pb" then
         atBy = i + 1
       elseif field == "fence" then
         atFence = i + 1
@@ -80,21 +81,25 @@ local function takeJobs(q, f, out)
       leases[#leases + 1] = id
       -- One HSET for every field the take changes; the reply is patched to match, so the
       -- worker gets the job as stored without a second read.
-      redis.call("HSET", jobKey, "attemptsStarted", started, "processedOn", nowText,
-          "processedBy", f.worker, "fence", fence)
+      if f.worker == "" then
+        redis.call("HSET", jobKey, "ats", started, "processedOn", nowText)
+      else
+        redis.call("HSET", jobKey, "ats", started, "processedOn", nowText, "pb", f.worker)
+      end
       local n = #hash
-      if atStarted then hash[atStarted] = started else hash[n + 1] = "attemptsStarted"; hash[n + 2] = started; n = n + 2 end
+      if atStarted then hash[atStarted] = started else hash[n + 1] = "ats"; hash[n + 2] = started; n = n + 2 end
       if atOn then hash[atOn] = nowText else hash[n + 1] = "processedOn"; hash[n + 2] = nowText; n = n + 2 end
-      if atBy then hash[atBy] = f.worker else hash[n + 1] = "processedBy"; hash[n + 2] = f.worker; n = n + 2 end
+      if f.worker ~= "" then
+        if atBy then hash[atBy] = f.worker else hash[n + 1] = "pb"; hash[n + 2] = f.worker; n = n + 2 end
+      end
       if atFence then hash[atFence] = fence else hash[n + 1] = "fence"; hash[n + 2] = fence end
       emitEvent(q, "active", id)
-      local o = #out
-      out[o + 1] = id
-      out[o + 2] = lockToken
-      out[o + 3] = #hash
-      for i = 1, #hash do
-        out[o + 3 + i] = hash[i]
-      end
+      -- The job's own table goes in the reply with the id and lock token at its end: one table
+      -- per job for Redis to convert, and no copying in Lua (each costs about as much).
+      local last = #hash
+      hash[last + 1] = id
+      hash[last + 2] = lockToken
+      out[#out + 1] = hash
       taken = taken + 1
     end
   end

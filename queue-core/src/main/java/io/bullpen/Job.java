@@ -96,17 +96,17 @@ public final class Job<T> {
 
     /** @return how many times a worker has started this job */
     public int attemptsStarted() {
-        return (int) longField("attemptsStarted", 0);
+        return (int) longField("ats", 0);
     }
 
     /** @return how many attempts have ended (completed or failed) */
     public int attemptsMade() {
-        return (int) longField("attemptsMade", 0);
+        return (int) longField("atm", 0);
     }
 
     /** @return how many times the job was recovered after its worker lost the lock */
     public int stalledCount() {
-        return (int) longField("stalledCount", 0);
+        return (int) longField("stc", 0);
     }
 
     /** @return when the latest attempt started, if one has */
@@ -119,9 +119,13 @@ public final class Job<T> {
         return instantField("finishedOn");
     }
 
-    /** @return the worker that started the latest attempt */
+    /**
+     * @return the worker that started the latest attempt, when that worker was given a name
+     *     ({@code Worker.Builder#name}); as in BullMQ, an unnamed worker stores none, which keeps
+     *     every job's hash smaller
+     */
     public Optional<String> processedBy() {
-        return Optional.ofNullable(hash.get("processedBy"));
+        return Optional.ofNullable(hash.get("pb"));
     }
 
     /** @return the latest progress as JSON, if any was reported */
@@ -157,7 +161,12 @@ public final class Job<T> {
         return JsonCodec.decodeStrings(hash.get("stacktrace"));
     }
 
-    /** @return the fencing token of the latest attempt (0 before the first); grows per queue */
+    /**
+     * @return the fencing token of the attempt this job was taken for, on the job a worker runs
+     *     (it grows with every attempt across the queue); 0 on a job read with
+     *     {@code Queue#getJob} and friends: the token lives in the attempt's lock, not in the
+     *     stored job, which keeps finished jobs small
+     */
     public long fencingToken() {
         return longField("fence", 0);
     }

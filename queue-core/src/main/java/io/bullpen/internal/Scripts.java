@@ -324,16 +324,13 @@ public final class Scripts {
         int jobCount = (int) num(reply.get(at[0]++));
         List<RawJob> jobs = new ArrayList<>(jobCount);
         for (int j = 0; j < jobCount; j++) {
-            String id = str(reply.get(at[0]));
-            String lockToken = str(reply.get(at[0] + 1));
-            int fields = (int) num(reply.get(at[0] + 2));
-            at[0] += 3;
+            List<?> entry = (List<?>) reply.get(at[0]++);
+            int fields = entry.size() - 2;
             Map<String, String> hash = new LinkedHashMap<>(fields);
             for (int i = 0; i + 1 < fields; i += 2) {
-                hash.put(str(reply.get(at[0] + i)), str(reply.get(at[0] + i + 1)));
+                hash.put(str(entry.get(i)), str(entry.get(i + 1)));
             }
-            at[0] += fields;
-            jobs.add(new RawJob(id, hash, lockToken));
+            jobs.add(new RawJob(str(entry.get(fields)), hash, str(entry.get(fields + 1))));
         }
         long nextDue = num(reply.get(at[0]++));
         long nextLease = num(reply.get(at[0]++));

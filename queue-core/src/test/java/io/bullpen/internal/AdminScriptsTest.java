@@ -69,7 +69,7 @@ class AdminScriptsTest {
 
     @Test
     void retryMovesAFailedJobToWaitWithFreshAttempts() {
-        f.job("x", "attemptsMade", "3", "stalledCount", "1", "finishedOn", "5", "failedReason", "boom",
+        f.job("x", "atm", "3", "stc", "1", "finishedOn", "5", "failedReason", "boom",
                 "stacktrace", "[\"t\"]").zadd(f.k.failed(), "x", 5);
 
         join(f.scripts.retryJob("x", JobState.FAILED));
@@ -77,7 +77,7 @@ class AdminScriptsTest {
         QueueSnapshot s = f.snap();
         assertThat(s.failed()).isEmpty();
         assertThat(s.waiting()).containsExactly("x");
-        assertThat(s.job("x")).contains(entry("attemptsMade", "0"), entry("stalledCount", "0"), entry("stacktrace", "[\"t\"]"))
+        assertThat(s.job("x")).contains(entry("atm", "0"), entry("stc", "0"), entry("stacktrace", "[\"t\"]"))
                 .doesNotContainKeys("finishedOn", "failedReason");
         assertThat(s.events().get(0)).contains(entry("event", "waiting"), entry("prev", "failed"));
         f.assertInvariant();

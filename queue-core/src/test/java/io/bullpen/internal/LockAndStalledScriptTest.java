@@ -72,7 +72,7 @@ class LockAndStalledScriptTest {
         assertThat(s.prioritized()).containsOnlyKeys("s2");
         assertThat(s.active()).containsExactly("ok");
         assertThat(s.leases()).containsOnlyKeys("ok");
-        assertThat(s.job("s1")).containsEntry("stalledCount", "1");
+        assertThat(s.job("s1")).containsEntry("stc", "1");
         assertThat(s.eventNames()).containsExactly("stalled", "stalled");
         assertThat(s.zset("marker")).containsOnly(entry("0", 0.0));
         f.assertInvariant();
@@ -80,7 +80,7 @@ class LockAndStalledScriptTest {
 
     @Test
     void stalledTooOftenFailsWithAReason() {
-        f.job("s", "stalledCount", "2").active("s", "w:1", 0, NOW - 1);
+        f.job("s", "stc", "2").active("s", "w:1", 0, NOW - 1);
 
         StalledResult r = join(f.scripts.moveStalledJobsToWait(NOW, 2, 100));
 
@@ -132,7 +132,7 @@ class LockAndStalledScriptTest {
 
     @Test
     void moveToWaitGivesBackAnUnstartedJobWithoutCountingAStall() {
-        f.job("other").waiting("other").job("a", "attemptsStarted", "1").active("a", "w:1", LOCK_MS, NOW + LOCK_MS);
+        f.job("other").waiting("other").job("a", "ats", "1").active("a", "w:1", LOCK_MS, NOW + LOCK_MS);
 
         join(f.scripts.moveToWait("a", "w:1"));
 
@@ -141,7 +141,7 @@ class LockAndStalledScriptTest {
         assertThat(s.active()).isEmpty();
         assertThat(s.leases()).isEmpty();
         assertThat(s.lock("a")).isNull();
-        assertThat(s.job("a")).containsEntry("attemptsStarted", "0").doesNotContainKey("stalledCount");
+        assertThat(s.job("a")).containsEntry("ats", "0").doesNotContainKey("stc");
         assertThat(s.events().get(0)).contains(entry("event", "waiting"), entry("prev", "active"));
         f.assertInvariant();
     }

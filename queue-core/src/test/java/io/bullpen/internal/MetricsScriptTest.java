@@ -138,7 +138,7 @@ class MetricsScriptTest {
 
     @Test
     void aJobThatStallsTooOftenCountsAsFailedInMoveStalledJobsToWait() {
-        f.job("s", "stalledCount", "1").active("s", "w:1", 0, NOW - 1).job("r").active("r", "w:2", 0, NOW - 1);
+        f.job("s", "stc", "1").active("s", "w:1", 0, NOW - 1).job("r").active("r", "w:2", 0, NOW - 1);
 
         join(f.scripts.moveStalledJobsToWait(NOW, 1, 100));
 
@@ -151,7 +151,7 @@ class MetricsScriptTest {
 
     @Test
     void aJobThatStallsTooOftenCountsAsFailedInMoveToActive() {
-        f.job("s", "stalledCount", "1").active("s", "w:1", 0, NOW - 1).meta("mm:failed", Long.toString(M0)).meta("mc:failed", "2");
+        f.job("s", "stc", "1").active("s", "w:1", 0, NOW - 1).meta("mm:failed", Long.toString(M0)).meta("mc:failed", "2");
 
         join(f.scripts.moveToActive(NOW, fetch(1)));
 

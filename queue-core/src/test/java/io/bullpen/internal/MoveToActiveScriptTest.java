@@ -15,6 +15,8 @@ import io.bullpen.testing.BullpenTestContext;
 import io.bullpen.testing.QueueSnapshot;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import java.util.HashMap;
+import java.util.Map;
 
 @BullpenTest
 class MoveToActiveScriptTest {
@@ -35,8 +37,8 @@ class MoveToActiveScriptTest {
         RawJob job = r.jobs().get(0);
         assertThat(job.id()).isEqualTo("1");
         assertThat(job.lockToken()).isEqualTo("w:1");
-        assertThat(job.hash()).contains(entry("processedOn", Long.toString(NOW)), entry("processedBy", "worker-1"),
-                entry("fence", "1"), entry("attemptsStarted", "1"), entry("name", "job-1"));
+        assertThat(job.hash()).contains(entry("processedOn", Long.toString(NOW)), entry("pb", "worker-1"),
+                entry("fence", "1"), entry("ats", "1"), entry("name", "job-1"));
         QueueSnapshot s = f.snap();
         assertThat(s.waiting()).containsExactly("2");
         assertThat(s.active()).containsExactly("1");
@@ -65,13 +67,28 @@ class MoveToActiveScriptTest {
     }
 
     @Test
-    void takeReturnsTheHashAsStoredAfterTheTake() {
-        f.job("1", "attemptsStarted", "2", "processedBy", "old-worker").waiting("1");
+    void takeReturnsTheHashAsStoredAfterTheTakePlusTheFence() {
+        f.job("1", "ats", "2", "pb", "old-worker").waiting("1");
 
         RawJob job = join(f.scripts.moveToActive(NOW, fetch(1))).jobs().get(0);
 
-        assertThat(job.hash()).isEqualTo(f.snap().job("1"));
-        assertThat(job.hash()).containsEntry("attemptsStarted", "3").containsEntry("processedBy", "worker-1");
+        Map<String, String> stored = new HashMap<>(f.snap().job("1"));
+        assertThat(stored).as("the fence lives in the lock token, not in the stored job").doesNotContainKey("fence");
+        stored.put("fence", "1");
+        assertThat(job.hash()).isEqualTo(stored);
+        assertThat(job.hash()).containsEntry("ats", "3").containsEntry("pb", "worker-1");
+        assertThat(job.lockToken()).endsWith(":1");
+    }
+
+    @Test
+    void anUnnamedWorkerStoresNoProcessedBy() {
+        f.job("1", "pb", "old-worker").waiting("1");
+
+        RawJob job = join(f.scripts.moveToActive(NOW, new FetchArgs(1, "tok", LOCK_MS, "", 1000, 1000, 1, 0)))
+                .jobs().get(0);
+
+        assertThat(job.hash()).as("reply").containsEntry("pb", "old-worker");
+        assertThat(f.snap().job("1")).as("stored").containsEntry("pb", "old-worker").containsEntry("ats", "1");
     }
 
     @Test
@@ -158,20 +175,20 @@ class MoveToActiveScriptTest {
         FetchResult r = join(f.scripts.moveToActive(NOW, fetch(1)));
 
         assertThat(r.jobs()).extracting(RawJob::id).containsExactly("s");
-        assertThat(f.snap().job("s")).containsEntry("stalledCount", "1").containsEntry("attemptsStarted", "1");
+        assertThat(f.snap().job("s")).containsEntry("stc", "1").containsEntry("ats", "1");
         assertThat(f.snap().eventNames()).containsSubsequence("stalled", "active");
         f.assertInvariant();
     }
 
     @Test
     void jobThatStallsMoreThanMaxStalledCountFails() {
-        f.job("s", "stalledCount", "1").active("s", "w:9", 0, NOW - 1);
+        f.job("s", "stc", "1").active("s", "w:9", 0, NOW - 1);
 
         join(f.scripts.moveToActive(NOW, fetch(1)));
 
         QueueSnapshot s = f.snap();
         assertThat(s.failed()).containsOnly(entry("s", (double) NOW));
-        assertThat(s.job("s")).containsEntry("stalledCount", "2").containsEntry("attemptsMade", "1")
+        assertThat(s.job("s")).containsEntry("stc", "2").containsEntry("atm", "1")
                 .containsEntry("finishedOn", Long.toString(NOW))
                 .containsEntry("failedReason", "job stalled more than maxStalledCount times (maxStalledCount = 1)");
         assertThat(s.active()).isEmpty();
@@ -189,7 +206,7 @@ class MoveToActiveScriptTest {
         QueueSnapshot s = f.snap();
         assertThat(s.active()).containsExactly("a");
         assertThat(s.leases().get("a")).isBetween((double) NOW + 15_000, (double) NOW + 20_000);
-        assertThat(s.job("a")).doesNotContainKey("stalledCount");
+        assertThat(s.job("a")).doesNotContainKey("stc");
     }
 
     @Test
@@ -206,7 +223,7 @@ class MoveToActiveScriptTest {
 
     @Test
     void reportsTheStalledJobsItRecoveredAndFailed() {
-        f.job("back").active("back", "w:1", 0, NOW - 2).job("dead", "stalledCount", "1").active("dead", "w:2", 0, NOW - 1);
+        f.job("back").active("back", "w:1", 0, NOW - 2).job("dead", "stc", "1").active("dead", "w:2", 0, NOW - 1);
 
         FetchResult r = join(f.scripts.moveToActive(NOW, fetch(0)));
 

@@ -41,8 +41,8 @@ class MoveToFinishedBatchScriptTest {
     @Test
     void eachResultIsAppliedInOrderWithItsOwnOutcome() {
         active("a", "w:1");
-        active("b", "w:2", "attemptsMade", "0");
-        active("c", "w:3", "attemptsMade", "2");
+        active("b", "w:2", "atm", "0");
+        active("c", "w:3", "atm", "2");
 
         FinishBatchResult r = join(f.scripts.moveToFinished(NOW, fetch(0), List.of(
                 complete("a", "w:1", "\"A\"", Retention.keepAll()),
@@ -62,9 +62,9 @@ class MoveToFinishedBatchScriptTest {
         assertThat(s.lock("a")).isNull();
         assertThat(s.lock("b")).isNull();
         assertThat(s.lock("c")).isNull();
-        assertThat(s.job("a")).contains(entry("returnValue", "\"A\""), entry("attemptsMade", "1"));
-        assertThat(s.job("b")).contains(entry("failedReason", "retry me"), entry("attemptsMade", "1"));
-        assertThat(s.job("c")).contains(entry("failedReason", "give up"), entry("attemptsMade", "3"),
+        assertThat(s.job("a")).contains(entry("returnValue", "\"A\""), entry("atm", "1"));
+        assertThat(s.job("b")).contains(entry("failedReason", "retry me"), entry("atm", "1"));
+        assertThat(s.job("c")).contains(entry("failedReason", "give up"), entry("atm", "3"),
                 entry("finishedOn", Long.toString(NOW)));
         assertThat(s.eventNames()).containsExactly("completed", "retrying", "failed");
         assertThat(s.meta()).contains(entry("mc:completed", "1"), entry("mc:failed", "1"));
@@ -94,7 +94,7 @@ class MoveToFinishedBatchScriptTest {
         assertThat(s.active()).containsExactlyInAnyOrder("held", "expired");
         assertThat(s.lock("held")).isEqualTo("w:other");
         assertThat(s.leases()).containsOnlyKeys("held", "expired");
-        assertThat(s.job("held")).doesNotContainKeys("attemptsMade", "finishedOn");
+        assertThat(s.job("held")).doesNotContainKeys("atm", "finishedOn");
         assertThat(s.eventNames()).containsExactly("completed");
         assertThat(s.meta()).containsEntry("mc:completed", "1");
     }
@@ -111,7 +111,7 @@ class MoveToFinishedBatchScriptTest {
         assertThat(r.outcomes().get(1).error()).isInstanceOfSatisfying(LockLostException.class,
                 e -> assertThat(e.reason()).isEqualTo(LockLostException.Reason.MISSING));
         QueueSnapshot s = f.snap();
-        assertThat(s.job("a")).containsEntry("attemptsMade", "1").doesNotContainKey("failedReason");
+        assertThat(s.job("a")).containsEntry("atm", "1").doesNotContainKey("failedReason");
         assertThat(s.waiting()).isEmpty();
         assertThat(s.eventNames()).containsExactly("completed");
     }

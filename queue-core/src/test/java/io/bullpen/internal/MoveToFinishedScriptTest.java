@@ -44,7 +44,7 @@ class MoveToFinishedScriptTest {
 
     @Test
     void completedJobMovesToCompletedWithItsReturnValue() {
-        activeJob("attemptsStarted", "1");
+        activeJob("ats", "1");
 
         FinishResult r = join(f.scripts.moveToFinished(NOW, fetch(0), complete("a", "w:1", "\"done\"", Retention.keepAll())));
 
@@ -53,7 +53,7 @@ class MoveToFinishedScriptTest {
         QueueSnapshot s = f.snap();
         assertThat(s.completed()).containsOnly(entry("a", (double) NOW));
         assertThat(s.job("a")).contains(entry("finishedOn", Long.toString(NOW)), entry("returnValue", "\"done\""),
-                entry("attemptsMade", "1"));
+                entry("atm", "1"));
         assertThat(s.active()).isEmpty();
         assertThat(s.leases()).isEmpty();
         assertThat(s.lock("a")).isNull();
@@ -97,7 +97,7 @@ class MoveToFinishedScriptTest {
         assertThatThrownBy(() -> join(f.scripts.moveToFinished(NOW, fetch(0), complete("a", "w:1", "1", Retention.keepAll()))))
                 .isInstanceOfSatisfying(LockLostException.class,
                         e -> assertThat(e.reason()).isEqualTo(LockLostException.Reason.MISSING));
-        assertThat(f.snap().job("a")).containsEntry("attemptsMade", "1");
+        assertThat(f.snap().job("a")).containsEntry("atm", "1");
     }
 
     @Test
@@ -156,13 +156,13 @@ class MoveToFinishedScriptTest {
     @MethodSource("failures")
     void failureRetriesOrFails(String label, int attempts, int madeBefore, long backoffMs, boolean unrecoverable,
                                JobState expected) {
-        activeJob("attemptsMade", Integer.toString(madeBefore));
+        activeJob("atm", Integer.toString(madeBefore));
 
         FinishResult r = join(f.scripts.moveToFinished(NOW, fetch(0), fail("a", "w:1", "boom", attempts, backoffMs, unrecoverable)));
 
         assertThat(r.state()).isEqualTo(expected);
         QueueSnapshot s = f.snap();
-        assertThat(s.job("a")).contains(entry("failedReason", "boom"), entry("attemptsMade", Integer.toString(madeBefore + 1)),
+        assertThat(s.job("a")).contains(entry("failedReason", "boom"), entry("atm", Integer.toString(madeBefore + 1)),
                 entry("stacktrace", "[\"trace of boom\"]"));
         assertThat(s.lock("a")).isNull();
         assertThat(s.leases()).isEmpty();
@@ -200,7 +200,7 @@ class MoveToFinishedScriptTest {
     @Test
     void lifoRetryRunsNext() {
         f.job("other").waiting("other");
-        activeJob("attemptsMade", "0");
+        activeJob("atm", "0");
         Finish lifo = new Finish("a", "w:1", false, "x", null, 0, 3, 0, false, true, Retention.keepAll());
 
         join(f.scripts.moveToFinished(NOW, fetch(0), lifo));

@@ -30,7 +30,7 @@ class RetryAndPromoteJobsScriptTest {
 
     /** A finished job as retryJob finds it. */
     private void finished(JobState state, String id, long finishedOn, String... extra) {
-        f.job(id, "attemptsMade", "3", "stalledCount", "1", "finishedOn", Long.toString(finishedOn),
+        f.job(id, "atm", "3", "stc", "1", "finishedOn", Long.toString(finishedOn),
                 "failedReason", "boom", "returnValue", "42", "stacktrace", "[\"t\"]");
         if (extra.length > 0) {
             f.job(id, extra);
@@ -53,7 +53,7 @@ class RetryAndPromoteJobsScriptTest {
         assertThat(s.waiting()).containsExactly("x1");
         assertThat(s.prioritized()).containsOnlyKeys("x2");
         for (String id : new String[] {"x1", "x2"}) {
-            assertThat(s.job(id)).contains(entry("attemptsMade", "0"), entry("stalledCount", "0"), entry("stacktrace", "[\"t\"]"))
+            assertThat(s.job(id)).contains(entry("atm", "0"), entry("stc", "0"), entry("stacktrace", "[\"t\"]"))
                     .doesNotContainKeys("finishedOn", "failedReason", "returnValue");
         }
         assertThat(s.events()).extracting(e -> e.get("event") + " " + e.get("jobId") + " " + e.get("prev"))
@@ -128,7 +128,7 @@ class RetryAndPromoteJobsScriptTest {
 
         QueueSnapshot s = f.snap();
         assertThat(s.prioritized()).containsOnlyKeys("x");
-        assertThat(s.job("x")).containsEntry("attemptsMade", "0").doesNotContainKey("returnValue");
+        assertThat(s.job("x")).containsEntry("atm", "0").doesNotContainKey("returnValue");
         assertThat(s.events()).singleElement().satisfies(e -> assertThat(e).isEqualTo(Map.of(
                 "_id", e.get("_id"), "event", "waiting", "jobId", "x", "prev", "failed")));
     }

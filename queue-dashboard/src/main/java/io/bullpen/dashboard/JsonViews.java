@@ -128,7 +128,8 @@ final class JsonViews {
         logs.forEach(node.putArray("logs")::add);
         return node.put("processedBy", job.processedBy().orElse(null))
                 .put("stalledCount", job.stalledCount())
-                .put("fencingToken", job.fencingToken())
+                // Stored jobs keep no fence (it lives in the attempt's lock): null, not a made-up 0.
+                .put("fencingToken", job.fencingToken() > 0 ? job.fencingToken() : null)
                 .put("schedulerId", job.schedulerId().orElse(null));
     }
 

@@ -85,7 +85,7 @@ public final class Worker<T, R> implements AutoCloseable {
         return new Builder<>(redisson, queue, JsonCodec.type(Objects.requireNonNull(dataType, "dataType")));
     }
 
-    /** @return the worker's name, stored as processedBy on the jobs it runs */
+    /** @return the worker's name (stored as processedBy on the jobs it runs when set with {@link Builder#name}) */
     public String name() {
         return config.name;
     }
@@ -225,6 +225,7 @@ public final class Worker<T, R> implements AutoCloseable {
         private WorkerListener<T, R> listener = new WorkerListener<>() { };
         private String prefix = KeyScheme.DEFAULT_PREFIX;
         private String name = defaultName();
+        private boolean named;
         private int concurrency = 1;
         private Duration lockDuration = Duration.ofSeconds(30);
         private Duration stalledInterval = Duration.ofSeconds(30);
@@ -249,6 +250,7 @@ public final class Worker<T, R> implements AutoCloseable {
             this.processor = processor;
             this.prefix = from.prefix;
             this.name = from.name;
+            this.named = from.named;
             this.concurrency = from.concurrency;
             this.lockDuration = from.lockDuration;
             this.stalledInterval = from.stalledInterval;
@@ -344,7 +346,8 @@ public final class Worker<T, R> implements AutoCloseable {
         }
 
         /**
-         * @param name the worker's name, stored as processedBy (default: JVM name and a number)
+         * @param name the worker's name, stored as each job's processedBy (as in BullMQ, a worker
+         *     without one stores none; it is then named after the JVM and a number in logs)
          * @return this builder
          */
         public Builder<T, R> name(String name) {
@@ -352,6 +355,7 @@ public final class Worker<T, R> implements AutoCloseable {
                 throw new IllegalArgumentException("worker name must not be blank but was " + Validation.quote(name));
             }
             this.name = name;
+            this.named = true;
             return this;
         }
 
@@ -417,7 +421,7 @@ public final class Worker<T, R> implements AutoCloseable {
         }
 
         WorkerSettings settings() {
-            return new WorkerSettings(queue, prefix, name, concurrency, lockDuration, stalledInterval, maxStalledCount,
+            return new WorkerSettings(queue, prefix, name, named, concurrency, lockDuration, stalledInterval, maxStalledCount,
                     closeTimeout, blockTimeout, janitorInterval, stackTraceLimit, keepLogs, eventsMaxLength, clock);
         }
     }

@@ -92,7 +92,7 @@ final class WorkerRuntime<T, R> {
         if (now - last >= settings.janitorInterval().toMillis() && lastClean.compareAndSet(last, now)) {
             clean = WorkerSettings.JANITOR_BATCH;
         }
-        return new FetchArgs(count, token, settings.lockDuration().toMillis(), settings.name(),
+        return new FetchArgs(count, token, settings.lockDuration().toMillis(), settings.named() ? settings.name() : "",
                 WorkerSettings.PROMOTE_BATCH, scanStalled ? WorkerSettings.STALLED_BATCH : 0, settings.maxStalledCount(), clean);
     }
 

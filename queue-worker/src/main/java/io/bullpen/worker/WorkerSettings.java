@@ -3,8 +3,11 @@ package io.bullpen.worker;
 import java.time.Clock;
 import java.time.Duration;
 
-/** The validated configuration of one worker. */
-record WorkerSettings(String queue, String prefix, String name, int concurrency, Duration lockDuration,
+/**
+ * The validated configuration of one worker. {@code named}: the user chose the name, so it is
+ * stored as each job's processedBy (BullMQ does the same; the default name is not stored).
+ */
+record WorkerSettings(String queue, String prefix, String name, boolean named, int concurrency, Duration lockDuration,
                       Duration stalledInterval, int maxStalledCount, Duration closeTimeout, Duration blockTimeout,
                       Duration janitorInterval, int stackTraceLimit, int keepLogs, long eventsMaxLength, Clock clock) {
     /** Bounded batches keep every script call short, however large the backlog. */

@@ -138,12 +138,12 @@ final class ChaosLedger {
         }
         for (String id : t.jobIds) {
             Map<String, String> hash = end.job(id);
-            int attemptsStarted = Integer.parseInt(hash.getOrDefault("attemptsStarted", "0"));
+            int attemptsStarted = Integer.parseInt(hash.getOrDefault("ats", "0"));
             t.attemptsStartedInRedis += attemptsStarted;
             if (attemptsStarted > 1) {
                 t.takenTwiceOrMore++;
             }
-            t.stalledInRedis += Integer.parseInt(hash.getOrDefault("stalledCount", "0"));
+            t.stalledInRedis += Integer.parseInt(hash.getOrDefault("stc", "0"));
         }
         // A job must end in one state, and what was said about it must agree with that state.
         for (String id : t.jobIds) {

@@ -117,7 +117,7 @@ class WorkerKillChaosTest extends ChaosRedisTest {
                 long last = kill.atMillis();
                 for (String id : started) {
                     Map<String, String> hash = t.snapshot.job(id);
-                    if (hash == null || kill.child().equals(hash.get("processedBy"))) {
+                    if (hash == null || kill.child().equals(hash.get("pb"))) {
                         continue;
                     }
                     orphans++;

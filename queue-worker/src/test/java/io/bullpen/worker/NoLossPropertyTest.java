@@ -86,6 +86,11 @@ class NoLossPropertyTest {
             return attempts.size();
         }
 
+        /** The fence of the latest attempt a processor started (-1 for none). */
+        synchronized long lastFence() {
+            return attempts.stream().mapToLong(a -> a.fence).max().orElse(-1);
+        }
+
         synchronized Outcome outcome(long fence) {
             return attempts.stream().filter(a -> a.fence == fence).map(a -> a.outcome).findFirst().orElse(null);
         }
@@ -215,9 +220,11 @@ class NoLossPropertyTest {
         Set<String> failed = end.failed().keySet();
         for (String id : ids) {
             Map<String, String> hash = end.job(id);
-            int attemptsMade = intField(hash, "attemptsMade");
-            int attemptsStarted = intField(hash, "attemptsStarted");
-            long lastFence = Long.parseLong(hash.getOrDefault("fence", "0"));
+            int attemptsMade = intField(hash, "atm");
+            int attemptsStarted = intField(hash, "ats");
+            // The stored job keeps no fence (it lives in the attempt's lock): the latest attempt
+            // any processor started stands for the latest take.
+            long lastFence = tracks.containsKey(id) ? tracks.get(id).lastFence() : -1;
             startedInRedis += attemptsStarted;
             Track track = tracks.get(id);
             int seen = track == null ? 0 : track.started();

@@ -66,7 +66,7 @@ class WorkerCrashTest {
             Set<String> held = Collections.unmodifiableSet(new TreeSet<>(taken.active()));
             assertThat(held).hasSize(CHILD_CONCURRENCY);
             for (String id : held) {
-                assertThat(taken.job(id)).containsEntry("processedBy", CHILD_NAME).containsEntry("attemptsStarted", "1");
+                assertThat(taken.job(id)).containsEntry("pb", CHILD_NAME).containsEntry("ats", "1");
                 assertThat(taken.lock(id)).isNotNull();
             }
             Map<String, Double> firstLeases = taken.leases();
@@ -82,7 +82,7 @@ class WorkerCrashTest {
                     });
             QueueSnapshot renewed = ctx.snapshot(queue.name());
             assertThat(renewed.active()).containsExactlyInAnyOrderElementsOf(held);
-            held.forEach(id -> assertThat(renewed.job(id)).doesNotContainKey("stalledCount"));
+            held.forEach(id -> assertThat(renewed.job(id)).doesNotContainKey("stc"));
 
             // 3. kill -9.
             long killedAt = System.currentTimeMillis();

@@ -71,10 +71,21 @@ class WorkerTest {
         assertThat(done.returnValue(String.class)).contains("cancelled A-1");
         assertThat(done.attemptsMade()).isEqualTo(1);
         assertThat(done.attemptsStarted()).isEqualTo(1);
-        assertThat(done.processedBy()).isPresent();
+        assertThat(done.processedBy()).as("an unnamed worker stores no processedBy, as in BullMQ").isEmpty();
         assertThat(done.finishedOn()).isPresent();
         assertThat(completed).containsExactly("cancelled A-1");
         ctx.assertInvariant(queue.name());
+    }
+
+    @Test
+    void aNamedWorkerIsStoredAsProcessedBy() {
+        // The name is set before processor(...), which returns a builder of another type.
+        start(builder().name("billing-1").processor(ctx -> "ok"));
+
+        Job<Order> job = queue.add("charge", new Order("A-2"));
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> queue.getState(job.id()) == JobState.COMPLETED);
+        assertThat(queue.getJob(job.id()).orElseThrow().processedBy()).contains("billing-1");
     }
 
     @Test
