@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.redisson.api.RedissonClient;
@@ -124,7 +125,9 @@ public final class Worker<T, R> implements AutoCloseable {
             ExecutorService executor = config.executor;
             ownExecutor = executor == null;
             if (ownExecutor) {
-                executor = Executors.newFixedThreadPool(s.concurrency(), threads("bullpen-" + s.queue() + "-worker"));
+                // A fixed pool (as Executors.newFixedThreadPool) whose queue wakes fewer threads per batch.
+                executor = new ThreadPoolExecutor(s.concurrency(), s.concurrency(), 0L, TimeUnit.MILLISECONDS,
+                        new WakeOneQueue(), threads("bullpen-" + s.queue() + "-worker"));
             }
             ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(threads("bullpen-" + s.queue() + "-timer"));
             rt = new WorkerRuntime<>(s, new Scripts(config.redisson, keys, s.eventsMaxLength()), config.dataType,
