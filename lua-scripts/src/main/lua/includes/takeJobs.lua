@@ -43,7 +43,7 @@ local function takeJobs(q, f, out)
     local verdict = "run"
     local attemptsStarted = 1
     -- Where the fields the take rewrites sit in the reply, to patch it in place.
-    local atStarted, atOn, atBy, atFence
+    local atStarted, atOn, atBy
     for i = 1, #hash, 2 do
       local field = hash[i]
       if field == "ats" then
@@ -53,8 +53,6 @@ local function takeJobs(q, f, out)
         atOn = i + 1
       elseif field == "pb" then
         atBy = i + 1
-      elseif field == "fence" then
-        atFence = i + 1
       elseif field == "schedulerId" and verdict == "run" then
         verdict = advanceSchedulerOnTake(q, hash[i + 1], id)
       end
@@ -80,7 +78,7 @@ local function takeJobs(q, f, out)
       leases[#leases + 1] = leaseUntil
       leases[#leases + 1] = id
       -- One HSET for every field the take changes; the reply is patched to match, so the
-      -- worker gets the job as stored without a second read.
+      -- worker gets the job as stored without a second read, plus the fence (in the lock token, not stored).
       if f.worker == "" then
         redis.call("HSET", jobKey, "ats", started, "processedOn", nowText)
       else
@@ -92,7 +90,8 @@ local function takeJobs(q, f, out)
       if f.worker ~= "" then
         if atBy then hash[atBy] = f.worker else hash[n + 1] = "pb"; hash[n + 2] = f.worker; n = n + 2 end
       end
-      if atFence then hash[atFence] = fence else hash[n + 1] = "fence"; hash[n + 2] = fence end
+      hash[n + 1] = "fence"
+      hash[n + 2] = fence
       emitEvent(q, "active", id)
       -- The job's own table goes in the reply with the id and lock token at its end: one table
       -- per job for Redis to convert, and no copying in Lua (each costs about as much).

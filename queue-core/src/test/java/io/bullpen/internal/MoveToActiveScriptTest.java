@@ -13,10 +13,10 @@ import io.bullpen.internal.ScriptTypes.RawJob;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
 import io.bullpen.testing.QueueSnapshot;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import java.util.HashMap;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 @BullpenTest
 class MoveToActiveScriptTest {

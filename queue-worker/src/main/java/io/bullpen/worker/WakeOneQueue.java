@@ -51,41 +51,31 @@ final class WakeOneQueue extends AbstractQueue<Runnable> implements BlockingQueu
 
     @Override
     public Runnable take() throws InterruptedException {
-        Runnable task = items.poll();
-        if (task == null) {
-            lock.lockInterruptibly();
-            try {
-                while ((task = items.poll()) == null) {
-                    idle++;
-                    try {
-                        available.await();
-                    } finally {
-                        idle--;
-                        waking = false;
-                    }
-                }
-            } finally {
-                lock.unlock();
-            }
-        }
-        passOn();
-        return task;
+        return await(false, 0);
     }
 
     @Override
     public Runnable poll(long timeout, TimeUnit unit) throws InterruptedException {
+        return await(true, unit.toNanos(timeout));
+    }
+
+    /** A task, waiting as an idle thread until one comes (or {@code nanos} pass when timed: null). */
+    private Runnable await(boolean timed, long nanos) throws InterruptedException {
         Runnable task = items.poll();
         if (task == null) {
-            long nanos = unit.toNanos(timeout);
             lock.lockInterruptibly();
             try {
                 while ((task = items.poll()) == null) {
-                    if (nanos <= 0) {
+                    if (timed && nanos <= 0) {
                         return null;
                     }
                     idle++;
                     try {
-                        nanos = available.awaitNanos(nanos);
+                        if (timed) {
+                            nanos = available.awaitNanos(nanos);
+                        } else {
+                            available.await();
+                        }
                     } finally {
                         idle--;
                         waking = false;

@@ -1,13 +1,16 @@
 package io.bullpen.chaos;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.bullpen.Job;
 import io.bullpen.JobCounts;
 import io.bullpen.Queue;
+import io.bullpen.QueueEvents;
 import io.bullpen.worker.Worker;
 import io.bullpen.worker.WorkerListener;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import org.redisson.api.RedissonClient;
 
@@ -97,5 +100,29 @@ final class ChaosSupport {
                     JobCounts c = queue.getJobCounts();
                     return c.waiting() + c.active() + c.delayed() + c.prioritized() == 0;
                 });
+    }
+
+    /**
+     * The common end of a fault scenario: the producer done and the queue drained; the QueueEvents
+     * listener caught up (it has seen the last finish once its count matches Redis's); the
+     * listener and every worker still running (a fault must not stop them); the workers closed.
+     *
+     * @return the run's length in ms since {@code t0}, taken before the workers close
+     */
+    static long settle(Queue<Long> queue, SteadyProducer producer, ChaosLedger ledger, QueueEvents events,
+                       List<Worker<Long, String>> workers, long t0) {
+        awaitDrained(queue, producer, Duration.ofSeconds(pick(120, 300)));
+        await("events caught up").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    JobCounts c = queue.getJobCounts();
+                    return ledger.completedEvents.size() + ledger.failedEvents.size() >= c.completed() + c.failed();
+                });
+        long runMillis = System.currentTimeMillis() - t0;
+        assertThat(events.isRunning()).as("the QueueEvents listener is still running").isTrue();
+        for (Worker<Long, String> w : workers) {
+            assertThat(w.isRunning()).as("worker %s still running", w.name()).isTrue();
+            w.close(Duration.ofSeconds(10));
+        }
+        return runMillis;
     }
 }

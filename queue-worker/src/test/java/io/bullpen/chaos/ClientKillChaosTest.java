@@ -77,18 +77,7 @@ class ClientKillChaosTest extends ChaosRedisTest {
                     .pollInterval(Duration.ofMillis(5)).until(() -> ledger.firstCompletionAtOrAfter(afterLastKill) > 0);
             long resumeMs = ledger.firstCompletionAtOrAfter(afterLastKill) - afterLastKill;
 
-            ChaosSupport.awaitDrained(queue, producer, Duration.ofSeconds(ChaosSupport.pick(120, 300)));
-            await("events caught up").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
-                    .until(() -> {
-                        var c = queue.getJobCounts();
-                        return ledger.completedEvents.size() + ledger.failedEvents.size() >= c.completed() + c.failed();
-                    });
-            long runMillis = System.currentTimeMillis() - t0;
-            assertThat(events.isRunning()).isTrue();
-            for (Worker<Long, String> w : workers) {
-                assertThat(w.isRunning()).as("worker %s still running", w.name()).isTrue();
-                w.close(Duration.ofSeconds(10));
-            }
+            long runMillis = ChaosSupport.settle(queue, producer, ledger, events, workers, t0);
 
             ChaosLedger.Tally t = ledger.tally(producerClient, name);
             ledger.checkEvents(t);

@@ -74,19 +74,7 @@ class RedisRestartChaosTest extends ChaosRedisTest {
                 resumes.add(line);
                 log.info(line);
             }
-            ChaosSupport.awaitDrained(queue, producer, Duration.ofSeconds(ChaosSupport.pick(120, 300)));
-            // The listener has seen the last finish once its count matches Redis's.
-            await("events caught up").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
-                    .until(() -> {
-                        var c = queue.getJobCounts();
-                        return ledger.completedEvents.size() + ledger.failedEvents.size() >= c.completed() + c.failed();
-                    });
-            long runMillis = System.currentTimeMillis() - t0;
-            assertThat(events.isRunning()).as("the QueueEvents listener is still running").isTrue();
-            for (Worker<Long, String> w : workers) {
-                assertThat(w.isRunning()).as("worker %s still running", w.name()).isTrue();
-                w.close(Duration.ofSeconds(10));
-            }
+            long runMillis = ChaosSupport.settle(queue, producer, ledger, events, workers, t0);
 
             ChaosLedger.Tally t = ledger.tally(producerClient, name);
             ledger.checkEvents(t);
