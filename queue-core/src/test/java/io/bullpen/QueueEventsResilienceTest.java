@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.bullpen.events.AddedEvent;
 import io.bullpen.events.CompletedEvent;
 import io.bullpen.testing.BullpenTest;
+import io.bullpen.testing.Resp;
 import io.bullpen.testing.BullpenTestContext;
 import io.bullpen.testing.RedisKind;
 import java.io.IOException;
@@ -97,11 +98,11 @@ class QueueEventsResilienceTest {
         long blocked = blockedReads(ctx);
         long seen = completed.size();
         long at = System.currentTimeMillis();
-        return new long[] {seen, RawRedisCommand.killNormalClients(ctx.redis().uri()), at, blocked};
+        return new long[] {seen, Long.parseLong(Resp.text(ctx.redis().uri(), "CLIENT", "KILL", "TYPE", "normal")), at, blocked};
     }
 
     private static long blockedReads(BullpenTestContext ctx) throws IOException {
-        return RawRedisCommand.call(ctx.redis().uri(), "CLIENT", "LIST").lines()
+        return Resp.text(ctx.redis().uri(), "CLIENT", "LIST").lines()
                 .filter(l -> l.contains("cmd=xread") && l.contains("flags=b")).count();
     }
 

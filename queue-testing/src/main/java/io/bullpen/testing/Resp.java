@@ -6,17 +6,20 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A one-command RESP2 client on a fresh socket, for talking to one particular node (cluster
- * management, sentinels, FLUSHALL on each master) where Redisson would route by key instead.
+ * management, sentinels, FLUSHALL on each master) where Redisson would route by key instead, or
+ * outside Redisson altogether (CLIENT KILL that must not hit the caller's own connection, INFO
+ * read without adding commands through the client under test).
  * Replies: simple and bulk strings as {@link String}, integers as {@link Long}, arrays as
  * {@link List}, nil as null; an error reply throws {@link IllegalStateException} with its text.
  */
-final class Resp {
+public final class Resp {
 
     private static final int CONNECT_TIMEOUT_MS = 1_000;
     private static final int READ_TIMEOUT_MS = 10_000;
@@ -24,8 +27,17 @@ final class Resp {
     private Resp() {
     }
 
-    /** Sends one command to host:port and returns the decoded reply. */
-    static Object call(String host, int port, String... args) throws IOException {
+    /**
+     * Sends one command to host:port and returns the decoded reply.
+     *
+     * @param host the server's host
+     * @param port the server's port
+     * @param args the command and its arguments
+     * @return the reply (see the class comment)
+     * @throws IOException when the connection fails
+     * @throws IllegalStateException on an error reply, with its text
+     */
+    public static Object call(String host, int port, String... args) throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MS);
             socket.setSoTimeout(READ_TIMEOUT_MS);
@@ -46,10 +58,31 @@ final class Resp {
         }
     }
 
-    /** Like {@link #call} but returns the reply as a string (for INFO, CLUSTER INFO and the like). */
-    static String text(String host, int port, String... args) throws IOException {
+    /**
+     * Like {@link #call} but returns the reply as a string (for INFO, CLUSTER INFO and the like).
+     *
+     * @param host the server's host
+     * @param port the server's port
+     * @param args the command and its arguments
+     * @return the reply as text, null for nil
+     * @throws IOException when the connection fails
+     */
+    public static String text(String host, int port, String... args) throws IOException {
         Object reply = call(host, port, args);
         return reply == null ? null : reply.toString();
+    }
+
+    /**
+     * {@link #text(String, int, String...)} for a server given as a URI.
+     *
+     * @param redisUri {@code redis://host:port}
+     * @param args the command and its arguments
+     * @return the reply as text, null for nil
+     * @throws IOException when the connection fails
+     */
+    public static String text(String redisUri, String... args) throws IOException {
+        URI uri = URI.create(redisUri);
+        return text(uri.getHost(), uri.getPort(), args);
     }
 
     private static Object read(InputStream in) throws IOException {

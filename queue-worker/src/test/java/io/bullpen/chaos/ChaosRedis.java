@@ -2,15 +2,13 @@ package io.bullpen.chaos;
 
 import static org.awaitility.Awaitility.await;
 
+import io.bullpen.testing.Resp;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -118,8 +116,8 @@ final class ChaosRedis implements AutoCloseable {
                 if ("PONG".equals(call("PING"))) {
                     return;
                 }
-            } catch (IOException notYet) {
-                // not listening yet, or LOADING the AOF
+            } catch (IOException | IllegalStateException notYet) {
+                // not listening yet, or LOADING the AOF (an error reply)
             }
             try {
                 TimeUnit.MILLISECONDS.sleep(5);
@@ -208,50 +206,13 @@ final class ChaosRedis implements AutoCloseable {
 
     /** One command on a fresh connection (outside Redisson, so CLIENT KILL never hits it); the reply as text. */
     String call(String... args) throws IOException {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(HOST, port), 1_000);
-            socket.setSoTimeout(5_000);
-            StringBuilder cmd = new StringBuilder("*").append(args.length).append("\r\n");
-            for (String a : args) {
-                cmd.append('$').append(a.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(a).append("\r\n");
-            }
-            OutputStream out = socket.getOutputStream();
-            out.write(cmd.toString().getBytes(StandardCharsets.UTF_8));
-            out.flush();
-            InputStream in = socket.getInputStream();
-            String first = readLine(in);
-            if (first.startsWith("-")) {
-                throw new IOException("Redis error: " + first);
-            }
-            if (first.startsWith("$")) {
-                int len = Integer.parseInt(first.substring(1));
-                if (len < 0) {
-                    return null;
-                }
-                byte[] body = in.readNBytes(len + 2);
-                return new String(body, 0, len, StandardCharsets.UTF_8);
-            }
-            return first.substring(1);
-        }
+        return Resp.text(HOST, port, args);
     }
 
     /** Waits until the server answers PING again (used after thaw). */
     void awaitPing(Duration atMost) {
         await("Redis answers PING").atMost(atMost).pollInterval(Duration.ofMillis(5)).ignoreExceptions()
                 .until(() -> "PONG".equals(call("PING")));
-    }
-
-    private static String readLine(InputStream in) throws IOException {
-        StringBuilder sb = new StringBuilder();
-        int c;
-        while ((c = in.read()) != -1) {
-            if (c == '\r') {
-                in.read();
-                return sb.toString();
-            }
-            sb.append((char) c);
-        }
-        throw new IOException("connection closed before a reply");
     }
 
     private void destroyQuietly() {

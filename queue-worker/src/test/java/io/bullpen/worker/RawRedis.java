@@ -1,43 +1,21 @@
 package io.bullpen.worker;
 
+import io.bullpen.testing.Resp;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * A one-command RESP client for tests that must talk to Redis outside Redisson: killing
- * Redisson's own connections, or reading counters without adding to them.
+ * Reading a server outside Redisson (so the reads add nothing to what a test counts): INFO
+ * commandstats and clients, through queue-testing's {@link Resp}.
  */
 final class RawRedis {
     private RawRedis() {
     }
 
-    /** Sends one command on a fresh connection and returns the raw reply text. */
+    /** Sends one command on a fresh connection (see {@link Resp}) and returns the reply as text. */
     static String call(String redisUri, String... args) throws IOException {
-        URI uri = URI.create(redisUri);
-        try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
-            socket.setSoTimeout(5_000);
-            StringBuilder cmd = new StringBuilder("*").append(args.length).append("\r\n");
-            for (String a : args) {
-                cmd.append('$').append(a.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(a).append("\r\n");
-            }
-            OutputStream out = socket.getOutputStream();
-            out.write(cmd.toString().getBytes(StandardCharsets.UTF_8));
-            out.flush();
-            InputStream in = socket.getInputStream();
-            String first = readLine(in);
-            if (first.startsWith("$")) {
-                int len = Integer.parseInt(first.substring(1));
-                byte[] body = in.readNBytes(len + 2);
-                return new String(body, 0, Math.max(0, len), StandardCharsets.UTF_8);
-            }
-            return first;
-        }
+        return Resp.text(redisUri, args);
     }
 
     /** INFO commandstats as command name -> calls. */
@@ -74,18 +52,5 @@ final class RawRedis {
             }
         }
         throw new IllegalStateException("no connected_clients in INFO");
-    }
-
-    private static String readLine(InputStream in) throws IOException {
-        StringBuilder sb = new StringBuilder();
-        int c;
-        while ((c = in.read()) != -1) {
-            if (c == '\r') {
-                in.read();
-                break;
-            }
-            sb.append((char) c);
-        }
-        return sb.toString();
     }
 }
