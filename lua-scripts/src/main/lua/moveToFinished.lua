@@ -64,7 +64,8 @@
     or the same job twice in one call), -3 lock held by another token. Then the fetch as in
     moveToActive's reply (0, 0, 0, -1, -1, 0 when count = 0).
   Events:
-    completed (returnValue), failed (failedReason, attemptsMade), retrying (attemptsMade,
+    completed (returnValue; consecutive completed jobs of the call share one entry, see
+    emitEvents), failed (failedReason, attemptsMade), retrying (attemptsMade,
     delay, failedReason), plus moveToActive's when fetching
 ]]
 --- @include "checkLock"
@@ -86,6 +87,16 @@ local lockKeys, leaseIds = {}, {}
 local setAdds = {[q.completed] = {}, [q.failed] = {}}
 local finishedCount = {completed = 0, failed = 0}
 local policies, policySeen = {}, {}
+-- Consecutive completed events of the call go in one stream entry (emitEvents).
+local completedIds, returnValues = {}, {}
+
+-- Written before any other event of the call, so the stream keeps the order of a sequence of calls.
+local function flushCompleted()
+  if #completedIds > 0 then
+    emitEvents(q, "completed", completedIds, "returnValue", returnValues)
+    completedIds, returnValues = {}, {}
+  end
+end
 
 local function finish(setKey, kind, jobId, keepCount, keepAgeMs, ...)
   finishedCount[kind] = finishedCount[kind] + 1
@@ -101,7 +112,13 @@ local function finish(setKey, kind, jobId, keepCount, keepAgeMs, ...)
       policies[#policies + 1] = {setKey, keepCount, keepAgeMs}
     end
   end
-  emitEvent(q, kind, jobId, ...)
+  if kind == "completed" then
+    completedIds[#completedIds + 1] = jobId
+    returnValues[#returnValues + 1] = ...
+  else
+    flushCompleted()
+    emitEvent(q, kind, jobId, ...)
+  end
 end
 
 local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
@@ -123,12 +140,14 @@ local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
     return "failed"
   elseif backoffMs > 0 then
     addDelayed(q, jobId, q.now + backoffMs)
+    flushCompleted()
     emitEvent(q, "retrying", jobId, "attemptsMade", attemptsMade, "delay", backoffMs, "failedReason", value)
     return "delayed"
   end
   local priority = tonumber(redis.call("HGET", jobKey, "priority")) or 0
   local state = pushReady(q, jobId, priority, ARGV[i + 12] == "1")
   signalWorkers(q, 0)
+  flushCompleted()
   emitEvent(q, "retrying", jobId, "attemptsMade", attemptsMade, "delay", 0, "failedReason", value)
   return state
 end
@@ -164,7 +183,7 @@ while i <= #ARGV do
       else
         redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText, "returnValue", value)
       end
-      finish(q.completed, "completed", jobId, keepCount, keepAgeMs, "returnValue", value)
+      finish(q.completed, "completed", jobId, keepCount, keepAgeMs, value)
       outcomes[#outcomes + 1] = "completed"
     else
       outcomes[#outcomes + 1] = fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
@@ -183,6 +202,7 @@ for _, setKey in ipairs({q.completed, q.failed}) do
     redis.call("ZADD", setKey, unpack(adds))
   end
 end
+flushCompleted()
 for _, p in ipairs(policies) do
   applyRetention(p[1], q.jobPrefix, q.now, p[2], p[3], retentionBatch)
 end

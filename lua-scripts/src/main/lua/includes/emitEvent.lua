@@ -1,10 +1,37 @@
 --[[
   emitEvent: append one lifecycle event to the queue's stream in the same script as the change,
   capped with MAXLEN ~ so the stream stays bounded. jobId is nil for queue-level events.
+  emitEvents: the same event of several jobs of one script call (a batch of takes, finishes or
+  promotions) as one entry, one XADD instead of one per job. One job gives emitEvent's entry;
+  several give: event, jobIds (the ids in order, separated by one space: job ids never contain
+  whitespace), the shared fields, then for a per-job field (perJob, e.g. "returnValue") one
+  field "<perJob>:<jobId>" per job with values[i]. Readers split the entry back into one event
+  per job, all with the entry's id.
 ]]
 local function emitEvent(q, event, jobId, ...)
   if jobId then
     return redis.call("XADD", q.events, "MAXLEN", "~", q.maxLen, "*", "event", event, "jobId", jobId, ...)
   end
   return redis.call("XADD", q.events, "MAXLEN", "~", q.maxLen, "*", "event", event, ...)
+end
+
+local function emitEvents(q, event, ids, perJob, values, ...)
+  if #ids == 0 then
+    return nil
+  end
+  if #ids == 1 then
+    if perJob then
+      return emitEvent(q, event, ids[1], perJob, values[1], ...)
+    end
+    return emitEvent(q, event, ids[1], ...)
+  end
+  local args = {"XADD", q.events, "MAXLEN", "~", q.maxLen, "*", "event", event, "jobIds", table.concat(ids, " "), ...}
+  if perJob then
+    local prefix = perJob .. ":"
+    for i, id in ipairs(ids) do
+      args[#args + 1] = prefix .. id
+      args[#args + 1] = values[i]
+    end
+  end
+  return redis.call(unpack(args))
 end

@@ -1,6 +1,7 @@
 --[[
   promoteDelayedJobs: move delayed jobs whose due time has come (due <= now) to wait or
-  prioritized, at most `limit` per call and earliest first, so they keep their due order.
+  prioritized, at most `limit` per call and earliest first, so they keep their due order. Their
+  waiting events are one stream entry (emitEvents).
   Returns the number promoted.
 ]]
 --- @include "pushReady"
@@ -19,7 +20,7 @@ local function promoteDelayedJobs(q, limit)
   for _, id in ipairs(ids) do
     local priority = tonumber(redis.call("HGET", q.jobPrefix .. id, "priority")) or 0
     pushReady(q, id, priority, false)
-    emitEvent(q, "waiting", id, "prev", "delayed")
   end
+  emitEvents(q, "waiting", ids, nil, nil, "prev", "delayed")
   return #ids
 end

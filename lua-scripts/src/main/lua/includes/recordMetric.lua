@@ -8,7 +8,8 @@
   a 0 per skipped minute go in with one LPUSH (at most 1440 values), LTRIM keeps 1440, the new
   minute starts at n; after a gap of more than 1440 minutes the list is deleted instead (all of
   it is older than a day). A `now` earlier than the current minute (a caller whose clock lags)
-  counts in the current minute. A script that passes no key for the kind counts nothing.
+  counts in the current minute. A script that passes no key for the kind counts nothing. Caches
+  the queue's paused flag in q.paused as isPaused does.
 ]]
 local function recordMetric(q, kind, n)
   n = n or 1
@@ -18,7 +19,11 @@ local function recordMetric(q, kind, n)
   end
   local minuteField, countField = "mm:" .. kind, "mc:" .. kind
   local minute = math.floor(q.now / 60000)
-  local stored = redis.call("HMGET", q.meta, minuteField, countField)
+  -- The paused flag rides along: the take that follows a finish then needs no HEXISTS (see isPaused).
+  local stored = redis.call("HMGET", q.meta, minuteField, countField, "paused")
+  if q.paused == nil then
+    q.paused = stored[3] ~= false
+  end
   local current = tonumber(stored[1])
   if current and minute <= current then
     redis.call("HINCRBY", q.meta, countField, n)

@@ -7,7 +7,8 @@
   job's hash stays lean). Honours pause.
   When work is left another blocked worker is woken; when this take emptied the queue a
   "drained" event is emitted. Taking a job scheduler's pending iteration creates the next one
-  (see advanceSchedulerOnTake). Appends one array per job to out: the job hash as HGETALL, then
+  (see advanceSchedulerOnTake). The active events of the call are one stream entry (emitEvents).
+  Appends one array per job to out: the job hash as HGETALL, then
   the jobId and the lockToken; returns how many jobs it took.
 ]]
 --- @include "emitEvent"
@@ -24,7 +25,7 @@ local function takeJobs(q, f, out)
   -- the leases go in with one ZADD. Numbers reach Redis as strings formatted with %d: a Lua
   -- number argument is formatted with printf("%.17g"), which showed up in profiles.
   local nextFence, lastFence = 1, 0
-  local leases = {}
+  local leases, activeIds = {}, {}
   local nowText = string.format("%d", q.now)
   local leaseUntil = string.format("%d", q.now + f.lockMs)
   local lockMsText = string.format("%d", f.lockMs)
@@ -92,7 +93,7 @@ local function takeJobs(q, f, out)
       end
       hash[n + 1] = "fence"
       hash[n + 2] = fence
-      emitEvent(q, "active", id)
+      activeIds[#activeIds + 1] = id
       -- The job's own table goes in the reply with the id and lock token at its end: one table
       -- per job for Redis to convert, and no copying in Lua (each costs about as much).
       local last = #hash
@@ -104,6 +105,7 @@ local function takeJobs(q, f, out)
   end
   if #leases > 0 then
     redis.call("ZADD", q.leases, unpack(leases))
+    emitEvents(q, "active", activeIds)
   end
   if taken > 0 then
     -- "or" short-circuits: prioritized is only counted when wait is empty.

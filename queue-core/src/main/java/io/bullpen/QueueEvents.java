@@ -334,15 +334,19 @@ public final class QueueEvents implements AutoCloseable {
         return this;
     }
 
-    /** Called by the reader for each stream entry, in order: the event, then its views. */
+    /**
+     * Called by the reader for each stream entry, in order: each of its events (an entry can
+     * hold the same event of several jobs), then that event's views.
+     */
     private void deliver(String id, Map<String, String> fields) {
-        QueueEvent event = EventDecoder.decode(id, fields);
-        for (Listener<?> l : listeners) {
-            l.offer(event, true);
-        }
-        for (QueueEvent view : EventDecoder.viewsOf(event)) {
+        for (QueueEvent event : EventDecoder.decodeAll(id, fields)) {
             for (Listener<?> l : listeners) {
-                l.offer(view, false);
+                l.offer(event, true);
+            }
+            for (QueueEvent view : EventDecoder.viewsOf(event)) {
+                for (Listener<?> l : listeners) {
+                    l.offer(view, false);
+                }
             }
         }
     }

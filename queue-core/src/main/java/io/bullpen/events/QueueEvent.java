@@ -17,6 +17,8 @@ public sealed interface QueueEvent permits AddedEvent, DuplicatedEvent, WaitingE
     /**
      * The id of the stream entry, such as {@code "1718000000000-0"}. Ids grow with every entry;
      * pass one to {@code QueueEvents.builder(..).lastEventId(id)} to receive what followed it.
+     * The same event of several jobs in one script call (the jobs a worker took, finished or
+     * promoted together) is one entry: those events share its id, in the entry's order.
      *
      * @return the stream entry id
      */

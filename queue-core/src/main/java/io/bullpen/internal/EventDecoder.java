@@ -20,6 +20,8 @@ import io.bullpen.events.UnknownEvent;
 import io.bullpen.events.WaitingEvent;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -34,8 +36,72 @@ import org.slf4j.LoggerFactory;
  */
 public final class EventDecoder {
     private static final Logger log = LoggerFactory.getLogger(EventDecoder.class);
+    /** The field of an entry that records one event of several jobs: their ids, space-separated. */
+    static final String JOB_IDS = "jobIds";
 
     private EventDecoder() {
+    }
+
+    /**
+     * Every event of one stream entry: one, or one per job for an entry that records the same
+     * event of several jobs of one script call ({@code jobIds}, see {@link #split(Map)}). They
+     * all carry the entry's id.
+     *
+     * @param eventId the stream entry id, {@code <millis>-<sequence>}
+     * @param f the entry's fields
+     * @return the typed events, in the entry's job order
+     */
+    public static List<QueueEvent> decodeAll(String eventId, Map<String, String> f) {
+        if (!f.containsKey(JOB_IDS)) {
+            return List.of(decode(eventId, f));
+        }
+        List<QueueEvent> events = new ArrayList<>();
+        for (Map<String, String> one : split(f)) {
+            events.add(decode(eventId, one));
+        }
+        return events;
+    }
+
+    /**
+     * Splits an entry written by the scripts' {@code emitEvents} into one field map per job:
+     * {@code jobIds} (space-separated) becomes {@code jobId}, a field {@code <name>:<jobId>}
+     * becomes {@code <name>} for that job, and the other fields are shared. An entry without
+     * {@code jobIds} is returned as it is.
+     *
+     * @param f the entry's fields
+     * @return one field map per job, in order
+     */
+    public static List<Map<String, String>> split(Map<String, String> f) {
+        String ids = f.get(JOB_IDS);
+        if (ids == null) {
+            return List.of(f);
+        }
+        Map<String, String> shared = new LinkedHashMap<>();
+        Map<String, Map<String, String>> perJob = new LinkedHashMap<>();
+        for (String id : ids.split(" ")) {
+            if (!id.isEmpty()) {
+                Map<String, String> one = new LinkedHashMap<>();
+                one.put("jobId", id);
+                perJob.put(id, one);
+            }
+        }
+        for (Map.Entry<String, String> e : f.entrySet()) {
+            String name = e.getKey();
+            int colon = name.lastIndexOf(':');
+            Map<String, String> one = colon > 0 ? perJob.get(name.substring(colon + 1)) : null;
+            if (one != null) {
+                one.put(name.substring(0, colon), e.getValue());
+            } else if (!name.equals(JOB_IDS)) {
+                shared.put(name, e.getValue());
+            }
+        }
+        List<Map<String, String>> out = new ArrayList<>(perJob.size());
+        for (Map<String, String> one : perJob.values()) {
+            Map<String, String> fields = new LinkedHashMap<>(shared);
+            fields.putAll(one);
+            out.add(fields);
+        }
+        return out;
     }
 
     /**

@@ -3,7 +3,9 @@ package io.bullpen.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bullpen.JobState;
+import io.bullpen.events.ActiveEvent;
 import io.bullpen.events.AddedEvent;
+import io.bullpen.events.CompletedEvent;
 import io.bullpen.events.DelayedEvent;
 import io.bullpen.events.DrainedEvent;
 import io.bullpen.events.QueueEvent;
@@ -24,11 +26,43 @@ class EventDecoderTest {
     private static final Instant TIME = Instant.ofEpochMilli(1718000000123L);
 
     private static QueueEvent decode(String... fieldValues) {
+        return EventDecoder.decode(ID, fields(fieldValues));
+    }
+
+    private static Map<String, String> fields(String... fieldValues) {
         Map<String, String> fields = new LinkedHashMap<>();
         for (int i = 0; i < fieldValues.length; i += 2) {
             fields.put(fieldValues[i], fieldValues[i + 1]);
         }
-        return EventDecoder.decode(ID, fields);
+        return fields;
+    }
+
+    @Test
+    void anEntryOfSeveralJobsIsOneEventPerJobInOrderWithTheEntrysId() {
+        assertThat(EventDecoder.decodeAll(ID, fields("event", "completed", "jobIds", "7 order-8 9",
+                "returnValue:7", "null", "returnValue:order-8", "{\"a\":[1,2]}", "returnValue:9", "\"x y\"")))
+                .containsExactly(new CompletedEvent(ID, TIME, "7", "null"),
+                        new CompletedEvent(ID, TIME, "order-8", "{\"a\":[1,2]}"),
+                        new CompletedEvent(ID, TIME, "9", "\"x y\""));
+        assertThat(EventDecoder.decodeAll(ID, fields("event", "waiting", "jobIds", "3 4", "prev", "delayed")))
+                .containsExactly(new WaitingEvent(ID, TIME, "3", JobState.DELAYED),
+                        new WaitingEvent(ID, TIME, "4", JobState.DELAYED));
+        assertThat(EventDecoder.decodeAll(ID, fields("event", "active", "jobIds", "5 6")))
+                .containsExactly(new ActiveEvent(ID, TIME, "5"), new ActiveEvent(ID, TIME, "6"));
+    }
+
+    @Test
+    void aJobOfAnEntryWithoutItsOwnFieldIsDeliveredAsUnknown() {
+        List<QueueEvent> events = EventDecoder.decodeAll(ID, fields("event", "completed", "jobIds", "1 2",
+                "returnValue:1", "5"));
+        assertThat(events.get(0)).isEqualTo(new CompletedEvent(ID, TIME, "1", "5"));
+        assertThat(events.get(1)).isInstanceOf(UnknownEvent.class).extracting(QueueEvent::jobId).isEqualTo("2");
+    }
+
+    @Test
+    void anEntryOfOneJobIsOneEvent() {
+        assertThat(EventDecoder.decodeAll(ID, fields("event", "active", "jobId", "5")))
+                .containsExactly(new ActiveEvent(ID, TIME, "5"));
     }
 
     @Test

@@ -148,8 +148,9 @@ class MoveToActiveScriptTest {
         assertThat(s.delayed()).containsOnlyKeys("future");
         assertThat(s.waiting()).containsExactly("late", "early");
         assertThat(s.prioritized()).containsOnlyKeys("prio");
-        assertThat(s.eventNames()).containsExactly("waiting", "waiting", "waiting");
-        assertThat(s.events()).allSatisfy(e -> assertThat(e).containsEntry("prev", "delayed"));
+        assertThat(s.events()).as("one entry for the jobs promoted together, in due order").singleElement()
+                .satisfies(e -> assertThat(e).containsEntry("event", "waiting").containsEntry("jobIds", "early prio late")
+                        .containsEntry("prev", "delayed"));
         assertThat(r.nextDelayedDue()).isEqualTo(NOW + 1);
         f.assertInvariant();
     }

@@ -148,7 +148,11 @@ class MoveToFinishedBatchScriptTest {
         QueueSnapshot s = f.snap();
         assertThat(s.completed()).containsOnlyKeys("kept");
         assertThat(s.jobIds()).containsExactly("kept");
-        assertThat(s.eventNames()).containsExactly("completed", "completed");
+        assertThat(s.events()).singleElement().satisfies(e -> assertThat(e)
+                .as("the call's completed events are one entry")
+                .containsEntry("event", "completed").containsEntry("jobIds", "gone kept")
+                .containsEntry("returnValue:gone", "1").containsEntry("returnValue:kept", "1")
+                .doesNotContainKey("jobId"));
     }
 
     @Test
@@ -169,7 +173,9 @@ class MoveToFinishedBatchScriptTest {
         QueueSnapshot s = f.snap();
         assertThat(s.active()).containsExactlyInAnyOrder("n1", "n2");
         assertThat(s.leases()).containsOnlyKeys("n1", "n2");
-        assertThat(s.eventNames()).containsExactly("completed", "completed", "completed", "active", "active", "drained");
+        assertThat(s.eventNames()).containsExactly("completed", "active", "drained");
+        assertThat(s.events().get(0)).containsEntry("jobIds", "a b c").containsEntry("returnValue:b", "1");
+        assertThat(s.events().get(1)).containsEntry("jobIds", "n1 n2");
         f.assertInvariant();
     }
 

@@ -219,7 +219,10 @@ class MoveToFinishedScriptTest {
         assertThat(r.next().nextLeaseExpiry()).as("took all it asked for: no wake times").isEqualTo(-1);
         QueueSnapshot s = f.snap();
         assertThat(s.active()).containsExactlyInAnyOrder("n1", "n2");
-        assertThat(s.eventNames()).containsExactly("completed", "active", "active", "drained");
+        assertThat(s.eventNames()).containsExactly("completed", "active", "drained");
+        assertThat(s.events().get(0)).containsEntry("jobId", "a").containsEntry("returnValue", "1");
+        assertThat(s.events().get(1)).as("the jobs taken in one call share one active entry")
+                .containsEntry("jobIds", "n1 n2").doesNotContainKey("jobId");
         f.assertInvariant();
     }
 }

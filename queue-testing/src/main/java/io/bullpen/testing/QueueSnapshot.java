@@ -232,7 +232,11 @@ public final class QueueSnapshot {
         return hash("meta");
     }
 
-    /** {@return each event's fields, oldest first; the stream entry id is under {@code _id}} */
+    /**
+     * {@return each stream entry's fields, oldest first; the entry id is under {@code _id}. An
+     * entry for the same event of several jobs of one script call has {@code jobIds} (space
+     * separated) instead of {@code jobId}, and per-job fields named {@code <field>:<jobId>}}
+     */
     public List<Map<String, String>> events() {
         List<Map<String, String>> events = new ArrayList<>();
         for (StreamEntry entry : stream("events")) {
