@@ -6,7 +6,7 @@
     1 wait          LIST    <prefix>:{<queue>}:wait
     2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
     3 delayed       ZSET    <prefix>:{<queue>}:delayed
-    4 active        LIST    <prefix>:{<queue>}:active
+    4 leases        ZSET    <prefix>:{<queue>}:leases  (the active jobs)
     5 completed     ZSET    <prefix>:{<queue>}:completed
     6 failed        ZSET    <prefix>:{<queue>}:failed
     7 meta          HASH    <prefix>:{<queue>}:meta
@@ -21,7 +21,7 @@ return {
   redis.call("LLEN", KEYS[1]),
   redis.call("ZCARD", KEYS[2]),
   redis.call("ZCARD", KEYS[3]),
-  redis.call("LLEN", KEYS[4]),
+  redis.call("ZCARD", KEYS[4]),
   redis.call("ZCARD", KEYS[5]),
   redis.call("ZCARD", KEYS[6]),
   redis.call("HEXISTS", KEYS[7], "paused")

@@ -1,7 +1,8 @@
 --[[
-  getJobs: a page of jobs of one state with their hashes, read atomically. Lists are read in
-  stored order (wait and active: newest first); sorted sets ascending (delayed: next due
-  first; prioritized: next to run first) or descending (completed, failed: newest first).
+  getJobs: a page of jobs of one state with their hashes, read atomically. The wait list is read
+  in stored order (newest first); sorted sets ascending (delayed: next due first; prioritized:
+  next to run first) or descending (completed, failed: newest first; active, from leases: the
+  latest lock expiry, i.e. most recently taken or extended, first).
   Read-only. Job keys are built from jobKeyPrefix (same slot).
 
   KEYS:

@@ -1,12 +1,12 @@
 --[[
-  getState: the state of one job, read atomically: sorted sets are checked first (O(log n)),
-  then active and wait (LPOS). Read-only.
+  getState: the state of one job, read atomically: sorted sets are checked first (O(log n);
+  active = a lease in leases), then wait (LPOS). Read-only.
 
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait
     2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
     3 delayed       ZSET    <prefix>:{<queue>}:delayed
-    4 active        LIST    <prefix>:{<queue>}:active
+    4 leases        ZSET    <prefix>:{<queue>}:leases  (the active jobs)
     5 completed     ZSET    <prefix>:{<queue>}:completed
     6 failed        ZSET    <prefix>:{<queue>}:failed
   ARGV:
@@ -29,7 +29,7 @@ end
 if redis.call("ZSCORE", KEYS[2], jobId) then
   return "prioritized"
 end
-if redis.call("LPOS", KEYS[4], jobId) then
+if redis.call("ZSCORE", KEYS[4], jobId) then
   return "active"
 end
 if redis.call("LPOS", KEYS[1], jobId) then

@@ -7,13 +7,12 @@
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait
     2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
-    3 active        LIST    <prefix>:{<queue>}:active
-    4 leases        ZSET    <prefix>:{<queue>}:leases
-    5 failed        ZSET    <prefix>:{<queue>}:failed
-    6 marker        ZSET    <prefix>:{<queue>}:marker
-    7 meta          HASH    <prefix>:{<queue>}:meta
-    8 events        STREAM  <prefix>:{<queue>}:events
-    9 metricsFailed LIST    <prefix>:{<queue>}:metrics:failed  (per-minute counts)
+    3 leases        ZSET    <prefix>:{<queue>}:leases  (the active jobs, scored by lock expiry)
+    4 failed        ZSET    <prefix>:{<queue>}:failed
+    5 marker        ZSET    <prefix>:{<queue>}:marker
+    6 meta          HASH    <prefix>:{<queue>}:meta
+    7 events        STREAM  <prefix>:{<queue>}:events
+    8 metricsFailed LIST    <prefix>:{<queue>}:metrics:failed  (per-minute counts)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
@@ -28,8 +27,8 @@
 --- @include "recoverStalledJobs"
 
 local q = {
-  wait = KEYS[1], prioritized = KEYS[2], active = KEYS[3], leases = KEYS[4], failed = KEYS[5],
-  marker = KEYS[6], meta = KEYS[7], events = KEYS[8], metrics = { failed = KEYS[9] },
+  wait = KEYS[1], prioritized = KEYS[2], leases = KEYS[3], failed = KEYS[4],
+  marker = KEYS[5], meta = KEYS[6], events = KEYS[7], metrics = { failed = KEYS[8] },
   jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3]
 }
 local recovered, failed = recoverStalledJobs(q, tonumber(ARGV[4]), tonumber(ARGV[5]))

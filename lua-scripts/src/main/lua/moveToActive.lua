@@ -2,7 +2,8 @@
   moveToActive: a worker takes up to `count` jobs in one call. First recovers a bounded batch of
   stalled jobs (expired leases), promotes a bounded batch of due delayed jobs and, when asked,
   removes finished jobs past their retention age (the janitor); then, unless
-  the queue is paused, takes from wait, then prioritized. Each taken job gets a lock token
+  the queue is paused, takes from wait, then prioritized. A taken job is active: its lease (in
+  leases, the set of active jobs) is its only state entry. Each taken job gets a lock token
   (token .. ":" .. fence) with PX lockMs, a lease, a fencing token, processedOn, pb (processedBy, named
   workers only) and ats (attemptsStarted) + 1. Job keys are built from jobKeyPrefix (same slot as the queue).
 
@@ -10,16 +11,15 @@
     1 wait          LIST    <prefix>:{<queue>}:wait
     2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
     3 delayed       ZSET    <prefix>:{<queue>}:delayed
-    4 active        LIST    <prefix>:{<queue>}:active
-    5 leases        ZSET    <prefix>:{<queue>}:leases
-    6 failed        ZSET    <prefix>:{<queue>}:failed  (jobs that stalled too often; janitor)
-    7 marker        ZSET    <prefix>:{<queue>}:marker
-    8 meta          HASH    <prefix>:{<queue>}:meta
-    9 events        STREAM  <prefix>:{<queue>}:events
-    10 fence        STRING  <prefix>:{<queue>}:fence  (fencing-token counter)
-    11 completed    ZSET    <prefix>:{<queue>}:completed  (janitor)
-    12 metricsCompleted LIST <prefix>:{<queue>}:metrics:completed  (unused here: same KEYS as moveToFinished)
-    13 metricsFailed  LIST  <prefix>:{<queue>}:metrics:failed  (per-minute counts: jobs that stalled too often)
+    4 leases        ZSET    <prefix>:{<queue>}:leases  (the active jobs, scored by lock expiry)
+    5 failed        ZSET    <prefix>:{<queue>}:failed  (jobs that stalled too often; janitor)
+    6 marker        ZSET    <prefix>:{<queue>}:marker
+    7 meta          HASH    <prefix>:{<queue>}:meta
+    8 events        STREAM  <prefix>:{<queue>}:events
+    9 fence         STRING  <prefix>:{<queue>}:fence  (fencing-token counter)
+    10 completed    ZSET    <prefix>:{<queue>}:completed  (janitor)
+    11 metricsCompleted LIST <prefix>:{<queue>}:metrics:completed  (unused here: same KEYS as moveToFinished)
+    12 metricsFailed  LIST  <prefix>:{<queue>}:metrics:failed  (per-minute counts: jobs that stalled too often)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
@@ -47,9 +47,9 @@
 --- @include "fetchJobs"
 
 local q = {
-  wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], active = KEYS[4], leases = KEYS[5],
-  failed = KEYS[6], marker = KEYS[7], meta = KEYS[8], events = KEYS[9], fence = KEYS[10],
-  completed = KEYS[11], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3],
-  metrics = { completed = KEYS[12], failed = KEYS[13] }
+  wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], leases = KEYS[4],
+  failed = KEYS[5], marker = KEYS[6], meta = KEYS[7], events = KEYS[8], fence = KEYS[9],
+  completed = KEYS[10], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3],
+  metrics = { completed = KEYS[11], failed = KEYS[12] }
 }
 return fetchJobs(q, readFetchArgs(4), {})

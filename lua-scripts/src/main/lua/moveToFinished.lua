@@ -18,16 +18,15 @@
     1 wait          LIST    <prefix>:{<queue>}:wait
     2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
     3 delayed       ZSET    <prefix>:{<queue>}:delayed
-    4 active        LIST    <prefix>:{<queue>}:active
-    5 leases        ZSET    <prefix>:{<queue>}:leases
-    6 failed        ZSET    <prefix>:{<queue>}:failed
-    7 marker        ZSET    <prefix>:{<queue>}:marker
-    8 meta          HASH    <prefix>:{<queue>}:meta
-    9 events        STREAM  <prefix>:{<queue>}:events
-    10 fence        STRING  <prefix>:{<queue>}:fence
-    11 completed    ZSET    <prefix>:{<queue>}:completed
-    12 metricsCompleted LIST <prefix>:{<queue>}:metrics:completed  (per-minute counts)
-    13 metricsFailed  LIST  <prefix>:{<queue>}:metrics:failed  (per-minute counts)
+    4 leases        ZSET    <prefix>:{<queue>}:leases  (the active jobs, scored by lock expiry)
+    5 failed        ZSET    <prefix>:{<queue>}:failed
+    6 marker        ZSET    <prefix>:{<queue>}:marker
+    7 meta          HASH    <prefix>:{<queue>}:meta
+    8 events        STREAM  <prefix>:{<queue>}:events
+    9 fence         STRING  <prefix>:{<queue>}:fence
+    10 completed    ZSET    <prefix>:{<queue>}:completed
+    11 metricsCompleted LIST <prefix>:{<queue>}:metrics:completed  (per-minute counts)
+    12 metricsFailed  LIST  <prefix>:{<queue>}:metrics:failed  (per-minute counts)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
@@ -75,14 +74,15 @@
 --- @include "recordMetric"
 
 local q = {
-  wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], active = KEYS[4], leases = KEYS[5],
-  failed = KEYS[6], marker = KEYS[7], meta = KEYS[8], events = KEYS[9], fence = KEYS[10],
-  completed = KEYS[11], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2], maxLen = ARGV[3],
-  metrics = { completed = KEYS[12], failed = KEYS[13] }
+  wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], leases = KEYS[4],
+  failed = KEYS[5], marker = KEYS[6], meta = KEYS[7], events = KEYS[8], fence = KEYS[9],
+  completed = KEYS[10], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2], maxLen = ARGV[3],
+  metrics = { completed = KEYS[11], failed = KEYS[12] }
 }
 local retentionBatch = 1000
 local outcomes, seen = {}, {}
--- Deferred to one call each per batch: lock keys to delete, leases to drop, finished-set adds.
+-- Deferred to one call each per batch: lock keys to delete, leases to drop (a held lock means
+-- the job is in leases, the set of active jobs), finished-set adds.
 local lockKeys, leaseIds = {}, {}
 local setAdds = {[q.completed] = {}, [q.failed] = {}}
 local finishedCount = {completed = 0, failed = 0}
@@ -166,7 +166,6 @@ while i <= #ARGV do
     seen[jobId] = true
     lockKeys[#lockKeys + 1] = jobKey .. ":lock"
     leaseIds[#leaseIds + 1] = jobId
-    redis.call("LREM", q.active, "-1", jobId)
     -- Numbers go to Redis as strings: a Lua number is formatted with printf("%.17g"), which
     -- showed up in profiles of busy workers.
     local attemptsMade
@@ -192,6 +191,7 @@ while i <= #ARGV do
   i = i + (completed and 7 or 13)
 end
 
+-- Before the fetch below, which may take a retried job again.
 if #lockKeys > 0 then
   redis.call("DEL", unpack(lockKeys))
   redis.call("ZREM", q.leases, unpack(leaseIds))

@@ -7,11 +7,10 @@
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait
     2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
-    3 active        LIST    <prefix>:{<queue>}:active
-    4 leases        ZSET    <prefix>:{<queue>}:leases
-    5 marker        ZSET    <prefix>:{<queue>}:marker
-    6 meta          HASH    <prefix>:{<queue>}:meta
-    7 events        STREAM  <prefix>:{<queue>}:events
+    3 leases        ZSET    <prefix>:{<queue>}:leases  (the active jobs)
+    4 marker        ZSET    <prefix>:{<queue>}:marker
+    5 meta          HASH    <prefix>:{<queue>}:meta
+    6 events        STREAM  <prefix>:{<queue>}:events
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 eventsMaxLen  approximate cap of the events stream
@@ -28,7 +27,7 @@
 --- @include "emitEvent"
 
 local q = {
-  wait = KEYS[1], prioritized = KEYS[2], marker = KEYS[5], meta = KEYS[6], events = KEYS[7],
+  wait = KEYS[1], prioritized = KEYS[2], marker = KEYS[4], meta = KEYS[5], events = KEYS[6],
   jobPrefix = ARGV[1], maxLen = ARGV[2]
 }
 local jobId = ARGV[3]
@@ -38,8 +37,7 @@ if lockCheck < 0 then
   return lockCheck
 end
 redis.call("DEL", jobKey .. ":lock")
-redis.call("ZREM", KEYS[4], jobId)
-redis.call("LREM", KEYS[3], -1, jobId)
+redis.call("ZREM", KEYS[3], jobId)
 redis.call("HINCRBY", jobKey, "ats", -1)
 pushReady(q, jobId, tonumber(redis.call("HGET", jobKey, "priority")) or 0, true)
 signalWorkers(q, 0)

@@ -1,10 +1,10 @@
 --[[
   obliterate: delete a queue and everything in it, one bounded chunk per call; the caller pauses
   the queue first (so workers take nothing meanwhile) and loops until done. Each call deletes up
-  to `limit` jobs (hash, lock, logs) taken from active (only when forced), wait, prioritized,
-  delayed, completed and failed, then up to `limit` job schedulers (their scheduler:<id>
-  hashes); the call that finds all of those empty deletes the queue's own keys: the state keys,
-  leases, marker, meta (so the pause goes last), events, the id and fence counters, schedulers
+  to `limit` jobs (hash, lock, logs) taken from active (leases; only when forced), wait,
+  prioritized, delayed, completed and failed, then up to `limit` job schedulers (their
+  scheduler:<id> hashes); the call that finds all of those empty deletes the queue's own keys:
+  the state keys, marker, meta (so the pause goes last), events, the id and fence counters, schedulers
   and the metrics lists. Refuses while jobs are active unless forced; workers of forcibly
   deleted active jobs then fail to report them (job not found). Job and scheduler keys are
   built from jobKeyPrefix and schedulerKeyPrefix (same slot). The queue registry
@@ -14,18 +14,17 @@
     1 wait          LIST    <prefix>:{<queue>}:wait
     2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
     3 delayed       ZSET    <prefix>:{<queue>}:delayed
-    4 active        LIST    <prefix>:{<queue>}:active
-    5 leases        ZSET    <prefix>:{<queue>}:leases
-    6 completed     ZSET    <prefix>:{<queue>}:completed
-    7 failed        ZSET    <prefix>:{<queue>}:failed
-    8 marker        ZSET    <prefix>:{<queue>}:marker
-    9 meta          HASH    <prefix>:{<queue>}:meta
-    10 events       STREAM  <prefix>:{<queue>}:events
-    11 id           STRING  <prefix>:{<queue>}:id
-    12 fence        STRING  <prefix>:{<queue>}:fence
-    13 schedulers   ZSET    <prefix>:{<queue>}:schedulers
-    14 metricsCompleted LIST <prefix>:{<queue>}:metrics:completed
-    15 metricsFailed  LIST  <prefix>:{<queue>}:metrics:failed
+    4 leases        ZSET    <prefix>:{<queue>}:leases  (the active jobs)
+    5 completed     ZSET    <prefix>:{<queue>}:completed
+    6 failed        ZSET    <prefix>:{<queue>}:failed
+    7 marker        ZSET    <prefix>:{<queue>}:marker
+    8 meta          HASH    <prefix>:{<queue>}:meta
+    9 events        STREAM  <prefix>:{<queue>}:events
+    10 id           STRING  <prefix>:{<queue>}:id
+    11 fence        STRING  <prefix>:{<queue>}:fence
+    12 schedulers   ZSET    <prefix>:{<queue>}:schedulers
+    13 metricsCompleted LIST <prefix>:{<queue>}:metrics:completed
+    14 metricsFailed  LIST  <prefix>:{<queue>}:metrics:failed
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 schedulerKeyPrefix  <prefix>:{<queue>}:scheduler:
@@ -41,13 +40,13 @@
 local jobPrefix, schedulerPrefix = ARGV[1], ARGV[2]
 local force, limit = ARGV[3] == "1", tonumber(ARGV[4])
 
-if not force and redis.call("LLEN", KEYS[4]) > 0 then
+if not force and redis.call("ZCARD", KEYS[4]) > 0 then
   return -7
 end
 
 local deleted = 0
 
-local function fromList(key, leases)
+local function fromList(key)
   if deleted >= limit then
     return
   end
@@ -55,9 +54,6 @@ local function fromList(key, leases)
   if ids then
     for _, id in ipairs(ids) do
       removeJobData(jobPrefix, id)
-    end
-    if leases then
-      redis.call("ZREM", leases, unpack(ids))
     end
     deleted = deleted + #ids
   end
@@ -74,17 +70,17 @@ local function fromSet(key)
   deleted = deleted + #popped / 2
 end
 
-fromList(KEYS[4], KEYS[5])
+fromSet(KEYS[4])
 fromList(KEYS[1])
 fromSet(KEYS[2])
 fromSet(KEYS[3])
+fromSet(KEYS[5])
 fromSet(KEYS[6])
-fromSet(KEYS[7])
 if deleted >= limit then
   return {deleted, 0}
 end
 
-local schedulers = redis.call("ZPOPMIN", KEYS[13], limit)
+local schedulers = redis.call("ZPOPMIN", KEYS[12], limit)
 for i = 1, #schedulers, 2 do
   redis.call("DEL", schedulerPrefix .. schedulers[i])
 end
@@ -94,5 +90,5 @@ end
 
 -- Everything the queue referenced is gone: its own keys go last (UNLINK frees big ones lazily).
 redis.call("UNLINK", KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8],
-    KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14], KEYS[15])
+    KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14])
 return {deleted, 1}

@@ -7,11 +7,10 @@
     1 wait          LIST    <prefix>:{<queue>}:wait
     2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
     3 delayed       ZSET    <prefix>:{<queue>}:delayed
-    4 active        LIST    <prefix>:{<queue>}:active
-    5 leases        ZSET    <prefix>:{<queue>}:leases
-    6 completed     ZSET    <prefix>:{<queue>}:completed
-    7 failed        ZSET    <prefix>:{<queue>}:failed
-    8 events        STREAM  <prefix>:{<queue>}:events
+    4 leases        ZSET    <prefix>:{<queue>}:leases  (the active jobs)
+    5 completed     ZSET    <prefix>:{<queue>}:completed
+    6 failed        ZSET    <prefix>:{<queue>}:failed
+    7 events        STREAM  <prefix>:{<queue>}:events
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 eventsMaxLen  approximate cap of the events stream
@@ -24,7 +23,7 @@
 --- @include "removeJobData"
 --- @include "emitEvent"
 
-local q = { events = KEYS[8], jobPrefix = ARGV[1], maxLen = ARGV[2] }
+local q = { events = KEYS[7], jobPrefix = ARGV[1], maxLen = ARGV[2] }
 local jobId = ARGV[3]
 local jobKey = q.jobPrefix .. jobId
 if redis.call("EXISTS", jobKey) == 0 then
@@ -33,9 +32,10 @@ end
 if redis.call("EXISTS", jobKey .. ":lock") == 1 then
   return -6
 end
--- Sorted sets first: O(log n); lists only when the id was in none of them.
+-- Sorted sets first: O(log n); the wait list only when the id was in none of them.
 local prev
-local zsets = {{KEYS[6], "completed"}, {KEYS[7], "failed"}, {KEYS[3], "delayed"}, {KEYS[2], "prioritized"}}
+local zsets = {{KEYS[5], "completed"}, {KEYS[6], "failed"}, {KEYS[3], "delayed"}, {KEYS[2], "prioritized"},
+  {KEYS[4], "active"}}
 for _, entry in ipairs(zsets) do
   if redis.call("ZREM", entry[1], jobId) == 1 then
     prev = entry[2]
@@ -43,10 +43,7 @@ for _, entry in ipairs(zsets) do
   end
 end
 if not prev then
-  if redis.call("LREM", KEYS[4], 0, jobId) > 0 then
-    redis.call("ZREM", KEYS[5], jobId)
-    prev = "active"
-  elseif redis.call("LREM", KEYS[1], 0, jobId) > 0 then
+  if redis.call("LREM", KEYS[1], 0, jobId) > 0 then
     prev = "waiting"
   else
     prev = "unknown"

@@ -1,5 +1,6 @@
 --[[
-  recoverStalledJobs: find active jobs whose lease (lock expiry, scored in q.leases) has passed
+  recoverStalledJobs: find active jobs whose lease (lock expiry, scored in q.leases, the set of
+  active jobs) has passed
   and recover them: back to the front of wait (or to prioritized), or to failed once their
   stalledCount exceeds maxStalled. The lock's own PX TTL is the truth: a lease that looks
   expired while the lock still lives (the caller's clock runs ahead of Redis) is re-scored from
@@ -24,7 +25,6 @@ local function recoverStalledJobs(q, maxStalled, limit)
       redis.call("ZADD", q.leases, q.now + ttl, id)
     else
       redis.call("ZREM", q.leases, id)
-      redis.call("LREM", q.active, 1, id)
       redis.call("DEL", jobKey .. ":lock")
       if redis.call("EXISTS", jobKey) == 1 then
         local stalledCount = redis.call("HINCRBY", jobKey, "stc", 1)

@@ -1,5 +1,6 @@
 --[[
-  takeJobs: move up to f.count ready jobs (wait first, then prioritized) to active, each with a
+  takeJobs: move up to f.count ready jobs (wait first, then prioritized) to active (q.leases, the
+  set of active jobs: a taken job's lease is its only state entry), each with a
   lock token (f.token .. ":" .. fence) set with PX, a lease scored by its expiry, a fencing token
   from the queue's counter (one INCRBY per call reserves a block; unused numbers are skipped),
   processedOn, pb (processedBy: only for a named worker, f.worker ~= "") and ats (attempts
@@ -30,14 +31,15 @@ local function takeJobs(q, f, out)
   local leaseUntil = string.format("%d", q.now + f.lockMs)
   local lockMsText = string.format("%d", f.lockMs)
   for slot = 0, f.count - 1 do
-    local id = redis.call("LMOVE", q.wait, q.active, "RIGHT", "LEFT")
+    -- Popped, the job is in no state structure until the batched ZADD of its lease below (this
+    -- script is atomic, so nothing else sees that).
+    local id = redis.call("RPOP", q.wait)
     if not id then
       local popped = redis.call("ZPOPMIN", q.prioritized)
       if not popped[1] then
         break
       end
       id = popped[1]
-      redis.call("LPUSH", q.active, id)
     end
     local jobKey = q.jobPrefix .. id
     local hash = redis.call("HGETALL", jobKey)
@@ -60,8 +62,8 @@ local function takeJobs(q, f, out)
     end
     if #hash == 0 or verdict == "skip" then
       -- A dangling id (hash deleted behind our back) is dropped rather than run as a ghost; an
-      -- overdue iteration of a SKIP_MISSED scheduler is dropped, never run.
-      redis.call("LREM", q.active, "1", id)
+      -- overdue iteration of a SKIP_MISSED scheduler is dropped, never run. Neither gets a lease,
+      -- so popping it was all it took to drop the id.
       if #hash > 0 then
         removeJobData(q.jobPrefix, id)
         emitEvent(q, "removed", id, "prev", "skipped")

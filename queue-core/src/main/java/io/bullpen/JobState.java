@@ -19,7 +19,7 @@ public enum JobState {
     /** Waiting for its due time: added with a delay, or backing off before a retry. */
     DELAYED("delayed", "delayed"),
     /** Being processed by a worker that holds its lock. */
-    ACTIVE("active", "active"),
+    ACTIVE("leases", "active"),
     /** Finished successfully. */
     COMPLETED("completed", "completed"),
     /** Finished without success: out of attempts, or failed unrecoverably. */
@@ -37,9 +37,10 @@ public enum JobState {
 
     /**
      * The suffix of the Redis key holding the ids in this state, as in
-     * {@code <prefix>:{<queue>}:wait}.
+     * {@code <prefix>:{<queue>}:wait}. Active jobs are the members of the {@code leases} sorted set
+     * (job id to lock expiry).
      *
-     * @return "wait", "prioritized", "delayed", "active", "completed" or "failed"
+     * @return "wait", "prioritized", "delayed", "leases", "completed" or "failed"
      * @throws UnsupportedOperationException for {@link #UNKNOWN}, which has no key
      */
     public String key() {

@@ -222,8 +222,9 @@ public final class Queue<T> {
     }
 
     /**
-     * A page of the jobs in one state. Order: waiting and active newest first; delayed next due
-     * first; prioritized next to run first; completed and failed most recently finished first.
+     * A page of the jobs in one state. Order: waiting newest first; active latest lock expiry
+     * (most recently taken or extended) first; delayed next due first; prioritized next to run
+     * first; completed and failed most recently finished first.
      *
      * @param state the state (not UNKNOWN)
      * @param start first index, from 0

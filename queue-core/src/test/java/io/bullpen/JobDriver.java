@@ -6,6 +6,7 @@ import io.bullpen.internal.ScriptTypes.FetchArgs;
 import io.bullpen.internal.ScriptTypes.Finish;
 import io.bullpen.internal.ScriptTypes.RawJob;
 import io.bullpen.internal.Scripts;
+import java.util.Collection;
 import java.util.List;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -65,7 +66,7 @@ final class JobDriver {
         int errors = 0;
         while (true) {
             try {
-                List<String> active = redisson.<String>getList(keys.active(), StringCodec.INSTANCE).readAll();
+                Collection<String> active = redisson.<String>getScoredSortedSet(keys.leases(), StringCodec.INSTANCE).readAll();
                 if (!active.isEmpty()) {
                     for (String id : active) {
                         String token = redisson.<String>getBucket(keys.lock(id), StringCodec.INSTANCE).get();

@@ -15,7 +15,8 @@ class JobStateTest {
         assertThat(JobState.WAITING.key()).isEqualTo("wait");
         assertThat(JobState.PRIORITIZED.key()).isEqualTo("prioritized");
         assertThat(JobState.DELAYED.key()).isEqualTo("delayed");
-        assertThat(JobState.ACTIVE.key()).isEqualTo("active");
+        // Active jobs are the members of the leases sorted set (there is no active list).
+        assertThat(JobState.ACTIVE.key()).isEqualTo("leases");
         assertThat(JobState.COMPLETED.key()).isEqualTo("completed");
         assertThat(JobState.FAILED.key()).isEqualTo("failed");
     }

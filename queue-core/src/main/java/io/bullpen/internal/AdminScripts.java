@@ -102,7 +102,7 @@ public final class AdminScripts {
      * @throws io.bullpen.QueueBusyException (in the stage) when jobs are active and not forced
      */
     public CompletionStage<ObliterateChunk> obliterate(boolean force, int limit) {
-        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.active(), k.leases(), k.completed(),
+        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.leases(), k.completed(),
                 k.failed(), k.marker(), k.meta(), k.events(), k.id(), k.fence(), k.schedulers(),
                 k.metrics(MetricsType.COMPLETED.label()), k.metrics(MetricsType.FAILED.label()));
         return runner.<Object>run("obliterate", ReturnType.LIST, keys, k.jobPrefix(),
@@ -110,7 +110,7 @@ public final class AdminScripts {
                 .thenCompose(reply -> {
                     if (reply instanceof Number code) {
                         // The count is read afterwards, for the message only.
-                        return redisson.getList(k.active(), StringCodec.INSTANCE).sizeAsync()
+                        return redisson.getScoredSortedSet(k.leases(), StringCodec.INSTANCE).sizeAsync()
                                 .thenApply(active -> {
                                     throw ErrorCode.toException(code.longValue(), k.queue(), null, "obliterate",
                                             Integer.toString(active));

@@ -55,11 +55,6 @@ public final class KeyScheme {
         return base + "delayed";
     }
 
-    /** @return the LIST of active job ids */
-    public String active() {
-        return base + "active";
-    }
-
     /** @return the ZSET of completed job ids */
     public String completed() {
         return base + "completed";
@@ -70,7 +65,7 @@ public final class KeyScheme {
         return base + "failed";
     }
 
-    /** @return the ZSET of active job id to lock expiry */
+    /** @return the ZSET of active job id to lock expiry: the set of active jobs (there is no active list) */
     public String leases() {
         return base + "leases";
     }
@@ -157,7 +152,7 @@ public final class KeyScheme {
             case WAITING -> waitList();
             case PRIORITIZED -> prioritized();
             case DELAYED -> delayed();
-            case ACTIVE -> active();
+            case ACTIVE -> leases();
             case COMPLETED -> completed();
             case FAILED -> failed();
             case UNKNOWN -> throw new IllegalArgumentException("state UNKNOWN has no key");

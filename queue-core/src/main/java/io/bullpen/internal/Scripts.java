@@ -175,7 +175,7 @@ public final class Scripts {
 
     /** moveToWait: gives back a job taken but never started (lock checked, no stall counted). */
     public CompletionStage<Void> moveToWait(String jobId, String lockToken) {
-        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.active(), k.leases(), k.marker(), k.meta(), k.events());
+        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.leases(), k.marker(), k.meta(), k.events());
         return runner.<Object>run("moveToWait", ReturnType.LONG, keys, k.jobPrefix(), maxLen, jobId, lockToken)
                 .thenAccept(reply -> check(reply, jobId, "give back", "active"));
     }
@@ -196,7 +196,7 @@ public final class Scripts {
 
     /** moveStalledJobsToWait: recovers up to {@code limit} jobs whose lock expired. */
     public CompletionStage<StalledResult> moveStalledJobsToWait(long now, int maxStalled, int limit) {
-        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.active(), k.leases(), k.failed(), k.marker(), k.meta(), k.events(),
+        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.leases(), k.failed(), k.marker(), k.meta(), k.events(),
                 k.metrics("failed"));
         return runner.<List<Object>>run("moveStalledJobsToWait", ReturnType.LIST, keys,
                         k.jobPrefix(), Long.toString(now), maxLen, Integer.toString(maxStalled), Integer.toString(limit))
@@ -219,7 +219,7 @@ public final class Scripts {
 
     /** removeJob: true when removed, false when there was no such job. */
     public CompletionStage<Boolean> removeJob(String jobId) {
-        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.active(), k.leases(), k.completed(), k.failed(), k.events());
+        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.leases(), k.completed(), k.failed(), k.events());
         return runner.<Object>run("removeJob", ReturnType.LONG, keys, k.jobPrefix(), maxLen, jobId)
                 .thenApply(reply -> {
                     if (num(reply) == ErrorCode.JOB_NOT_FOUND.code()) {
@@ -239,7 +239,7 @@ public final class Scripts {
 
     /** getCounts: counts per state and the paused flag, read atomically. */
     public CompletionStage<JobCounts> getCounts() {
-        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.active(), k.completed(), k.failed(), k.meta());
+        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.leases(), k.completed(), k.failed(), k.meta());
         return runner.<List<Object>>run("getCounts", ReturnType.LIST, keys)
                 .thenApply(r -> new JobCounts(num(r.get(0)), num(r.get(3)), num(r.get(2)), num(r.get(1)),
                         num(r.get(4)), num(r.get(5)), num(r.get(6)) == 1));
@@ -248,9 +248,10 @@ public final class Scripts {
     /** getJobs: a page of one state's jobs, in the state's natural order (see the script header). */
     public CompletionStage<List<RawJob>> getJobs(JobState state, long start, long end) {
         String order = switch (state) {
-            case WAITING, ACTIVE -> "list";
+            case WAITING -> "list";
             case DELAYED, PRIORITIZED -> "asc";
-            case COMPLETED, FAILED -> "desc";
+            // ACTIVE reads leases: the latest lock expiry (most recently taken or extended) first.
+            case ACTIVE, COMPLETED, FAILED -> "desc";
             case UNKNOWN -> throw new IllegalArgumentException("cannot list jobs in state UNKNOWN");
         };
         return runner.<List<Object>>run("getJobs", ReturnType.LIST, List.of(k.stateKey(state)),
@@ -270,7 +271,7 @@ public final class Scripts {
 
     /** getState: the job's state, {@link JobState#UNKNOWN} when there is no such job. */
     public CompletionStage<JobState> getState(String jobId) {
-        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.active(), k.completed(), k.failed());
+        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.leases(), k.completed(), k.failed());
         return runner.<Object>run("getState", ReturnType.VALUE, keys, jobId)
                 .thenApply(reply -> JobState.fromLabel(str(reply)));
     }
@@ -310,7 +311,7 @@ public final class Scripts {
     }
 
     private List<Object> fetchKeys() {
-        return List.of(k.waitList(), k.prioritized(), k.delayed(), k.active(), k.leases(), k.failed(), k.marker(),
+        return List.of(k.waitList(), k.prioritized(), k.delayed(), k.leases(), k.failed(), k.marker(),
                 k.meta(), k.events(), k.fence(), k.completed(), k.metrics("completed"), k.metrics("failed"));
     }
 

@@ -123,6 +123,9 @@ class AdminScriptsTest {
         QueueSnapshot s = f.snap();
         assertThat(s.active()).containsExactly("locked");
         assertThat(s.leases()).containsOnlyKeys("locked");
+        assertThat(s.keys()).doesNotContain("job:lapsed", "job:lapsed:lock");
+        assertThat(s.events()).singleElement().satisfies(e -> assertThat(e).contains(entry("event", "removed"),
+                entry("jobId", "lapsed"), entry("prev", "active")));
         f.assertInvariant();
     }
 
@@ -165,7 +168,12 @@ class AdminScriptsTest {
             f.job("d" + i).delayed("d" + i, NOW + 10 - i);
         }
         f.job("w1").job("w2").waiting("w2", "w1");
+        f.job("a1").active("a1", "w:1", LOCK_MS, NOW + LOCK_MS).job("a2").active("a2", "w:2", LOCK_MS, NOW + LOCK_MS + 5)
+                .job("a0").active("a0", "w:3", LOCK_MS, NOW + LOCK_MS - 5);
 
+        // Active comes from leases: the latest lock expiry (most recently taken or extended) first.
+        assertThat(join(f.scripts.getJobs(JobState.ACTIVE, 0, -1))).extracting(RawJob::id).containsExactly("a2", "a1", "a0");
+        assertThat(join(f.scripts.getJobs(JobState.ACTIVE, 1, 1))).extracting(RawJob::id).containsExactly("a1");
         assertThat(join(f.scripts.getJobs(JobState.COMPLETED, 0, 1))).extracting(RawJob::id).containsExactly("c4", "c3");
         assertThat(join(f.scripts.getJobs(JobState.COMPLETED, 2, -1))).extracting(RawJob::id).containsExactly("c2", "c1");
         assertThat(join(f.scripts.getJobs(JobState.DELAYED, 0, -1))).extracting(RawJob::id).containsExactly("d4", "d3", "d2", "d1");

@@ -24,10 +24,21 @@ class KeySchemeTest {
     }
 
     @Test
+    void eachStoredStateMapsToItsKeyAndActiveToTheLeases() {
+        for (JobState state : JobState.values()) {
+            if (state != JobState.UNKNOWN) {
+                assertThat(k.stateKey(state)).as(state.label()).isEqualTo("bp:{orders}:" + state.key());
+            }
+        }
+        assertThat(k.stateKey(JobState.ACTIVE)).isEqualTo(k.leases()).isEqualTo("bp:{orders}:leases");
+        assertThat(k.stateKey(JobState.WAITING)).isEqualTo(k.waitList());
+    }
+
+    @Test
     void everyKeyOfAQueueHashesToTheSameClusterSlot() {
         for (String queue : List.of("orders", "a", "emails-eu.v2", "x_y")) {
             KeyScheme keys = new KeyScheme("bp", queue);
-            List<String> all = new ArrayList<>(List.of(keys.waitList(), keys.prioritized(), keys.delayed(), keys.active(),
+            List<String> all = new ArrayList<>(List.of(keys.waitList(), keys.prioritized(), keys.delayed(),
                     keys.completed(), keys.failed(), keys.leases(), keys.marker(), keys.meta(), keys.events(), keys.id(),
                     keys.fence(), keys.schedulers(), keys.job("1"), keys.lock("1"), keys.logs("1"), keys.job("custom-id")));
             int slot = slot(queue);

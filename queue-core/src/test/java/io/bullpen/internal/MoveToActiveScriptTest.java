@@ -42,6 +42,7 @@ class MoveToActiveScriptTest {
         QueueSnapshot s = f.snap();
         assertThat(s.waiting()).containsExactly("2");
         assertThat(s.active()).containsExactly("1");
+        assertThat(s.exists("active")).as("leases is the set of active jobs: no active list").isFalse();
         assertThat(s.lock("1")).isEqualTo("w:1");
         assertThat(s.pttl("job:1:lock")).isBetween(LOCK_MS - 5_000, LOCK_MS);
         assertThat(s.leases()).containsOnly(entry("1", (double) (NOW + LOCK_MS)));
@@ -103,6 +104,8 @@ class MoveToActiveScriptTest {
         QueueSnapshot s = f.snap();
         assertThat(s.prioritized()).containsOnlyKeys("p2");
         assertThat(s.active()).containsExactlyInAnyOrder("1", "2", "p1");
+        assertThat(s.leases()).containsOnly(entry("1", (double) (NOW + LOCK_MS)), entry("2", (double) (NOW + LOCK_MS)),
+                entry("p1", (double) (NOW + LOCK_MS)));
         f.assertInvariant();
     }
 
@@ -220,6 +223,25 @@ class MoveToActiveScriptTest {
         QueueSnapshot s = f.snap();
         assertThat(s.waiting()).isEmpty();
         assertThat(s.active()).isEmpty();
+        assertThat(s.leases()).as("a dangling id never gets a lease").isEmpty();
+        assertThat(s.exists("job:ghost:lock")).isFalse();
+        f.assertInvariant();
+    }
+
+    @Test
+    void danglingIdAmongRealJobsIsDroppedAndTheOthersAreTaken() {
+        f.job("1").job("2").waiting("2", "ghost", "1");
+
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(3)));
+
+        assertThat(r.jobs()).extracting(RawJob::id).containsExactly("1", "2");
+        QueueSnapshot s = f.snap();
+        assertThat(s.waiting()).isEmpty();
+        assertThat(s.leases()).containsOnlyKeys("1", "2");
+        assertThat(s.lock("1")).isNotNull();
+        assertThat(s.lock("2")).isNotNull();
+        assertThat(s.exists("job:ghost:lock")).isFalse();
+        f.assertInvariant();
     }
 
     @Test

@@ -84,6 +84,8 @@ class MoveToFinishedScriptTest {
                 });
         QueueSnapshot after = f.snap();
         assertThat(after.active()).isEqualTo(before.active());
+        assertThat(after.leases()).isEqualTo(before.leases());
+        assertThat(after.lock("a")).isEqualTo(before.lock("a"));
         assertThat(after.job("a")).isEqualTo(before.job("a"));
         assertThat(after.events()).isEmpty();
     }

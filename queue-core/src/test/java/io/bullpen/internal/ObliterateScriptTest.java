@@ -59,6 +59,8 @@ class ObliterateScriptTest {
         assertThat(after.keys()).isEqualTo(before.keys());
         assertThat(after.meta()).isEqualTo(before.meta());
         assertThat(after.active()).containsExactly("a");
+        assertThat(after.leases()).isEqualTo(before.leases());
+        assertThat(after.lock("a")).isEqualTo("w:1");
         assertThat(after.events()).isEqualTo(before.events());
     }
 
@@ -90,6 +92,9 @@ class ObliterateScriptTest {
         assertThat(join(admin.obliterate(true, 4))).isEqualTo(new ObliterateChunk(4, false));
         QueueSnapshot mid = f.snap();
         assertThat(mid.jobIds()).containsExactlyInAnyOrder("c", "f");
+        // The active job went first, with its lease and lock.
+        assertThat(mid.leases()).isEmpty();
+        assertThat(mid.lock("a")).isNull();
         assertThat(mid.meta()).containsEntry("paused", "1");
         assertThat(mid.exists("events")).isTrue();
         f.assertInvariant();

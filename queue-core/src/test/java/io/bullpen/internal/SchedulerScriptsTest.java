@@ -132,6 +132,7 @@ class SchedulerScriptsTest {
         QueueSnapshot s = f.snap();
         assertThat(s.jobIds()).isEmpty();
         assertThat(s.active()).isEmpty();
+        assertThat(s.leases()).as("a skipped iteration never gets a lease").isEmpty();
         assertThat(s.events()).anySatisfy(e -> assertThat(e).containsEntry("event", "removed").containsEntry("prev", "skipped"));
         assertThat(r.schedulerUpdates()).extracting(SchedulerUpdate::pendingJobId).containsExactly("");
         f.assertInvariant();

@@ -60,9 +60,11 @@ final class ScriptFixture {
         return zadd(k.delayed(), id, dueMillis * 4096.0);
     }
 
-    /** An active job: in active, with a lock and a lease expiring at {@code leaseExpiry}. */
+    /**
+     * An active job: a lease expiring at {@code leaseExpiry} (leases is the set of active jobs),
+     * and a lock when {@code lockTtlMs > 0}.
+     */
     ScriptFixture active(String id, String token, long lockTtlMs, long leaseExpiry) {
-        redisson.<String>getList(k.active(), StringCodec.INSTANCE).add(id);
         if (lockTtlMs > 0) {
             redisson.<String>getBucket(k.lock(id), StringCodec.INSTANCE).set(token, java.time.Duration.ofMillis(lockTtlMs));
         }

@@ -14,7 +14,7 @@ import org.redisson.api.RedissonClient;
 
 /**
  * Every key of one queue ({@code <prefix>:{<queue>}:*}) read into one immutable object, addressed
- * by key suffix: {@code wait}, {@code active}, {@code job:7}, {@code job:7:lock} and so on.
+ * by key suffix: {@code wait}, {@code leases}, {@code job:7}, {@code job:7:lock} and so on.
  *
  * <p>The keys are read one after another (SCAN, then pipelined reads), not atomically: take
  * snapshots of quiescent queues (no worker running), as tests that assert raw state do anyway.
@@ -207,9 +207,14 @@ public final class QueueSnapshot {
         return zset("delayed");
     }
 
-    /** {@return ids in the active list, in list order} */
+    /**
+     * {@return the active job ids: the members of {@code leases} (the set of active jobs), latest
+     *     lock expiry (most recently taken or extended) first, as the queue lists active jobs}
+     */
     public List<String> active() {
-        return list("active");
+        List<String> ids = new ArrayList<>(leases().keySet());
+        Collections.reverse(ids);
+        return Collections.unmodifiableList(ids);
     }
 
     /** {@return the completed zset (score = finishedOn)} */
@@ -222,7 +227,7 @@ public final class QueueSnapshot {
         return zset("failed");
     }
 
-    /** {@return active id to lock expiry in epoch ms} */
+    /** {@return active id to lock expiry in epoch ms, earliest expiry first: the set of active jobs} */
     public Map<String, Double> leases() {
         return zset("leases");
     }

@@ -29,10 +29,6 @@ class QueueInvariantTest {
         redisson.<String>getDeque(key("wait"), StringCodec.INSTANCE).addFirst(id);
     }
 
-    private void pushActive(String id) {
-        redisson.<String>getDeque(key("active"), StringCodec.INSTANCE).addFirst(id);
-    }
-
     private void zadd(String suffix, double score, String id) {
         redisson.<String>getScoredSortedSet(key(suffix), StringCodec.INSTANCE).add(score, id);
     }
@@ -41,12 +37,11 @@ class QueueInvariantTest {
         redisson.<String, String>getMap(key("job:" + id), StringCodec.INSTANCE).put("name", "job-" + id);
     }
 
-    /** One job in each state, an active one with its lease and lock: the shape a healthy queue has. */
+    /** One job in each state, an active one (its lease) with its lock: the shape a healthy queue has. */
     private void seedValidQueue() {
         pushWait("1");
         zadd("prioritized", 1L << 32, "2");
         zadd("delayed", 1_700_000_000_000L * 4096, "3");
-        pushActive("4");
         zadd("leases", 1_700_000_030_000L, "4");
         redisson.<String>getBucket(key("job:4:lock"), StringCodec.INSTANCE).set("token");
         redisson.<String>getList(key("job:4:logs"), StringCodec.INSTANCE).add("working");
@@ -106,36 +101,44 @@ class QueueInvariantTest {
         jobHash("8");
 
         assertThat(QueueInvariant.violations(context.snapshot(queue))).containsExactly(
-                "job:8 hash is in none of wait, prioritized, delayed, active, completed, failed (orphan)");
+                "job:8 hash is in none of wait, prioritized, delayed, leases, completed, failed (orphan)");
     }
 
     @Test
-    void reportsALeaseWithoutAnActiveJob(BullpenTestContext context) {
+    void reportsAJobBothActiveAndWaiting(BullpenTestContext context) {
         seedValidQueue();
         zadd("leases", 1_700_000_030_000L, "1");
 
         assertThat(QueueInvariant.violations(context.snapshot(queue)))
-                .containsExactly("job 1 has a lease but is not in active");
+                .containsExactly("job 1 appears 2 times: in wait, leases");
     }
 
     @Test
-    void reportsAnActiveJobWithoutALease(BullpenTestContext context) {
+    void reportsALeaseWithoutItsJobHash(BullpenTestContext context) {
         seedValidQueue();
-        pushActive("9");
-        jobHash("9");
+        zadd("leases", 1_700_000_030_000L, "9");
 
         assertThat(QueueInvariant.violations(context.snapshot(queue)))
-                .containsExactly("job 9 is in active but has no lease");
+                .containsExactly("job 9 is in leases but has no job:9 hash");
+    }
+
+    @Test
+    void reportsAnActiveListBesideTheLeases(BullpenTestContext context) {
+        seedValidQueue();
+        redisson.<String>getDeque(key("active"), StringCodec.INSTANCE).addFirst("4");
+
+        assertThat(QueueInvariant.violations(context.snapshot(queue)))
+                .containsExactly("active exists (a list) but must not: leases is the set of active jobs");
     }
 
     @Test
     void reportsAStructureOfTheWrongType(BullpenTestContext context) {
-        redisson.<String>getScoredSortedSet(key("active"), StringCodec.INSTANCE).add(1, "1");
+        redisson.<String>getDeque(key("leases"), StringCodec.INSTANCE).addFirst("1");
         jobHash("1");
 
         assertThat(QueueInvariant.violations(context.snapshot(queue))).containsExactly(
-                "active is a zset but must be a list",
-                "job:1 hash is in none of wait, prioritized, delayed, active, completed, failed (orphan)");
+                "leases is a list but must be a zset",
+                "job:1 hash is in none of wait, prioritized, delayed, leases, completed, failed (orphan)");
     }
 
     @Test

@@ -113,6 +113,22 @@ class QueueSnapshotTest {
     }
 
     @Test
+    void activeJobsAreTheLeasesLatestExpiryFirst(BullpenTestContext context) {
+        var leases = redisson.<String>getScoredSortedSet(key("leases"), StringCodec.INSTANCE);
+        leases.add(1_700_000_030_000.0, "7");
+        leases.add(1_700_000_060_000.0, "8");
+        leases.add(1_700_000_030_000.0, "6");
+
+        QueueSnapshot snapshot = context.snapshot(queue);
+
+        assertThat(snapshot.leases()).containsExactly(entry("6", 1_700_000_030_000.0), entry("7", 1_700_000_030_000.0),
+                entry("8", 1_700_000_060_000.0));
+        // ZREVRANGE order, as Queue.getJobs(ACTIVE) lists them.
+        assertThat(snapshot.active()).containsExactly("8", "7", "6");
+        assertThat(snapshot.exists("active")).isFalse();
+    }
+
+    @Test
     void absentKeysReadAsEmptyOrNull(BullpenTestContext context) {
         QueueSnapshot snapshot = context.snapshot(queue);
 
