@@ -6,7 +6,8 @@
   processedOn, pb (processedBy: only for a named worker, f.worker ~= "") and ats (attempts
   started). The fence is in the lock token and in the reply, not stored in the hash (a finished
   job's hash stays lean). Honours pause.
-  When work is left another blocked worker is woken; when this take emptied the queue a
+  When work is left another blocked worker is woken, unless q.finishing (the caller is a
+  finishing worker, which never consumed the marker); when this take emptied the queue a
   "drained" event is emitted. Taking a job scheduler's pending iteration creates the next one
   (see advanceSchedulerOnTake). The active events of the call are one stream entry (emitEvents).
   Appends one array per job to out: the job hash as HGETALL, then
@@ -22,25 +23,31 @@ local function takeJobs(q, f, out)
   if f.count <= 0 or isPaused(q) then
     return taken
   end
-  -- Fencing tokens come from one INCRBY per call (numbers of jobs not found are skipped), and
-  -- the leases go in with one ZADD. Numbers reach Redis as strings formatted with %d: a Lua
+  -- The leases go in with one ZADD. Numbers reach Redis as strings formatted with %d: a Lua
   -- number argument is formatted with printf("%.17g"), which showed up in profiles.
   local nextFence, lastFence = 1, 0
   local leases, activeIds = {}, {}
   local nowText = string.format("%d", q.now)
   local leaseUntil = string.format("%d", q.now + f.lockMs)
   local lockMsText = string.format("%d", f.lockMs)
-  for slot = 0, f.count - 1 do
-    -- Popped, the job is in no state structure until the batched ZADD of its lease below (this
-    -- script is atomic, so nothing else sees that).
-    local id = redis.call("RPOP", q.wait)
-    if not id then
-      local popped = redis.call("ZPOPMIN", q.prioritized)
-      if not popped[1] then
-        break
-      end
-      id = popped[1]
+  -- One pop per source for the whole batch (RPOP/ZPOPMIN with a count, Redis 6.2+). Popped,
+  -- a job is in no state structure until the batched ZADD of its lease below (this script is
+  -- atomic, so nothing else sees that).
+  local ids = redis.call("RPOP", q.wait, string.format("%d", f.count)) or {}
+  local short = #ids < f.count
+  if short then
+    local popped = redis.call("ZPOPMIN", q.prioritized, string.format("%d", f.count - #ids))
+    for i = 1, #popped, 2 do
+      ids[#ids + 1] = popped[i]
     end
+    short = #ids < f.count
+  end
+  if #ids > 0 then
+    -- Fencing tokens: one INCRBY reserves a block (numbers of jobs not run are skipped).
+    lastFence = redis.call("INCRBY", q.fence, string.format("%d", #ids))
+    nextFence = lastFence - #ids + 1
+  end
+  for _, id in ipairs(ids) do
     local jobKey = q.jobPrefix .. id
     local hash = redis.call("HGETALL", jobKey)
     local verdict = "run"
@@ -69,10 +76,6 @@ local function takeJobs(q, f, out)
         emitEvent(q, "removed", id, "prev", "skipped")
       end
     else
-      if nextFence > lastFence then
-        lastFence = redis.call("INCRBY", q.fence, string.format("%d", f.count - slot))
-        nextFence = lastFence - (f.count - slot) + 1
-      end
       local fence = string.format("%d", nextFence)
       nextFence = nextFence + 1
       local started = string.format("%d", attemptsStarted)
@@ -110,9 +113,15 @@ local function takeJobs(q, f, out)
     emitEvents(q, "active", activeIds)
   end
   if taken > 0 then
-    -- "or" short-circuits: prioritized is only counted when wait is empty.
-    if redis.call("LLEN", q.wait) > 0 or redis.call("ZCARD", q.prioritized) > 0 then
-      redis.call("ZADD", q.marker, 0, "0")
+    -- A take that came up short emptied the queue; a full one looks ("or" short-circuits:
+    -- prioritized is only counted when wait is empty).
+    if not short and (redis.call("LLEN", q.wait) > 0 or redis.call("ZCARD", q.prioritized) > 0) then
+      -- Work is left: wake the next blocked worker. Only a caller that consumed the marker
+      -- needs to (moveToActive); a finishing worker's take never consumed it, so it leaves the
+      -- marker as it found it.
+      if not q.finishing then
+        redis.call("ZADD", q.marker, "0", "0")
+      end
     else
       emitEvent(q, "drained", nil)
     end

@@ -131,24 +131,21 @@ final class QueueModel {
         promoteDue(now);
         List<Taken> taken = new ArrayList<>();
         if (count > 0 && !paused) {
-            // The script reserves a block of fencing tokens (count - taken so far) with one INCRBY
-            // when it takes its first job.
-            long nextFence = 0;
-            for (int i = 0; i < count; i++) {
-                String id;
-                if (!wait.isEmpty()) {
-                    id = wait.remove(wait.size() - 1);
-                } else if (!prioritized.isEmpty()) {
-                    id = first(prioritized);
-                    prioritized.remove(id);
-                } else {
-                    break;
-                }
+            // The script pops the whole batch first (wait, then prioritized), then reserves one
+            // fencing token per popped job with one INCRBY.
+            List<String> popped = new ArrayList<>();
+            while (popped.size() < count && !wait.isEmpty()) {
+                popped.add(wait.remove(wait.size() - 1));
+            }
+            while (popped.size() < count && !prioritized.isEmpty()) {
+                String id = first(prioritized);
+                prioritized.remove(id);
+                popped.add(id);
+            }
+            long nextFence = fenceCounter + 1;
+            fenceCounter += popped.size();
+            for (String id : popped) {
                 Job job = jobs.get(id);
-                if (i == 0) {
-                    nextFence = fenceCounter + 1;
-                    fenceCounter += count;
-                }
                 long fence = nextFence++;
                 job.state = State.ACTIVE;
                 job.fence = fence;
