@@ -36,15 +36,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class EventDecoder {
     private static final Logger log = LoggerFactory.getLogger(EventDecoder.class);
-    /** The field of an entry that records one event of several jobs: their ids, space-separated. */
-    static final String JOB_IDS = "jobIds";
 
     private EventDecoder() {
     }
 
     /**
      * Every event of one stream entry: one, or one per job for an entry that records the same
-     * event of several jobs of one script call ({@code jobIds}, see {@link #split(Map)}). They
+     * event of several jobs of one script call (see {@link #split(Map)}). They
      * all carry the entry's id.
      *
      * @param eventId the stream entry id, {@code <millis>-<sequence>}
@@ -52,7 +50,7 @@ public final class EventDecoder {
      * @return the typed events, in the entry's job order
      */
     public static List<QueueEvent> decodeAll(String eventId, Map<String, String> f) {
-        if (!f.containsKey(JOB_IDS)) {
+        if (!isShared(f)) {
             return List.of(decode(eventId, f));
         }
         List<QueueEvent> events = new ArrayList<>();
@@ -63,19 +61,22 @@ public final class EventDecoder {
     }
 
     /**
-     * Splits an entry written by the scripts' {@code emitEvents} into one field map per job:
-     * {@code jobIds} (space-separated) becomes {@code jobId}, a field {@code <name>:<jobId>}
-     * becomes {@code <name>} for that job, and the other fields are shared. An entry without
+     * Splits an entry written by the scripts' {@code emitEvents} into one field map per job: its
+     * {@code jobId} holds several ids separated by spaces (job ids never contain whitespace),
+     * each job gets its own {@code jobId}, a field {@code <name>:<jobId>}
+     * becomes {@code <name>} for that job (the scripts leave out one whose value is JSON null,
+     * so a completed event without a return value reads as null), and the other fields are
+     * shared. An entry without
      * {@code jobIds} is returned as it is.
      *
      * @param f the entry's fields
      * @return one field map per job, in order
      */
     public static List<Map<String, String>> split(Map<String, String> f) {
-        String ids = f.get(JOB_IDS);
-        if (ids == null) {
+        if (!isShared(f)) {
             return List.of(f);
         }
+        String ids = f.get("jobId");
         Map<String, String> shared = new LinkedHashMap<>();
         Map<String, Map<String, String>> perJob = new LinkedHashMap<>();
         for (String id : ids.split(" ")) {
@@ -91,7 +92,7 @@ public final class EventDecoder {
             Map<String, String> one = colon > 0 ? perJob.get(name.substring(colon + 1)) : null;
             if (one != null) {
                 one.put(name.substring(0, colon), e.getValue());
-            } else if (!name.equals(JOB_IDS)) {
+            } else if (!name.equals("jobId")) {
                 shared.put(name, e.getValue());
             }
         }
@@ -102,6 +103,12 @@ public final class EventDecoder {
             out.add(fields);
         }
         return out;
+    }
+
+    /** Whether the entry records the same event of several jobs: a space in its jobId. */
+    private static boolean isShared(Map<String, String> f) {
+        String jobId = f.get("jobId");
+        return jobId != null && jobId.indexOf(' ') >= 0;
     }
 
     /**
@@ -121,7 +128,7 @@ public final class EventDecoder {
                 case "waiting" -> new WaitingEvent(eventId, time, job(jobId), state(required(f, "prev")));
                 case "active" -> new ActiveEvent(eventId, time, job(jobId));
                 case "progress" -> new ProgressEvent(eventId, time, job(jobId), required(f, "data"));
-                case "completed" -> new CompletedEvent(eventId, time, job(jobId), required(f, "returnValue"));
+                case "completed" -> new CompletedEvent(eventId, time, job(jobId), f.getOrDefault("returnValue", "null"));
                 case "failed" -> new FailedEvent(eventId, time, job(jobId), f.get("failedReason"),
                         integer(required(f, "attemptsMade")));
                 case "retrying" -> new RetryingEvent(eventId, time, job(jobId), integer(required(f, "attemptsMade")),

@@ -11,6 +11,7 @@ import io.bullpen.events.DrainedEvent;
 import io.bullpen.events.QueueEvent;
 import io.bullpen.events.RemovedEvent;
 import io.bullpen.events.RetryingEvent;
+import io.bullpen.events.StalledEvent;
 import io.bullpen.events.UnknownEvent;
 import io.bullpen.events.WaitingEvent;
 import java.time.Duration;
@@ -39,23 +40,29 @@ class EventDecoderTest {
 
     @Test
     void anEntryOfSeveralJobsIsOneEventPerJobInOrderWithTheEntrysId() {
-        assertThat(EventDecoder.decodeAll(ID, fields("event", "completed", "jobIds", "7 order-8 9",
+        assertThat(EventDecoder.decodeAll(ID, fields("event", "completed", "jobId", "7 order-8 9",
                 "returnValue:7", "null", "returnValue:order-8", "{\"a\":[1,2]}", "returnValue:9", "\"x y\"")))
                 .containsExactly(new CompletedEvent(ID, TIME, "7", "null"),
                         new CompletedEvent(ID, TIME, "order-8", "{\"a\":[1,2]}"),
                         new CompletedEvent(ID, TIME, "9", "\"x y\""));
-        assertThat(EventDecoder.decodeAll(ID, fields("event", "waiting", "jobIds", "3 4", "prev", "delayed")))
+        assertThat(EventDecoder.decodeAll(ID, fields("event", "waiting", "jobId", "3 4", "prev", "delayed")))
                 .containsExactly(new WaitingEvent(ID, TIME, "3", JobState.DELAYED),
                         new WaitingEvent(ID, TIME, "4", JobState.DELAYED));
-        assertThat(EventDecoder.decodeAll(ID, fields("event", "active", "jobIds", "5 6")))
+        assertThat(EventDecoder.decodeAll(ID, fields("event", "active", "jobId", "5 6")))
                 .containsExactly(new ActiveEvent(ID, TIME, "5"), new ActiveEvent(ID, TIME, "6"));
     }
 
     @Test
-    void aJobOfAnEntryWithoutItsOwnFieldIsDeliveredAsUnknown() {
-        List<QueueEvent> events = EventDecoder.decodeAll(ID, fields("event", "completed", "jobIds", "1 2",
-                "returnValue:1", "5"));
-        assertThat(events.get(0)).isEqualTo(new CompletedEvent(ID, TIME, "1", "5"));
+    void aCompletedJobOfAnEntryWithoutItsOwnReturnValueReturnedNull() {
+        assertThat(EventDecoder.decodeAll(ID, fields("event", "completed", "jobId", "1 2", "returnValue:1", "5")))
+                .containsExactly(new CompletedEvent(ID, TIME, "1", "5"), new CompletedEvent(ID, TIME, "2", "null"));
+    }
+
+    @Test
+    void aJobOfAnEntryWithoutARequiredFieldIsDeliveredAsUnknown() {
+        List<QueueEvent> events = EventDecoder.decodeAll(ID, fields("event", "stalled", "jobId", "1 2",
+                "stalledCount:1", "1"));
+        assertThat(events.get(0)).isEqualTo(new StalledEvent(ID, TIME, "1", 1));
         assertThat(events.get(1)).isInstanceOf(UnknownEvent.class).extracting(QueueEvent::jobId).isEqualTo("2");
     }
 

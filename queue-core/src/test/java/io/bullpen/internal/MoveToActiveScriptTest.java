@@ -152,7 +152,7 @@ class MoveToActiveScriptTest {
         assertThat(s.waiting()).containsExactly("late", "early");
         assertThat(s.prioritized()).containsOnlyKeys("prio");
         assertThat(s.events()).as("one entry for the jobs promoted together, in due order").singleElement()
-                .satisfies(e -> assertThat(e).containsEntry("event", "waiting").containsEntry("jobIds", "early prio late")
+                .satisfies(e -> assertThat(e).containsEntry("event", "waiting").containsEntry("jobId", "early prio late")
                         .containsEntry("prev", "delayed"));
         assertThat(r.nextDelayedDue()).isEqualTo(NOW + 1);
         f.assertInvariant();

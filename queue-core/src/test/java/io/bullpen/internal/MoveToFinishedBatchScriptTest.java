@@ -150,9 +150,23 @@ class MoveToFinishedBatchScriptTest {
         assertThat(s.jobIds()).containsExactly("kept");
         assertThat(s.events()).singleElement().satisfies(e -> assertThat(e)
                 .as("the call's completed events are one entry")
-                .containsEntry("event", "completed").containsEntry("jobIds", "gone kept")
+                .containsEntry("event", "completed").containsEntry("jobId", "gone kept")
                 .containsEntry("returnValue:gone", "1").containsEntry("returnValue:kept", "1")
-                .doesNotContainKey("jobId"));
+                .doesNotContainKey("jobIds"));
+    }
+
+    @Test
+    void aNullReturnValueIsLeftOutOfTheSharedCompletedEntry() {
+        active("x", "w:1");
+        active("y", "w:1");
+
+        join(f.scripts.moveToFinished(NOW, fetch(0), List.of(
+                complete("x", "w:1", "null", Retention.keepAll()),
+                complete("y", "w:1", "[2]", Retention.keepAll()))));
+
+        assertThat(f.snap().events()).singleElement().satisfies(e -> assertThat(e)
+                .containsEntry("jobId", "x y").containsEntry("returnValue:y", "[2]")
+                .doesNotContainKey("returnValue:x"));
     }
 
     @Test
@@ -174,8 +188,8 @@ class MoveToFinishedBatchScriptTest {
         assertThat(s.active()).containsExactlyInAnyOrder("n1", "n2");
         assertThat(s.leases()).containsOnlyKeys("n1", "n2");
         assertThat(s.eventNames()).containsExactly("completed", "active", "drained");
-        assertThat(s.events().get(0)).containsEntry("jobIds", "a b c").containsEntry("returnValue:b", "1");
-        assertThat(s.events().get(1)).containsEntry("jobIds", "n1 n2");
+        assertThat(s.events().get(0)).containsEntry("jobId", "a b c").containsEntry("returnValue:b", "1");
+        assertThat(s.events().get(1)).containsEntry("jobId", "n1 n2");
         f.assertInvariant();
     }
 

@@ -239,8 +239,8 @@ public final class QueueSnapshot {
 
     /**
      * {@return each stream entry's fields, oldest first; the entry id is under {@code _id}. An
-     * entry for the same event of several jobs of one script call has {@code jobIds} (space
-     * separated) instead of {@code jobId}, and per-job fields named {@code <field>:<jobId>}}
+     * entry for the same event of several jobs of one script call has their ids in {@code jobId},
+     * separated by spaces, and per-job fields named {@code <field>:<jobId>}}
      */
     public List<Map<String, String>> events() {
         List<Map<String, String>> events = new ArrayList<>();
