@@ -99,7 +99,8 @@ local function flushCompleted()
   end
 end
 
-local function finish(setKey, kind, jobId, keepCount, keepAgeMs, ...)
+-- i: the record's first ARGV index (its retention arguments are at i + 5 and i + 6).
+local function finish(i, setKey, kind, jobId, keepCount, keepAgeMs, ...)
   finishedCount[kind] = finishedCount[kind] + 1
   if keepCount == 0 then
     removeJobData(q.jobPrefix, jobId)
@@ -107,7 +108,8 @@ local function finish(setKey, kind, jobId, keepCount, keepAgeMs, ...)
     local adds = setAdds[setKey]
     adds[#adds + 1] = q.nowText
     adds[#adds + 1] = jobId
-    local policy = setKey .. "|" .. keepCount .. "|" .. keepAgeMs
+    -- Keyed by the argument strings: concatenating Lua numbers would format each with printf.
+    local policy = setKey .. "|" .. ARGV[i + 5] .. "|" .. ARGV[i + 6]
     if not policySeen[policy] then
       policySeen[policy] = true
       policies[#policies + 1] = {setKey, keepCount, keepAgeMs}
@@ -137,7 +139,7 @@ local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
   local backoffMs = tonumber(ARGV[i + 10])
   if ARGV[i + 11] == "1" or tonumber(attemptsMade) >= tonumber(ARGV[i + 9]) then
     redis.call("HSET", jobKey, "finishedOn", q.nowText)
-    finish(q.failed, "failed", jobId, keepCount, keepAgeMs, "failedReason", value, "attemptsMade", attemptsMade)
+    finish(i, q.failed, "failed", jobId, keepCount, keepAgeMs, "failedReason", value, "attemptsMade", attemptsMade)
     return "failed"
   elseif backoffMs > 0 then
     addDelayed(q, jobId, q.now + backoffMs)
@@ -183,7 +185,7 @@ while i <= #ARGV do
       else
         redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText, "returnValue", value)
       end
-      finish(q.completed, "completed", jobId, keepCount, keepAgeMs, value)
+      finish(i, q.completed, "completed", jobId, keepCount, keepAgeMs, value)
       outcomes[#outcomes + 1] = "completed"
     else
       outcomes[#outcomes + 1] = fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
