@@ -49,7 +49,7 @@
 local q = {
   wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], leases = KEYS[4],
   failed = KEYS[5], marker = KEYS[6], meta = KEYS[7], events = KEYS[8], fence = KEYS[9],
-  completed = KEYS[10], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3],
+  completed = KEYS[10], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2], maxLen = ARGV[3],
   metrics = { completed = KEYS[11], failed = KEYS[12] }
 }
 return fetchJobs(q, readFetchArgs(4), {})

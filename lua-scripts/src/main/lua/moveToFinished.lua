@@ -72,6 +72,7 @@
 --- @include "addDelayed"
 --- @include "applyRetention"
 --- @include "recordMetric"
+--- @include "intText"
 
 local q = {
   wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], leases = KEYS[4],
@@ -173,9 +174,9 @@ while i <= #ARGV do
     -- showed up in profiles of busy workers.
     local attemptsMade
     if ARGV[i + 3] == "" then
-      attemptsMade = string.format("%d", redis.call("HINCRBY", jobKey, "atm", 1))
+      attemptsMade = intText(redis.call("HINCRBY", jobKey, "atm", 1))
     else
-      attemptsMade = string.format("%d", tonumber(ARGV[i + 3]) + 1)
+      attemptsMade = intText(tonumber(ARGV[i + 3]) + 1)
     end
     local keepCount, keepAgeMs = tonumber(ARGV[i + 5]), tonumber(ARGV[i + 6])
     if completed then

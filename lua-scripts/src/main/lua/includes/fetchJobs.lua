@@ -17,8 +17,10 @@
 local function readFetchArgs(firstIndex)
   return {
     count = tonumber(ARGV[firstIndex]),
+    countText = ARGV[firstIndex],
     token = ARGV[firstIndex + 1],
     lockMs = tonumber(ARGV[firstIndex + 2]),
+    lockMsText = ARGV[firstIndex + 2],
     worker = ARGV[firstIndex + 3],
     promoteLimit = tonumber(ARGV[firstIndex + 4]),
     stalledLimit = tonumber(ARGV[firstIndex + 5]),

@@ -14,6 +14,7 @@
   the jobId and the lockToken; returns how many jobs it took.
 ]]
 --- @include "emitEvent"
+--- @include "intText"
 --- @include "signalWorkers"
 --- @include "advanceSchedulerOnTake"
 --- @include "removeJobData"
@@ -27,13 +28,13 @@ local function takeJobs(q, f, out)
   -- number argument is formatted with printf("%.17g"), which showed up in profiles.
   local nextFence, lastFence = 1, 0
   local leases, activeIds = {}, {}
-  local nowText = string.format("%d", q.now)
+  local nowText = q.nowText
   local leaseUntil = string.format("%d", q.now + f.lockMs)
-  local lockMsText = string.format("%d", f.lockMs)
+  local lockMsText = f.lockMsText
   -- One pop per source for the whole batch (RPOP/ZPOPMIN with a count, Redis 6.2+). Popped,
   -- a job is in no state structure until the batched ZADD of its lease below (this script is
   -- atomic, so nothing else sees that).
-  local ids = redis.call("RPOP", q.wait, string.format("%d", f.count)) or {}
+  local ids = redis.call("RPOP", q.wait, f.countText) or {}
   local short = #ids < f.count
   if short then
     local popped = redis.call("ZPOPMIN", q.prioritized, string.format("%d", f.count - #ids))
@@ -44,7 +45,7 @@ local function takeJobs(q, f, out)
   end
   if #ids > 0 then
     -- Fencing tokens: one INCRBY reserves a block (numbers of jobs not run are skipped).
-    lastFence = redis.call("INCRBY", q.fence, string.format("%d", #ids))
+    lastFence = redis.call("INCRBY", q.fence, intText(#ids))
     nextFence = lastFence - #ids + 1
   end
   for _, id in ipairs(ids) do
@@ -78,7 +79,7 @@ local function takeJobs(q, f, out)
     else
       local fence = string.format("%d", nextFence)
       nextFence = nextFence + 1
-      local started = string.format("%d", attemptsStarted)
+      local started = intText(attemptsStarted)
       local lockToken = f.token .. ":" .. fence
       redis.call("SET", jobKey .. ":lock", lockToken, "PX", lockMsText)
       leases[#leases + 1] = leaseUntil
