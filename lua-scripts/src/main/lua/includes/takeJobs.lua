@@ -26,7 +26,7 @@ local function takeJobs(q, f, out)
   end
   -- The leases go in with one ZADD. Numbers reach Redis as strings formatted with %d: a Lua
   -- number argument is formatted with printf("%.17g"), which showed up in profiles.
-  local nextFence, lastFence = 1, 0
+  local nextFence
   local leases, activeIds = {}, {}
   local nowText = q.nowText
   local leaseUntil = string.format("%d", q.now + f.lockMs)
@@ -37,7 +37,7 @@ local function takeJobs(q, f, out)
   local ids = redis.call("RPOP", q.wait, f.countText) or {}
   local short = #ids < f.count
   if short then
-    local popped = redis.call("ZPOPMIN", q.prioritized, string.format("%d", f.count - #ids))
+    local popped = redis.call("ZPOPMIN", q.prioritized, intText(f.count - #ids))
     for i = 1, #popped, 2 do
       ids[#ids + 1] = popped[i]
     end
@@ -45,8 +45,7 @@ local function takeJobs(q, f, out)
   end
   if #ids > 0 then
     -- Fencing tokens: one INCRBY reserves a block (numbers of jobs not run are skipped).
-    lastFence = redis.call("INCRBY", q.fence, intText(#ids))
-    nextFence = lastFence - #ids + 1
+    nextFence = redis.call("INCRBY", q.fence, intText(#ids)) - #ids + 1
   end
   for _, id in ipairs(ids) do
     local jobKey = q.jobPrefix .. id

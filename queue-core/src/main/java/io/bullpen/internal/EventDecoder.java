@@ -50,10 +50,7 @@ public final class EventDecoder {
      * @return the typed events, in the entry's job order
      */
     public static List<QueueEvent> decodeAll(String eventId, Map<String, String> f) {
-        if (!isShared(f)) {
-            return List.of(decode(eventId, f));
-        }
-        List<QueueEvent> events = new ArrayList<>();
+        List<QueueEvent> events = new ArrayList<>(1);
         for (Map<String, String> one : split(f)) {
             events.add(decode(eventId, one));
         }
@@ -66,13 +63,12 @@ public final class EventDecoder {
      * each job gets its own {@code jobId}, a field {@code <name>:<jobId>}
      * becomes {@code <name>} for that job (the scripts leave out one whose value is JSON null,
      * so a completed event without a return value reads as null), and the other fields are
-     * shared. An entry without
-     * {@code jobIds} is returned as it is.
+     * shared. An entry of one job is returned as it is.
      *
      * @param f the entry's fields
      * @return one field map per job, in order
      */
-    public static List<Map<String, String>> split(Map<String, String> f) {
+    static List<Map<String, String>> split(Map<String, String> f) {
         if (!isShared(f)) {
             return List.of(f);
         }
