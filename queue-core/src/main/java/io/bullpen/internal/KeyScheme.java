@@ -3,9 +3,32 @@ package io.bullpen.internal;
 import io.bullpen.JobState;
 
 /**
- * Forms every Redis key of one queue. Every key carries the queue's hash tag {@code {queue}}, so a
- * queue's scripts touch one slot and run on Redis Cluster; the {@code job:} segment keeps job ids
- * from colliding with state keys. Not API.
+ * Forms every Redis key of one queue. Not API.
+ *
+ * <p>A queue's keys are named by three parts: the prefix, the queue name and the <em>hash
+ * tag</em>, the part between braces that Redis Cluster hashes to choose the slot. Every key of
+ * the queue carries the same tag, so each script touches one slot and runs on a cluster. The tag
+ * is its own part so that several queues can share a slot (flows across queues) and one queue can
+ * spread over several tags (sharding). Every key starts with {@link #base()}:
+ * <ul>
+ * <li>default tag, the queue name ({@link #KeyScheme(String, String)}):
+ *     {@code <prefix>:{<queue>}:}, e.g. {@code bp:{orders}:wait}. Every queue uses it today.</li>
+ * <li>any other tag ({@link #of(String, String, String)}): {@code <prefix>:{<tag>}:{<queue>}:},
+ *     e.g. {@code bp:{flow-7}:{orders}:wait}. The name keeps the queues sharing a tag apart. It sits
+ *     in braces because no key of the default layout has a brace after its base (names, job ids
+ *     and scheduler ids have none), so no key here can equal a key of the queue named like the
+ *     tag; spelled {@code bp:{flow-7}:job:wait}, a queue "job" would clash with job "wait" of
+ *     queue "flow-7". Redis hashes only the first braces: the slot is the tag's.</li>
+ * </ul>
+ * After the base: the state keys {@code wait prioritized delayed leases completed failed}, then
+ * {@code marker meta events id fence schedulers}, {@code scheduler:<id>},
+ * {@code metrics:<kind>}, and per job {@code job:<id>}, {@code job:<id>:lock},
+ * {@code job:<id>:logs}; the {@code job:} segment keeps job ids from colliding with those. The
+ * registry of queue names ({@code <prefix>:queues}) has no tag: it spans queues.
+ *
+ * <p>Scripts get {@link #jobPrefix()} and {@link #schedulerPrefix()} as arguments and build job
+ * and scheduler keys from them; the fetch and scheduler scripts rebuild the base as the job
+ * prefix without {@code job:}. Hence every key here is {@code base() + suffix}, whatever the tag.
  */
 public final class KeyScheme {
     /** The prefix used when none is configured. */
@@ -13,16 +36,37 @@ public final class KeyScheme {
 
     private final String prefix;
     private final String queue;
+    private final String tag;
     private final String base;
 
     /**
+     * The keys of a queue under its default hash tag, its name: {@code <prefix>:{<queue>}:...}.
+     *
      * @param prefix the key prefix, validated by {@link Validation#prefix(String)}
      * @param queue the queue name, validated by {@link Validation#queueName(String)}
      */
     public KeyScheme(String prefix, String queue) {
+        this(prefix, queue, queue);
+    }
+
+    private KeyScheme(String prefix, String queue, String tag) {
         this.prefix = Validation.prefix(prefix);
         this.queue = Validation.queueName(queue);
-        this.base = prefix + ":{" + queue + "}:";
+        this.tag = Validation.hashTag(tag);
+        this.base = hasDefaultTag() ? prefix + ":{" + queue + "}:" : prefix + ":{" + tag + "}:{" + queue + "}:";
+    }
+
+    /**
+     * The keys of a queue under the given hash tag (see the class comment for the layout). A tag
+     * equal to the queue name is the default tag: the same keys as {@link #KeyScheme(String, String)}.
+     *
+     * @param prefix the key prefix, validated by {@link Validation#prefix(String)}
+     * @param queue the queue name, validated by {@link Validation#queueName(String)}
+     * @param tag the hash tag without braces, validated by {@link Validation#hashTag(String)}
+     * @return the key scheme
+     */
+    public static KeyScheme of(String prefix, String queue, String tag) {
+        return new KeyScheme(prefix, queue, tag);
     }
 
     /** @return the key prefix */
@@ -35,7 +79,17 @@ public final class KeyScheme {
         return queue;
     }
 
-    /** @return {@code <prefix>:{<queue>}:}, the start of every key of the queue */
+    /** @return the hash tag, without braces: the queue name unless {@link #of(String, String, String)} chose another */
+    public String tag() {
+        return tag;
+    }
+
+    /** @return whether the tag is the queue name, the layout {@code <prefix>:{<queue>}:} */
+    public boolean hasDefaultTag() {
+        return tag.equals(queue);
+    }
+
+    /** @return the start of every key of the queue: {@code <prefix>:{<queue>}:} or {@code <prefix>:{<tag>}:{<queue>}:} */
     public String base() {
         return base;
     }
@@ -102,10 +156,10 @@ public final class KeyScheme {
 
     /** @return the HASH defining one job scheduler */
     public String scheduler(String id) {
-        return base + "scheduler:" + id;
+        return schedulerPrefix() + id;
     }
 
-    /** @return {@code <prefix>:{<queue>}:scheduler:}, to which a scheduler id is appended */
+    /** @return {@code <base>scheduler:}, to which a scheduler id is appended */
     public String schedulerPrefix() {
         return base + "scheduler:";
     }
@@ -118,7 +172,7 @@ public final class KeyScheme {
         return base + "metrics:" + kind;
     }
 
-    /** @return {@code <prefix>:{<queue>}:job:}, to which a job id is appended */
+    /** @return {@code <base>job:}, to which a job id is appended */
     public String jobPrefix() {
         return base + "job:";
     }
@@ -138,7 +192,10 @@ public final class KeyScheme {
         return job(id) + ":logs";
     }
 
-    /** @return the global SET of queue names under this prefix (no hash tag: it spans queues) */
+    /**
+     * @return the global SET of queue names under this prefix (no hash tag: it spans queues). It
+     *     holds names only: a queue under another tag cannot be found from it yet.
+     */
     public String registry() {
         return prefix + ":queues";
     }

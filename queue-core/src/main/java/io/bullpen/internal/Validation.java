@@ -76,6 +76,19 @@ public final class Validation {
     }
 
     /**
+     * Checks a hash tag (what a queue's keys carry between braces, see {@link KeyScheme}): the
+     * rules of {@link #queueName(String)}, since a queue's default tag is its name.
+     *
+     * @param tag the hash tag, without braces
+     * @return {@code tag}
+     * @throws NullPointerException if {@code tag} is null
+     * @throws IllegalArgumentException if the tag breaks a rule; the message quotes it
+     */
+    public static String hashTag(String tag) {
+        return keySegment("hash tag", tag, MAX_NAME_LENGTH, true);
+    }
+
+    /**
      * Checks that a duration is present and not negative.
      *
      * @param what the name used in the message, e.g. {@code "delay"}

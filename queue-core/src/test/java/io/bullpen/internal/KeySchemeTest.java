@@ -2,11 +2,14 @@ package io.bullpen.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.bullpen.JobState;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class KeySchemeTest {
@@ -21,6 +24,147 @@ class KeySchemeTest {
         assertThat(k.jobPrefix()).isEqualTo("bp:{orders}:job:");
         assertThat(k.registry()).isEqualTo("bp:queues");
         assertThat(k.stateKey(JobState.COMPLETED)).isEqualTo("bp:{orders}:completed");
+    }
+
+    @Test
+    void theDefaultTagKeepsEveryKeyByteForByte() {
+        Map<String, String> expected = new LinkedHashMap<>();
+        expected.put("base", "bp:{orders}:");
+        expected.put("waitList", "bp:{orders}:wait");
+        expected.put("prioritized", "bp:{orders}:prioritized");
+        expected.put("delayed", "bp:{orders}:delayed");
+        expected.put("completed", "bp:{orders}:completed");
+        expected.put("failed", "bp:{orders}:failed");
+        expected.put("leases", "bp:{orders}:leases");
+        expected.put("marker", "bp:{orders}:marker");
+        expected.put("meta", "bp:{orders}:meta");
+        expected.put("events", "bp:{orders}:events");
+        expected.put("id", "bp:{orders}:id");
+        expected.put("fence", "bp:{orders}:fence");
+        expected.put("schedulers", "bp:{orders}:schedulers");
+        expected.put("scheduler(s1)", "bp:{orders}:scheduler:s1");
+        expected.put("schedulerPrefix", "bp:{orders}:scheduler:");
+        expected.put("metrics(completed)", "bp:{orders}:metrics:completed");
+        expected.put("metrics(failed)", "bp:{orders}:metrics:failed");
+        expected.put("jobPrefix", "bp:{orders}:job:");
+        expected.put("job(42)", "bp:{orders}:job:42");
+        expected.put("lock(42)", "bp:{orders}:job:42:lock");
+        expected.put("logs(42)", "bp:{orders}:job:42:logs");
+        expected.put("registry", "bp:queues");
+        expected.put("stateKey(WAITING)", "bp:{orders}:wait");
+        expected.put("stateKey(PRIORITIZED)", "bp:{orders}:prioritized");
+        expected.put("stateKey(DELAYED)", "bp:{orders}:delayed");
+        expected.put("stateKey(ACTIVE)", "bp:{orders}:leases");
+        expected.put("stateKey(COMPLETED)", "bp:{orders}:completed");
+        expected.put("stateKey(FAILED)", "bp:{orders}:failed");
+
+        assertThat(everyKey(new KeyScheme("bp", "orders"))).containsExactlyEntriesOf(expected);
+        // Naming the default tag explicitly is the same scheme.
+        assertThat(everyKey(KeyScheme.of("bp", "orders", "orders"))).containsExactlyEntriesOf(expected);
+        KeyScheme k = new KeyScheme("bp", "orders");
+        assertThat(List.of(k.prefix(), k.queue(), k.tag())).containsExactly("bp", "orders", "orders");
+        assertThat(k.hasDefaultTag()).isTrue();
+    }
+
+    @Test
+    void anotherTagPutsTheQueueNameInBracesAfterTheTag() {
+        KeyScheme tagged = KeyScheme.of("app:bp", "orders", "flow-7");
+        Map<String, String> keys = everyKey(tagged);
+
+        assertThat(List.of(tagged.prefix(), tagged.queue(), tagged.tag())).containsExactly("app:bp", "orders", "flow-7");
+        assertThat(tagged.hasDefaultTag()).isFalse();
+        assertThat(keys).contains(entry("base", "app:bp:{flow-7}:{orders}:"),
+                entry("waitList", "app:bp:{flow-7}:{orders}:wait"), entry("job(42)", "app:bp:{flow-7}:{orders}:job:42"),
+                entry("lock(42)", "app:bp:{flow-7}:{orders}:job:42:lock"),
+                entry("scheduler(s1)", "app:bp:{flow-7}:{orders}:scheduler:s1"),
+                entry("metrics(failed)", "app:bp:{flow-7}:{orders}:metrics:failed"), entry("registry", "app:bp:queues"));
+        keys.forEach((method, key) -> {
+            if (!method.equals("registry")) {
+                assertThat(key).as(method).startsWith(tagged.base());
+                assertThat(slot(key)).as(method).isEqualTo(slot("flow-7"));
+            }
+        });
+    }
+
+    @Test
+    void queuesSharingATagShareTheSlotButNoKey() {
+        KeyScheme orders = KeyScheme.of("bp", "orders", "flow-7");
+        KeyScheme emails = KeyScheme.of("bp", "emails", "flow-7");
+
+        assertThat(slot(orders.waitList())).isEqualTo(slot(emails.waitList()));
+        assertThat(everyKey(orders).values()).filteredOn(key -> !key.equals(orders.registry()))
+                .doesNotContainAnyElementsOf(everyKey(emails).values());
+    }
+
+    @Test
+    void aTaggedQueueNeverCollidesWithTheQueueNamedLikeItsTag() {
+        // Spelled bp:{orders}:job:wait, queue "job" under tag "orders" would be job "wait" of queue "orders".
+        KeyScheme plain = new KeyScheme("bp", "orders");
+        KeyScheme tagged = KeyScheme.of("bp", "job", "orders");
+
+        assertThat(tagged.waitList()).isEqualTo("bp:{orders}:{job}:wait").isNotEqualTo(plain.job("wait"));
+        // No key of the default layout has a brace after its base; every tagged key does.
+        assertThat(everyKey(plain).values()).noneMatch(key -> key.startsWith(plain.base() + "{"));
+        assertThat(everyKey(tagged).values()).filteredOn(key -> !key.equals(tagged.registry()))
+                .allMatch(key -> key.startsWith(plain.base() + "{"));
+    }
+
+    @Test
+    void scriptsCanRebuildTheBaseFromTheJobPrefix() {
+        // The fetch and scheduler scripts take jobPrefix and build base .. "schedulers" and
+        // base .. "scheduler:" .. id from it (base = jobPrefix without its last 4 characters).
+        for (KeyScheme keys : List.of(new KeyScheme("bp", "orders"), KeyScheme.of("bp", "orders", "flow-7"))) {
+            String luaBase = keys.jobPrefix().substring(0, keys.jobPrefix().length() - "job:".length());
+            assertThat(luaBase).isEqualTo(keys.base());
+            assertThat(luaBase + "schedulers").isEqualTo(keys.schedulers());
+            assertThat(luaBase + "scheduler:" + "s1").isEqualTo(keys.scheduler("s1"));
+            assertThat(keys.schedulerPrefix() + "s1").isEqualTo(keys.scheduler("s1"));
+        }
+    }
+
+    @Test
+    void badTagsAreRejectedNamingTheTag() {
+        assertThatThrownBy(() -> KeyScheme.of("bp", "orders", "a}b")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("hash tag").hasMessageContaining("a}b");
+        assertThatThrownBy(() -> KeyScheme.of("bp", "orders", "a:b")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("hash tag").hasMessageContaining("a:b");
+        assertThatThrownBy(() -> KeyScheme.of("bp", "orders", "")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("hash tag");
+        assertThatThrownBy(() -> KeyScheme.of("bp", "orders", null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("hash tag");
+    }
+
+    /** Every key method of a scheme, by name, in a fixed order. */
+    private static Map<String, String> everyKey(KeyScheme k) {
+        Map<String, String> keys = new LinkedHashMap<>();
+        keys.put("base", k.base());
+        keys.put("waitList", k.waitList());
+        keys.put("prioritized", k.prioritized());
+        keys.put("delayed", k.delayed());
+        keys.put("completed", k.completed());
+        keys.put("failed", k.failed());
+        keys.put("leases", k.leases());
+        keys.put("marker", k.marker());
+        keys.put("meta", k.meta());
+        keys.put("events", k.events());
+        keys.put("id", k.id());
+        keys.put("fence", k.fence());
+        keys.put("schedulers", k.schedulers());
+        keys.put("scheduler(s1)", k.scheduler("s1"));
+        keys.put("schedulerPrefix", k.schedulerPrefix());
+        keys.put("metrics(completed)", k.metrics("completed"));
+        keys.put("metrics(failed)", k.metrics("failed"));
+        keys.put("jobPrefix", k.jobPrefix());
+        keys.put("job(42)", k.job("42"));
+        keys.put("lock(42)", k.lock("42"));
+        keys.put("logs(42)", k.logs("42"));
+        keys.put("registry", k.registry());
+        for (JobState state : JobState.values()) {
+            if (state != JobState.UNKNOWN) {
+                keys.put("stateKey(" + state + ")", k.stateKey(state));
+            }
+        }
+        return keys;
     }
 
     @Test
