@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.bullpen.JobOptions;
+import io.bullpen.JobTemplate;
 import io.bullpen.JobState;
 import io.bullpen.Queue;
+import io.bullpen.Repeat;
 import io.bullpen.Retention;
 import io.bullpen.internal.Futures;
 import io.bullpen.internal.KeyScheme;
@@ -82,6 +84,9 @@ class DashboardBrowserIT {
         queue.add("ship", new Payload("order A-4"));
         queue.add("remind", new Payload("order A-5"), JobOptions.builder().delay(Duration.ofMinutes(30)).build());
         queue.add("audit", new Payload("order A-6"), JobOptions.builder().priority(3).build());
+        String scheduled = q + "-scheduled";
+        Queue.builder(ctx.redisson(), scheduled, Payload.class).build()
+                .upsertJobScheduler("hourly", Repeat.every(Duration.ofHours(1)), JobTemplate.of("tick", new Payload("t")));
 
         Path screenshots = Path.of(System.getProperty("basedir", ".")).resolve("target/screenshots").toAbsolutePath();
         Files.createDirectories(screenshots);
@@ -120,10 +125,18 @@ class DashboardBrowserIT {
             queue.resume();
             wait.until(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector(".badge-paused[data-queue='" + q + "']")));
             screenshot(driver, screenshots.resolve("overview.png"));
+            assertCleanConsole(driver, "overview");
 
             // The queue page, from the overview's link: failed tab, chart, search.
             driver.findElement(By.linkText(q)).click();
             wait.until(ExpectedConditions.attributeToBe(tabCount(q, "failed"), "data-count", "2"));
+            driver.findElement(By.cssSelector("a.tab[data-tab='delayed']")).click();
+            wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector(".jobs-table[data-state='delayed'] tbody tr"), 1));
+            assertThat(driver.findElements(By.cssSelector(".jobs-table[data-state='delayed'] button[data-action='promote']"))).hasSize(1);
+            driver.findElement(By.cssSelector("a.tab[data-tab='completed']")).click();
+            wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector(".jobs-table[data-state='completed'] tbody tr"), 1));
+            assertThat(driver.findElement(By.cssSelector(".jobs-table[data-state='completed'] tbody tr")).getAttribute("data-job"))
+                    .isEqualTo(done);
             driver.findElement(By.cssSelector("a.tab[data-tab='failed']")).click();
             wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector(".jobs-table[data-state='failed'] tbody tr"), 2));
             List<String> ids = driver.findElements(By.cssSelector(".jobs-table[data-state='failed'] tbody tr")).stream()
@@ -138,6 +151,8 @@ class DashboardBrowserIT {
             search.sendKeys("no-such-job", Keys.ENTER);
             wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("search-message"), "no job with id no-such-job"));
             screenshot(driver, screenshots.resolve("queue.png"));
+            assertCleanConsole(driver, "queue page", "/api/queues/" + q + "/jobs/no-such-job - Failed to load resource: "
+                    + "the server responded with a status of 404");
 
             // 4. Markup in the name, data and failed reason renders as text.
             driver.findElement(By.cssSelector("a[href='#/queues/" + q + "/jobs/" + evil + "']")).click();
@@ -151,6 +166,7 @@ class DashboardBrowserIT {
             assertThat(driver.findElement(By.tagName("body")).getText()).contains(XSS);
             assertNoInjectedMarkup(driver, js);
             screenshot(driver, screenshots.resolve("job-detail.png"));
+            assertCleanConsole(driver, "job detail");
 
             // 3. Retry a failed job from its page, entering the token (a wrong one first: asked again).
             driver.findElement(By.cssSelector("a[href='#/queues/" + q + "']")).click();
@@ -174,7 +190,8 @@ class DashboardBrowserIT {
             assertThat(driver.findElements(By.cssSelector("#job-actions button[data-action='retry']"))).isEmpty();
             screenshot(driver, screenshots.resolve("job-detail-after-retry.png"));
 
-            assertNoPageErrors(driver);
+            assertCleanConsole(driver, "job detail after retry", "/api/queues/" + q + "/jobs/" + doomed
+                    + "/retry - Failed to load resource: the server responded with a status of 401");
             assertThat(queue.getJobCounts().failed()).isEqualTo(1);
 
             // Read-only: the same pages without any action.
@@ -185,6 +202,18 @@ class DashboardBrowserIT {
             wait.until(ExpectedConditions.attributeToBe(By.id("mode-badge"), "textContent", "read-only"));
             assertThat(driver.findElements(By.cssSelector("#job-actions, button[data-action]"))).isEmpty();
             assertNoInjectedMarkup(driver, js);
+            assertCleanConsole(driver, "read-only job detail");
+
+            // A queue with a job scheduler (its card), then a route that is no page.
+            driver.get(readOnly.url() + "#/queues/" + scheduled);
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#schedulers tr[data-scheduler='hourly']")));
+            assertThat(driver.findElement(By.cssSelector("#schedulers tr[data-scheduler='hourly']")).getText())
+                    .contains("hourly", "tick", "every 1 h");
+            assertThat(driver.findElements(By.cssSelector("#queue-actions button, button[data-action]"))).isEmpty();
+            assertCleanConsole(driver, "read-only queue page with a scheduler");
+            driver.get(readOnly.url() + "#/no/such/page");
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("app"), "There is no page here."));
+            assertCleanConsole(driver, "not-found page");
         } finally {
             if (driver != null) {
                 driver.quit();
@@ -234,16 +263,23 @@ class DashboardBrowserIT {
         assertThat(js.executeScript("return typeof window.__xss")).isEqualTo("undefined");
     }
 
-    /** No script error and no Content-Security-Policy violation was logged by the page. */
-    private static void assertNoPageErrors(WebDriver driver) {
+    /**
+     * Since the last check, the page logged no error (SEVERE), no script error and no
+     * Content-Security-Policy violation, except the failed requests the step expects (a 404 for an
+     * id that is no job, a 401 for a wrong token), given as parts of their log messages.
+     */
+    private static void assertCleanConsole(WebDriver driver, String page, String... expectedFailures) {
         List<String> problems = new ArrayList<>();
         for (LogEntry e : driver.manage().logs().get(LogType.BROWSER)) {
             String m = e.getMessage();
-            if (m.contains("Content Security Policy") || m.contains("Uncaught") || m.contains("TypeError")) {
-                problems.add(m);
+            boolean expected = Stream.of(expectedFailures).anyMatch(m::contains);
+            boolean bad = e.getLevel().intValue() >= Level.SEVERE.intValue()
+                    || m.contains("Content Security Policy") || m.contains("Uncaught") || m.contains("TypeError");
+            if (bad && !expected) {
+                problems.add(e.getLevel() + " " + m);
             }
         }
-        assertThat(problems).isEmpty();
+        assertThat(problems).as("browser console on the %s", page).isEmpty();
     }
 
     private static void screenshot(WebDriver driver, Path file) throws IOException {

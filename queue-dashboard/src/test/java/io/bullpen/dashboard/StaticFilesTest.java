@@ -13,6 +13,8 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -56,6 +58,27 @@ class StaticFilesTest {
             assertThat(get(d, "/app.css").header("Content-Type")).isEqualTo("text/css; charset=utf-8");
             assertThat(get(d, "/logo.svg").header("Content-Type")).isEqualTo("image/svg+xml");
             assertThat(get(d, "/app.js?v=2").status()).isEqualTo(200);
+        }
+    }
+
+    /** Module scripts are refused by the browser unless served as JavaScript; each carries the same CSP. */
+    @Test
+    void servesEveryScriptOfTheRealPageAsJavaScriptWithTheSecurityHeaders(BullpenTestContext ctx) throws Exception {
+        Path real = Path.of(StaticFiles.class.getClassLoader().getResource(StaticFiles.ROOT).toURI());
+        List<String> scripts;
+        try (Stream<Path> files = Files.list(real)) {
+            scripts = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".js")).sorted().toList();
+        }
+        assertThat(scripts).contains("app.js", "dom.js", "api.js", "router.js", "page-overview.js", "page-queue.js", "page-job.js");
+        try (Dashboard d = start(Dashboard.builder(ctx.redisson()))) {
+            for (String name : scripts) {
+                Reply r = get(d, "/" + name);
+                assertThat(r.status()).as(name).isEqualTo(200);
+                assertThat(r.header("Content-Type")).as(name).isEqualTo("text/javascript; charset=utf-8");
+                assertThat(r.header("Content-Security-Policy")).as(name).isEqualTo(Responses.CSP);
+                assertThat(r.header("X-Content-Type-Options")).as(name).isEqualTo("nosniff");
+                assertThat(r.body()).as(name).isEqualTo(Files.readString(real.resolve(name)));
+            }
         }
     }
 

@@ -1,0 +1,135 @@
+/*
+ * The server's API: its paths, GETs, and actions (POST with the token in the X-Bullpen-Token
+ * header, asked for when missing and again after a 401).
+ */
+import { enc } from './routes.js';
+import { getToken, setToken, askToken } from './token.js';
+import { flash } from './ui.js';
+
+export const api = {
+  config: function () { return 'api/config'; },
+  queues: function () { return 'api/queues'; },
+  queue: function (q) { return 'api/queues/' + enc(q); },
+  jobs: function (q, st, start, end) {
+    return 'api/queues/' + enc(q) + '/jobs?state=' + enc(st) + '&start=' + start + '&end=' + end;
+  },
+  job: function (q, id) { return 'api/queues/' + enc(q) + '/jobs/' + enc(id); },
+  jobAction: function (q, id, action) { return 'api/queues/' + enc(q) + '/jobs/' + enc(id) + '/' + action; },
+  queueAction: function (q, action) { return 'api/queues/' + enc(q) + '/' + action; },
+  clean: function (q, st, graceMs) {
+    return 'api/queues/' + enc(q) + '/clean?state=' + enc(st) + '&graceMs=' + graceMs;
+  }
+};
+
+/** A failed request: the HTTP status (0 when the server cannot be reached) and the server's message. */
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+}
+
+const STATUS_TEXT = { 400: 'Bad request', 401: 'Unauthorized', 404: 'Not found', 409: 'Conflict', 500: 'Server error' };
+
+export function errorText(e) {
+  if (e instanceof ApiError) {
+    if (e.status > 0) {
+      return (STATUS_TEXT[e.status] || 'HTTP ' + e.status) + ': ' + e.message;
+    }
+    return e.message;
+  }
+  return 'Unexpected error: ' + (e && e.message ? e.message : String(e));
+}
+
+function readBody(res) {
+  return res.text().then(function (text) {
+    let body = null;
+    if (text) {
+      try {
+        body = JSON.parse(text);
+      } catch (e) {
+        body = null;
+      }
+    }
+    if (!res.ok) {
+      const msg = body && typeof body.error === 'string' ? body.error : 'HTTP ' + res.status;
+      throw new ApiError(res.status, msg);
+    }
+    return body;
+  });
+}
+
+function networkError(e) {
+  throw new ApiError(0, 'Cannot reach the dashboard server (' + (e && e.message ? e.message : e) + ')');
+}
+
+export function getJson(path) {
+  return fetch(path, { headers: { Accept: 'application/json' }, cache: 'no-store', credentials: 'same-origin' })
+    .then(readBody, networkError);
+}
+
+const CANCELLED = new ApiError(-1, 'cancelled');
+
+/** POSTs an action with the token header; asks for the token first, and again after a 401. */
+function postAction(path) {
+  function attempt(message) {
+    const token = getToken();
+    const ready = token ? Promise.resolve(token) : askToken(message).then(function (t) {
+      if (!t) {
+        throw CANCELLED;
+      }
+      setToken(t);
+      return t;
+    });
+    return ready.then(function (t) {
+      return fetch(path, {
+        method: 'POST',
+        headers: { 'X-Bullpen-Token': t, Accept: 'application/json' },
+        cache: 'no-store',
+        credentials: 'omit'
+      }).then(function (res) {
+        if (res.status === 401) {
+          setToken(null);
+          return res.text().then(function () {
+            return attempt('The server refused that token (401). Enter it again.');
+          });
+        }
+        return readBody(res);
+      }, networkError);
+    });
+  }
+  return attempt(null);
+}
+
+/**
+ * Runs an action: optional confirmation, the POST, a success message, then `after`.
+ * opts: { path, button, confirm, success(body) -> text, after(body) }
+ */
+export function runAction(opts) {
+  if (opts.confirm && !window.confirm(opts.confirm)) {
+    return Promise.resolve(null);
+  }
+  if (opts.button) {
+    opts.button.disabled = true;
+  }
+  return postAction(opts.path).then(function (body) {
+    if (opts.success) {
+      flash('ok', opts.success(body || {}));
+    }
+    if (opts.after) {
+      return opts.after(body || {});
+    }
+    return body;
+  }).catch(function (e) {
+    if (e !== CANCELLED) {
+      flash('error', errorText(e));
+    }
+    return null;
+  }).then(function (r) {
+    if (opts.button) {
+      opts.button.disabled = false;
+    }
+    return r;
+  });
+}
