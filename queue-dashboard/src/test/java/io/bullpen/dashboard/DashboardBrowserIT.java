@@ -266,7 +266,8 @@ class DashboardBrowserIT {
     /**
      * Since the last check, the page logged no error (SEVERE), no script error and no
      * Content-Security-Policy violation, except the failed requests the step expects (a 404 for an
-     * id that is no job, a 401 for a wrong token), given as parts of their log messages.
+     * id that is no job, a 401 for a wrong token), given as parts of their log messages; and it
+     * shows no error it caught from its own code.
      */
     private static void assertCleanConsole(WebDriver driver, String page, String... expectedFailures) {
         List<String> problems = new ArrayList<>();
@@ -280,6 +281,8 @@ class DashboardBrowserIT {
             }
         }
         assertThat(problems).as("browser console on the %s", page).isEmpty();
+        // A script error the page caught itself shows as "Unexpected error: ..." (a flash or a message).
+        assertThat(driver.findElement(By.tagName("body")).getText()).as("the %s", page).doesNotContain("Unexpected error");
     }
 
     private static void screenshot(WebDriver driver, Path file) throws IOException {
