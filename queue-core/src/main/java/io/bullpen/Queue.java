@@ -34,7 +34,8 @@ import org.redisson.api.RedissonClient;
  * again.
  *
  * <p>Thread-safe; create one per queue name and share it. It does not own the
- * {@link RedissonClient}: closing the client is the caller's business.
+ * {@link RedissonClient}: closing the client is the caller's business. While Redis cannot be
+ * reached every call throws {@link QueueUnavailableException}, naming the queue and the call.
  *
  * <pre>{@code
  * Queue<Order> orders = Queue.builder(redisson, "orders", Order.class).build();

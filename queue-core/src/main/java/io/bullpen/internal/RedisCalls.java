@@ -58,6 +58,16 @@ public final class RedisCalls {
         });
     }
 
+    /** The failure's own message, cut short: Redisson's can run to a dump of the connection. */
+    private static String detail(Throwable t) {
+        String m = t.getMessage();
+        if (m == null || m.isBlank()) {
+            return "";
+        }
+        m = m.strip().replaceAll("\\s+", " ");
+        return " (" + (m.length() <= 160 ? m : m.substring(0, 160) + "...") + ")";
+    }
+
     /**
      * @return a {@link QueueUnavailableException} when Redis could not be reached or did not answer
      *     in time; otherwise the failure itself (a checked one wrapped in a {@link BullpenException})
@@ -69,11 +79,11 @@ public final class RedisCalls {
         }
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof RedisTimeoutException) {
-                return new QueueUnavailableException(queue, operation, "Redis did not answer in time", t);
+                return new QueueUnavailableException(queue, operation, "Redis did not answer in time" + detail(t), e);
             }
             if (t instanceof RedisConnectionException || t instanceof ConnectException
                     || t instanceof ClosedChannelException) {
-                return new QueueUnavailableException(queue, operation, "Redis unavailable", t);
+                return new QueueUnavailableException(queue, operation, "Redis unavailable" + detail(t), e);
             }
         }
         return e instanceof RuntimeException re ? re : new BullpenException(String.valueOf(e.getMessage()), e);
