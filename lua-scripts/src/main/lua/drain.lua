@@ -2,7 +2,7 @@
   drain: remove the jobs waiting to run (wait and prioritized, and delayed when asked) with
   their hashes, locks and logs; active, completed and failed jobs are left alone. One bounded
   chunk per call, the caller loops while more is left. The call that leaves nothing emits one
-  "drained" event with the total of all calls, when it is not 0.
+  "cleaned" event with the total of all calls, when it is not 0.
   Job keys are built from jobKeyPrefix (same slot).
 
   KEYS:

@@ -3,7 +3,8 @@ package io.bullpen;
 /**
  * Base of Bullpen's domain failures: a job missing, in the wrong state, locked, or a lost lock.
  * Unchecked, so callers catch only what they can handle; catch this type to handle them all.
- * Connection and Redis errors surface as the client library's own exceptions.
+ * A {@link Queue} call that cannot reach Redis throws {@link QueueUnavailableException}, with
+ * the client library's exception as its cause.
  */
 public class BullpenException extends RuntimeException {
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JavaType;
 import io.bullpen.internal.Futures;
 import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.KeyScheme;
+import io.bullpen.internal.RedisCalls;
 import io.bullpen.internal.RedisChecks;
 import io.bullpen.internal.ScriptTypes.AddResult;
 import io.bullpen.internal.ScriptTypes.NewJob;
@@ -24,7 +25,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.redisson.api.RMap;
 import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
 
 /**
  * A named queue of jobs in Redis: the producer and admin API. Add jobs (immediate, delayed,
@@ -34,7 +34,8 @@ import org.redisson.client.codec.StringCodec;
  * again.
  *
  * <p>Thread-safe; create one per queue name and share it. It does not own the
- * {@link RedissonClient}: closing the client is the caller's business.
+ * {@link RedissonClient}: closing the client is the caller's business. While Redis cannot be
+ * reached every call throws {@link QueueUnavailableException}, naming the queue and the call.
  *
  * <pre>{@code
  * Queue<Order> orders = Queue.builder(redisson, "orders", Order.class).build();
@@ -110,7 +111,9 @@ public final class Queue<T> {
      * @param name the job name (free text, e.g. the kind of work)
      * @param data the job's data; serialized to JSON now
      * @return the added job
-     * @throws IllegalArgumentException when the data cannot be serialized or is over the payload cap
+     * @throws IllegalArgumentException when the data cannot be serialized (a cycle, a class with no
+     *     property Jackson can see) or is over the payload cap; nothing is written
+     * @throws QueueUnavailableException when Redis cannot be reached
      */
     public Job<T> add(String name, T data) {
         return add(name, data, JobOptions.defaults());
@@ -139,7 +142,7 @@ public final class Queue<T> {
      * @return the added (or existing) job, when Redis has answered
      */
     public CompletionStage<Job<T>> addAsync(String name, T data, JobOptions options) {
-        return addAll(List.of(JobSpec.of(name, data, options))).thenApply(jobs -> jobs.get(0));
+        return addAll("add", List.of(JobSpec.of(name, data, options))).thenApply(jobs -> jobs.get(0));
     }
 
     /**
@@ -151,10 +154,10 @@ public final class Queue<T> {
      * @return the jobs, in the same order
      */
     public List<Job<T>> addBulk(List<JobSpec<T>> specs) {
-        return Futures.join(addAll(specs));
+        return Futures.join(addAll("addBulk", specs));
     }
 
-    private CompletionStage<List<Job<T>>> addAll(List<JobSpec<T>> specs) {
+    private CompletionStage<List<Job<T>>> addAll(String operation, List<JobSpec<T>> specs) {
         Objects.requireNonNull(specs, "specs");
         if (specs.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
@@ -163,12 +166,16 @@ public final class Queue<T> {
         for (JobSpec<T> spec : specs) {
             Objects.requireNonNull(spec, "job spec");
             JobOptions o = spec.options();
-            newJobs.add(new NewJob(o.jobId().orElse(null), spec.name(), JsonCodec.encodeData(spec.data(), maxPayloadBytes),
+            newJobs.add(new NewJob(o.jobId().orElse(null), spec.name(), JsonCodec.encodeData(spec.name(), spec.data(), maxPayloadBytes),
                     JsonCodec.encodeOptions(o), o.delay().toMillis(), o.priority(), o.lifo()));
         }
         long now = clock.millis();
-        register();
-        return scripts.addJob(now, newJobs).thenCompose(results -> {
+        try {
+            register(operation);
+        } catch (QueueUnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return RedisCalls.translated(name(), operation, scripts.addJob(now, newJobs).thenCompose(results -> {
             List<CompletableFuture<Job<T>>> jobs = new ArrayList<>(results.size());
             for (int i = 0; i < results.size(); i++) {
                 AddResult r = results.get(i);
@@ -179,7 +186,7 @@ public final class Queue<T> {
             }
             return CompletableFuture.allOf(jobs.toArray(CompletableFuture[]::new))
                     .thenApply(ignored -> jobs.stream().map(CompletableFuture::join).toList());
-        });
+        }));
     }
 
     /** The job exactly as addJob stored it, without reading it back. */
@@ -205,12 +212,12 @@ public final class Queue<T> {
      * @return the job as stored now, or empty when there is no such job
      */
     public Optional<Job<T>> getJob(String id) {
-        return Futures.join(readJob(id));
+        return join("getJob", readJob(id));
     }
 
     private CompletionStage<Optional<Job<T>>> readJob(String id) {
         Objects.requireNonNull(id, "id");
-        RMap<String, String> hash = redisson.getMap(keys.job(id), StringCodec.INSTANCE);
+        RMap<String, String> hash = redisson.getMap(RedisCalls.map(keys.job(id)));
         return hash.readAllMapAsync().thenApply(fields -> fields.isEmpty()
                 ? Optional.<Job<T>>empty()
                 : Optional.of(Job.<T>fromHash(id, fields, dataType)));
@@ -218,7 +225,7 @@ public final class Queue<T> {
 
     /** @return the number of jobs in each state and whether the queue is paused, read atomically */
     public JobCounts getJobCounts() {
-        return Futures.join(scripts.getCounts());
+        return join("getJobCounts", scripts.getCounts());
     }
 
     /**
@@ -236,7 +243,7 @@ public final class Queue<T> {
         if (state == JobState.UNKNOWN) {
             throw new IllegalArgumentException("cannot list jobs in state UNKNOWN");
         }
-        List<RawJob> raw = Futures.join(scripts.getJobs(state, start, end));
+        List<RawJob> raw = join("getJobs", scripts.getJobs(state, start, end));
         List<Job<T>> jobs = new ArrayList<>(raw.size());
         for (RawJob r : raw) {
             jobs.add(Job.fromHash(r.id(), r.hash(), dataType));
@@ -249,23 +256,23 @@ public final class Queue<T> {
      * @return the job's state, {@link JobState#UNKNOWN} when there is no such job
      */
     public JobState getState(String id) {
-        return Futures.join(scripts.getState(Objects.requireNonNull(id, "id")));
+        return join("getState", scripts.getState(Objects.requireNonNull(id, "id")));
     }
 
     /** Pauses the queue: jobs are still added, but workers take none until {@link #resume()}. */
     public void pause() {
-        register();
-        Futures.join(scripts.pause(true));
+        register("pause");
+        join("pause", scripts.pause(true));
     }
 
     /** Resumes a paused queue and wakes its workers. */
     public void resume() {
-        Futures.join(scripts.pause(false));
+        join("resume", scripts.pause(false));
     }
 
     /** @return whether the queue is paused */
     public boolean isPaused() {
-        return redisson.getMap(keys.meta(), StringCodec.INSTANCE).containsKey("paused");
+        return join("isPaused", redisson.getMap(RedisCalls.map(keys.meta())).containsKeyAsync("paused"));
     }
 
     /**
@@ -276,7 +283,7 @@ public final class Queue<T> {
      * @throws JobStateException when the job is not delayed
      */
     public void promote(String id) {
-        Futures.join(scripts.promote(Objects.requireNonNull(id, "id")));
+        join("promote", scripts.promote(Objects.requireNonNull(id, "id")));
     }
 
     /**
@@ -287,7 +294,7 @@ public final class Queue<T> {
      * @throws JobStateException when the job is not failed
      */
     public void retry(String id) {
-        Futures.join(scripts.retryJob(Objects.requireNonNull(id, "id"), JobState.FAILED));
+        join("retry", scripts.retryJob(Objects.requireNonNull(id, "id"), JobState.FAILED));
     }
 
     /**
@@ -298,7 +305,7 @@ public final class Queue<T> {
      * @throws JobLockedException when the job is active and a worker holds its lock
      */
     public boolean remove(String id) {
-        return Futures.join(scripts.removeJob(Objects.requireNonNull(id, "id")));
+        return join("remove", scripts.removeJob(Objects.requireNonNull(id, "id")));
     }
 
     /**
@@ -311,24 +318,28 @@ public final class Queue<T> {
      * @param repeat when jobs run
      * @param template the jobs' name, data and options
      * @return whether anything changed
-     * @throws IllegalArgumentException for an illegal id or data that cannot be serialized
+     * @throws IllegalArgumentException for an illegal id, data that cannot be serialized, an
+     *     {@code endAt} before {@code startAt}, or a schedule with no run at all (a cron date that
+     *     never comes, such as February 30, or an {@code endAt} before the first run); nothing is
+     *     written
      */
     public boolean upsertJobScheduler(String id, Repeat repeat, JobTemplate<T> template) {
         Validation.jobId(id);
         java.util.Objects.requireNonNull(repeat, "repeat");
         java.util.Objects.requireNonNull(template, "template");
-        String data = JsonCodec.encodeData(template.data(), maxPayloadBytes);
+        String data = JsonCodec.encodeData(template.name(), template.data(), maxPayloadBytes);
         String repeatJson = JsonCodec.encodeValue(repeat.describe(), "repeat");
         java.time.Instant now = clock.instant();
-        long first = repeat.firstRun(now).map(java.time.Instant::toEpochMilli).orElse(0L);
-        long following = first > 0 ? repeat.nextRun(java.time.Instant.ofEpochMilli(first), java.time.Instant.ofEpochMilli(first))
-                .map(java.time.Instant::toEpochMilli).orElse(0L) : 0L;
+        long first = repeat.checkedFirstRun(id, now).toEpochMilli();
+        long following = repeat.nextRun(java.time.Instant.ofEpochMilli(first), java.time.Instant.ofEpochMilli(first))
+                .map(java.time.Instant::toEpochMilli).orElse(0L);
         var definition = new io.bullpen.internal.SchedulerScripts.Definition(template.name(), data,
                 JsonCodec.encodeOptions(template.options()), template.options().priority(), repeatJson,
                 repeat.misfire().name(), repeat.limit().orElse(-1L),
                 repeat.endAt().map(java.time.Instant::toEpochMilli).orElse(-1L));
-        register();
-        List<Object> reply = Futures.join(schedulerScripts.upsertJobScheduler(now.toEpochMilli(), id, definition, first, following));
+        register("upsertJobScheduler");
+        List<Object> reply = join("upsertJobScheduler",
+                schedulerScripts.upsertJobScheduler(now.toEpochMilli(), id, definition, first, following));
         return ((Number) reply.get(0)).longValue() == 1;
     }
 
@@ -337,7 +348,7 @@ public final class Queue<T> {
      */
     public List<JobScheduler> getJobSchedulers() {
         List<JobScheduler> out = new ArrayList<>();
-        for (Map.Entry<String, Map<String, String>> e : Futures.join(schedulerScripts.getJobSchedulers())) {
+        for (Map.Entry<String, Map<String, String>> e : join("getJobSchedulers", schedulerScripts.getJobSchedulers())) {
             Map<String, String> f = e.getValue();
             if (f.isEmpty()) {
                 continue;
@@ -363,7 +374,7 @@ public final class Queue<T> {
      * @return true when there was such a scheduler
      */
     public boolean removeJobScheduler(String id) {
-        return Futures.join(schedulerScripts.removeJobScheduler(java.util.Objects.requireNonNull(id, "id")));
+        return join("removeJobScheduler", schedulerScripts.removeJobScheduler(java.util.Objects.requireNonNull(id, "id")));
     }
 
     // ---- Administration and metrics ------------------------------------------------------
@@ -386,19 +397,20 @@ public final class Queue<T> {
      * @throws IllegalArgumentException for ACTIVE or UNKNOWN, a negative grace or a negative limit
      */
     public long clean(java.time.Duration grace, int limit, JobState state) {
-        return admin.clean(clock.millis(), grace, limit, state);
+        return RedisCalls.call(name(), "clean", () -> admin.clean(clock.millis(), grace, limit, state));
     }
 
     /**
      * Removes every job waiting to run (waiting and prioritized; delayed too when asked), with
      * their hashes and logs. Active, completed and failed jobs stay. When anything was removed,
-     * one {@code drained} event (fields {@code count} and {@code delayed}) follows; no
-     * {@code removed} event per job.
+     * one {@code cleaned} event (fields {@code count}, {@code state} = {@code waiting} and
+     * {@code delayed} = {@code 1} or {@code 0}) follows; no {@code removed} event per job. (A
+     * {@code drained} event means something else: a worker found the queue empty.)
      *
      * @param includeDelayed whether delayed jobs (and retries backing off) go too
      */
     public void drain(boolean includeDelayed) {
-        admin.drain(includeDelayed);
+        RedisCalls.call(name(), "drain", () -> admin.drain(includeDelayed));
     }
 
     /**
@@ -415,7 +427,7 @@ public final class Queue<T> {
      *     then left as it was (resumed, if this call paused it)
      */
     public void obliterate(boolean force) {
-        admin.obliterate(force);
+        RedisCalls.call(name(), "obliterate", () -> admin.obliterate(force));
         registered.set(false);
     }
 
@@ -429,7 +441,7 @@ public final class Queue<T> {
      * @throws IllegalArgumentException for any other state
      */
     public long retryJobs(JobState state) {
-        return admin.retryJobs(state);
+        return RedisCalls.call(name(), "retryJobs", () -> admin.retryJobs(state));
     }
 
     /**
@@ -439,7 +451,7 @@ public final class Queue<T> {
      * @return how many jobs were promoted
      */
     public long promoteJobs() {
-        return admin.promoteJobs();
+        return RedisCalls.call(name(), "promoteJobs", admin::promoteJobs);
     }
 
     /**
@@ -447,7 +459,7 @@ public final class Queue<T> {
      * @return the job's log lines, oldest first; empty when it has none or does not exist
      */
     public List<String> getJobLogs(String id) {
-        return admin.jobLogs(id);
+        return RedisCalls.call(name(), "getJobLogs", () -> admin.jobLogs(id));
     }
 
     /**
@@ -462,7 +474,7 @@ public final class Queue<T> {
      * @throws IllegalArgumentException when minutes is out of range
      */
     public QueueMetrics getMetrics(MetricsType type, int minutes) {
-        return admin.metrics(clock.millis(), type, minutes);
+        return RedisCalls.call(name(), "getMetrics", () -> admin.metrics(clock.millis(), type, minutes));
     }
 
     /**
@@ -485,15 +497,24 @@ public final class Queue<T> {
      * @throws IllegalArgumentException for an illegal prefix
      */
     public static java.util.Set<String> listQueues(RedissonClient redisson, String prefix) {
-        return io.bullpen.internal.QueueAdmin.listQueues(redisson, prefix);
+        return RedisCalls.call(null, "listQueues", () -> io.bullpen.internal.QueueAdmin.listQueues(redisson, prefix));
     }
 
-    /** Registers the queue for discovery and checks the server once; cheap after the first call. */
-    private void register() {
-        if (registered.compareAndSet(false, true)) {
-            redisson.getSet(keys.registry(), StringCodec.INSTANCE).add(keys.queue());
+    /**
+     * Registers the queue for discovery and checks the server once; cheap after the first call.
+     * Sent once, without Redisson's retries (they held a first call for ~5 s with Redis down); a
+     * failed registration is tried again by the next call.
+     */
+    private void register(String operation) {
+        if (!registered.get()) {
+            join(operation, redisson.getSet(RedisCalls.plain(keys.registry())).addAsync(keys.queue()));
+            registered.set(true);
             RedisChecks.warnIfEvicting(redisson);
         }
+    }
+
+    private <R> R join(String operation, CompletionStage<R> stage) {
+        return RedisCalls.join(name(), operation, stage);
     }
 
     /**

@@ -50,11 +50,17 @@ public final class Repeat {
      * @param expression 5-field Unix cron ("0 2 * * *"), or 6 fields with seconds first
      * @param zone the time zone the expression is read in
      * @return a cron schedule
-     * @throws IllegalArgumentException naming the expression when it is invalid
+     * @throws IllegalArgumentException naming the expression when it is invalid, or the zone when
+     *     this JVM has no rules for it (a zone id deserialized from a newer JVM's data)
      */
     public static Repeat cron(String expression, ZoneId zone) {
-        return new Repeat(expression, Objects.requireNonNull(zone, "zone"), null, -1, null, null, false,
-                MisfirePolicy.RUN_ONCE_NOW);
+        Objects.requireNonNull(zone, "zone");
+        try {
+            zone.getRules();
+        } catch (DateTimeException e) {
+            throw invalidZone(zone.getId(), expression, e);
+        }
+        return new Repeat(expression, zone, null, -1, null, null, false, MisfirePolicy.RUN_ONCE_NOW);
     }
 
     /**
@@ -68,10 +74,14 @@ public final class Repeat {
         try {
             zone = ZoneId.of(Objects.requireNonNull(zoneId, "zoneId"));
         } catch (DateTimeException e) {
-            throw new IllegalArgumentException("invalid time zone \"" + zoneId + "\" for cron expression \""
-                    + expression + "\": " + e.getMessage(), e);
+            throw invalidZone(zoneId, expression, e);
         }
         return cron(expression, zone);
+    }
+
+    private static IllegalArgumentException invalidZone(String zoneId, String expression, DateTimeException e) {
+        return new IllegalArgumentException("invalid time zone \"" + zoneId + "\" for cron expression \""
+                + expression + "\": " + e.getMessage(), e);
     }
 
     /** @return a cron schedule in UTC */
@@ -221,6 +231,28 @@ public final class Repeat {
         return next.filter(this::withinEnd);
     }
 
+    /**
+     * The first run of a scheduler upserted at {@code now}, for a schedule that has one.
+     *
+     * @throws IllegalArgumentException naming the scheduler and this schedule when {@code endAt}
+     *     is before {@code startAt} or the schedule has no run at all
+     */
+    Instant checkedFirstRun(String schedulerId, Instant now) {
+        String what = "job scheduler " + Validation.quote(schedulerId) + " with " + this;
+        if (startAt != null && endAt != null && endAt.isBefore(startAt)) {
+            throw new IllegalArgumentException(what + ": endAt " + endAt + " is before startAt " + startAt);
+        }
+        Optional<Instant> first = firstRun(now);
+        if (first.isPresent()) {
+            return first.get();
+        }
+        Optional<Instant> unbounded = endAt == null ? Optional.empty()
+                : new Repeat(cron, zone, every, limit, startAt, null, immediately, misfire).firstRun(now);
+        throw new IllegalArgumentException(what + " would never run: " + (unbounded.isPresent()
+                ? "its first run, at " + unbounded.get() + ", is after endAt " + endAt
+                : "cron expression \"" + cron + "\" matches no date (in zone " + zone.getId() + ")"));
+    }
+
     private boolean withinEnd(Instant t) {
         return endAt == null || !t.isAfter(endAt);
     }
@@ -288,8 +320,45 @@ public final class Repeat {
         return describe().hashCode();
     }
 
+    /** @return e.g. {@code Repeat{every=5m, limit=100, startAt=2026-11-21T10:00:00Z}}: times as ISO instants */
     @Override
     public String toString() {
-        return "Repeat" + describe();
+        StringBuilder b = new StringBuilder("Repeat{");
+        if (cron != null) {
+            b.append("cron=\"").append(cron).append("\", zone=").append(zone.getId());
+        } else {
+            b.append("every=").append(format(every));
+        }
+        if (limit >= 0) {
+            b.append(", limit=").append(limit);
+        }
+        if (startAt != null) {
+            b.append(", startAt=").append(startAt);
+        }
+        if (endAt != null) {
+            b.append(", endAt=").append(endAt);
+        }
+        if (immediately) {
+            b.append(", immediately=true");
+        }
+        if (misfire != MisfirePolicy.RUN_ONCE_NOW) {
+            b.append(", misfire=").append(misfire);
+        }
+        return b.append('}').toString();
+    }
+
+    /** 90 minutes reads "1h30m", 1.5 s "1s500ms": whole units, largest first. */
+    private static String format(Duration d) {
+        long ms = d.toMillis();
+        StringBuilder b = new StringBuilder();
+        long[] sizes = {86_400_000L, 3_600_000L, 60_000L, 1_000L, 1L};
+        String[] units = {"d", "h", "m", "s", "ms"};
+        for (int i = 0; i < sizes.length; i++) {
+            if (ms >= sizes[i]) {
+                b.append(ms / sizes[i]).append(units[i]);
+                ms %= sizes[i];
+            }
+        }
+        return b.toString();
     }
 }

@@ -170,6 +170,23 @@ class QueueAdminTest {
     }
 
     @Test
+    void aRefusedObliterateEmitsNoEventAndChangesNothing() {
+        addMany(3, JobOptions.defaults());
+        take(2);
+        QueueSnapshot before = ctx.snapshot(orders.name());
+
+        assertThatThrownBy(() -> orders.obliterate(false)).isInstanceOf(QueueBusyException.class);
+
+        QueueSnapshot after = ctx.snapshot(orders.name());
+        assertThat(after.eventNames()).doesNotContain("paused", "resumed").isEqualTo(before.eventNames());
+        assertThat(after.events()).isEqualTo(before.events());
+        assertThat(after.keys()).isEqualTo(before.keys());
+        assertThat(after.meta()).isEqualTo(before.meta());
+        assertThat(after.waiting()).isEqualTo(before.waiting());
+        assertThat(after.leases()).isEqualTo(before.leases());
+    }
+
+    @Test
     void obliterateKeepsAPauseThatWasThereBefore() {
         addMany(1, JobOptions.defaults());
         take(1);
@@ -272,6 +289,40 @@ class QueueAdminTest {
         assertThat(Queue.listQueues(redisson, "other")).containsExactly(elsewhere.name());
         assertThat(Queue.listQueues(redisson, "nothing-here")).isEmpty();
         assertThatThrownBy(() -> Queue.listQueues(redisson, "")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void getMetricsTakesOneTo1441MinutesAsTheReadmeSays() throws Exception {
+        addMany(1, JobOptions.defaults());
+        finish(1, true);
+
+        assertThat(QueueMetrics.MAX_MINUTES).isEqualTo(1441);
+        assertThat(orders.getMetrics(MetricsType.COMPLETED, 1).counts()).containsExactly(1L);
+        QueueMetrics day = orders.getMetrics(MetricsType.COMPLETED, QueueMetrics.MAX_MINUTES);
+        assertThat(day.counts()).hasSize(1441).startsWith(1L);
+        assertThatThrownBy(() -> orders.getMetrics(MetricsType.COMPLETED, QueueMetrics.MAX_MINUTES + 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1442").hasMessageContaining("1441");
+        assertThatThrownBy(() -> orders.getMetrics(MetricsType.FAILED, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0");
+        // The README states the same limit (surefire runs in the module's directory).
+        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("..", "README.md"));
+        assertThat(readme).contains("`getMetrics` takes 1 to 1,441 minutes");
+    }
+
+    @Test
+    void drainDocsNameTheEventDrainEmits() throws Exception {
+        addMany(2, JobOptions.defaults());
+
+        orders.drain(false);
+
+        assertThat(ctx.snapshot(orders.name()).eventNames()).containsOnlyOnce("cleaned").doesNotContain("drained");
+        io.bullpen.lua.ScriptHeader header = io.bullpen.lua.ScriptCatalog.classpath().get("drain").header();
+        assertThat(header.events()).startsWith("cleaned");
+        assertThat(header.description()).contains("\"cleaned\" event").doesNotContain("\"drained\" event");
+        String queueSource = java.nio.file.Files.readString(java.nio.file.Path.of("src/main/java/io/bullpen/Queue.java"));
+        String drainDoc = queueSource.substring(queueSource.lastIndexOf("/**", queueSource.indexOf("public void drain(")),
+                queueSource.indexOf("public void drain("));
+        assertThat(drainDoc).contains("one {@code cleaned} event").doesNotContain("one {@code drained} event");
     }
 
     @Test

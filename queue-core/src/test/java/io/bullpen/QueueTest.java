@@ -173,6 +173,85 @@ class QueueTest {
         assertThatThrownBy(() -> JobOptions.builder().jobId("a:b").build()).hasMessageContaining("a:b");
     }
 
+    /** Private fields and no getters: Jackson sees no property, so {@code {}} would be stored. */
+    static final class Opaque {
+        private final String id;
+
+        Opaque(String id) {
+            this.id = id;
+        }
+
+        @Override
+        public String toString() {
+            return id;
+        }
+    }
+
+    record Holder(String name, Opaque inner) {
+    }
+
+    record Ping() {
+    }
+
+    @Test
+    void dataWithNoPropertyJacksonCanSeeIsRejectedNamingTheClassAndTheJobAndNothingIsWritten() {
+        Queue<Object> any = Queue.builder(redisson, ctx.newQueueName(), Object.class).build();
+
+        assertThatThrownBy(() -> any.add("charge", new Opaque("A-1"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(Opaque.class.getName()).hasMessageContaining("\"charge\"")
+                .hasMessageContaining("no property");
+        assertThatThrownBy(() -> any.add("wrapped", new Holder("h", new Opaque("A-2"))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(Holder.class.getName()).hasMessageContaining(Opaque.class.getName())
+                .hasMessageContaining("\"wrapped\"");
+        assertThatThrownBy(() -> any.addBulk(List.of(JobSpec.of("ok", "fine"), JobSpec.of("bulk", new Opaque("A-3")))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("\"bulk\"");
+        assertThatThrownBy(() -> any.upsertJobScheduler("nightly", Repeat.every(Duration.ofHours(1)),
+                JobTemplate.of("report", new Opaque("A-4"))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("\"report\"")
+                .hasMessageContaining(Opaque.class.getName());
+
+        assertThat(ctx.snapshot(any.name()).keys()).isEmpty();
+        assertThat(Queue.listQueues(redisson)).doesNotContain(any.name());
+    }
+
+    @Test
+    void anEmptyRecordIsDataWithNothingToLose() {
+        Queue<Ping> pings = Queue.builder(redisson, ctx.newQueueName(), Ping.class).build();
+
+        Job<Ping> job = pings.add("ping", new Ping());
+
+        assertThat(pings.getJob(job.id()).orElseThrow().data()).isEqualTo(new Ping());
+    }
+
+    @Test
+    void aScheduleThatCanNeverRunIsRejectedAtUpsertAndNothingIsWritten() {
+        clock.set(java.time.Instant.parse("2026-11-21T10:00:00Z"));
+        java.time.Instant noon = java.time.Instant.parse("2026-11-21T12:00:00Z");
+        JobTemplate<Order> template = JobTemplate.of("report", new Order("r"));
+
+        assertThatThrownBy(() -> orders.upsertJobScheduler("backwards",
+                Repeat.every(Duration.ofMinutes(5)).startAt(noon).endAt(noon.minusSeconds(1)), template))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("\"backwards\"")
+                .hasMessageContaining("endAt 2026-11-21T11:59:59Z is before startAt 2026-11-21T12:00:00Z");
+        assertThatThrownBy(() -> orders.upsertJobScheduler("feb30", Repeat.cron("0 0 30 2 *"), template))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("\"feb30\"")
+                .hasMessageContaining("never run").hasMessageContaining("\"0 0 30 2 *\"");
+        assertThatThrownBy(() -> orders.upsertJobScheduler("over",
+                Repeat.cron("0 2 * * *").endAt(java.time.Instant.parse("2026-11-22T01:00:00Z")), template))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("first run, at 2026-11-22T02:00:00Z, is after endAt 2026-11-22T01:00:00Z");
+        assertThatThrownBy(() -> orders.upsertJobScheduler("ended",
+                Repeat.every(Duration.ofMinutes(5)).endAt(clock.instant().minusSeconds(60)), template))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("never run");
+
+        assertThat(ctx.snapshot(orders.name()).keys()).isEmpty();
+        assertThat(orders.getJobSchedulers()).isEmpty();
+        // A window with a run in it is fine, however short: endAt is inclusive.
+        assertThat(orders.upsertJobScheduler("once", Repeat.every(Duration.ofMinutes(5)).immediately(true)
+                .startAt(noon).endAt(noon), template)).isTrue();
+    }
+
     @Test
     void genericDataTypes() {
         Queue<List<Order>> batches = Queue.builder(redisson, ctx.newQueueName(),

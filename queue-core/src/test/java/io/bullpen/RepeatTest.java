@@ -129,6 +129,62 @@ class RepeatTest {
                 .hasMessageContaining("Mars/Olympus").hasMessageContaining("0 2 * * *");
     }
 
+    /**
+     * A ZoneId can name a region this JVM has no rules for: ZoneId.of refuses one, but Java
+     * deserialization (a zone written by a JVM with newer time-zone data) does not.
+     */
+    private static ZoneId zoneWithoutRules(String id) throws Exception {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+            out.writeObject(ZoneId.of("Europe/Berlin"));
+        }
+        String known = "Europe/Berlin";
+        assertThat(id).hasSameSizeAs(known);
+        byte[] patched = new String(bytes.toByteArray(), java.nio.charset.StandardCharsets.ISO_8859_1)
+                .replace(known, id).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(patched))) {
+            return (ZoneId) in.readObject();
+        }
+    }
+
+    @Test
+    void aZoneWithoutRulesFailsAtCronWithTheMessageOfTheStringOverload() throws Exception {
+        ZoneId unknown = zoneWithoutRules("Europe/Nowher");
+        assertThat(unknown.getId()).isEqualTo("Europe/Nowher");
+
+        Throwable fromZoneId = org.assertj.core.api.Assertions.catchThrowable(() -> Repeat.cron("0 2 * * *", unknown));
+        Throwable fromString = org.assertj.core.api.Assertions.catchThrowable(() -> Repeat.cron("0 2 * * *", "Europe/Nowher"));
+
+        assertThat(fromZoneId).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(fromString.getMessage())
+                .hasMessageContaining("invalid time zone \"Europe/Nowher\" for cron expression \"0 2 * * *\"");
+    }
+
+    @Test
+    void toStringShowsUnitsAndInstants() {
+        assertThat(Repeat.every(Duration.ofMinutes(90)).limit(3).startAt(Instant.parse("2026-11-21T10:00:00Z"))
+                .endAt(Instant.parse("2026-11-22T10:00:00Z")).immediately(true))
+                .hasToString("Repeat{every=1h30m, limit=3, startAt=2026-11-21T10:00:00Z, endAt=2026-11-22T10:00:00Z, "
+                        + "immediately=true}");
+        assertThat(Repeat.every(Duration.ofMillis(1500))).hasToString("Repeat{every=1s500ms}");
+        assertThat(Repeat.every(Duration.ofDays(1))).hasToString("Repeat{every=1d}");
+        assertThat(Repeat.cron("0 2 * * *", NEW_YORK).misfire(MisfirePolicy.SKIP_MISSED))
+                .hasToString("Repeat{cron=\"0 2 * * *\", zone=America/New_York, misfire=SKIP_MISSED}");
+    }
+
+    @Test
+    void aScheduleWithoutAnyRunIsRefusedNamingTheSchedulerAndTheSchedule() {
+        Instant now = Instant.parse("2026-11-21T10:00:00Z");
+
+        assertThatThrownBy(() -> Repeat.cron("0 0 31 4 *").checkedFirstRun("april31", now))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("job scheduler \"april31\" with Repeat{cron=\"0 0 31 4 *\", zone=Z} would never run: "
+                        + "cron expression \"0 0 31 4 *\" matches no date (in zone Z)");
+        assertThatThrownBy(() -> Repeat.every(Duration.ofMinutes(5)).endAt(now.plusSeconds(60)).checkedFirstRun("short", now))
+                .hasMessageContaining("its first run, at 2026-11-21T10:05:00Z, is after endAt 2026-11-21T10:01:00Z");
+        assertThat(Repeat.cron("0 0 29 2 *").checkedFirstRun("leap", now)).isEqualTo(Instant.parse("2028-02-29T00:00:00Z"));
+    }
+
     @Test
     void describeRoundTrips() {
         Repeat cron = Repeat.cron("0 2 * * *", ZoneId.of("Asia/Shanghai")).limit(10).misfire(MisfirePolicy.SKIP_MISSED);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.bullpen.BullpenException;
@@ -18,7 +19,10 @@ import java.util.Map;
  * JSON for job data, options, return values and progress. One shared {@link ObjectMapper}: Java
  * time types as ISO strings, unknown properties tolerated on read (producers and workers may run
  * different versions), and never default typing (a type id in the payload would let job data
- * choose which classes get instantiated). Not API.
+ * choose which classes get instantiated). A class with no property Jackson can see (private
+ * fields without getters) is refused rather than written as {@code {}}: its fields would be lost
+ * and the reader would get default values. An empty record is fine: it has nothing to lose.
+ * Not API.
  */
 public final class JsonCodec {
     /** The default cap on a job's serialized data: 512 KiB. */
@@ -27,7 +31,7 @@ public final class JsonCodec {
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .addModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .enable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .build();
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
@@ -47,12 +51,24 @@ public final class JsonCodec {
      * @throws IllegalArgumentException when the data cannot be serialized or is over the cap
      */
     public static String encodeData(Object data, int maxBytes) {
+        return encodeData(null, data, maxBytes);
+    }
+
+    /**
+     * Serializes the data of a named job and enforces the size cap.
+     *
+     * @param jobName the job's name, for the message (null: none)
+     * @throws IllegalArgumentException naming the data's type and the job when the data cannot be
+     *     serialized (a cycle, a class with no visible property) or is over the cap
+     */
+    public static String encodeData(String jobName, Object data, int maxBytes) {
         String json;
         try {
             json = MAPPER.writeValueAsString(data);
         } catch (JsonProcessingException | RuntimeException e) {
             throw new IllegalArgumentException("job data of type " + data.getClass().getName()
-                    + " cannot be serialized to JSON: " + e.getMessage(), e);
+                    + (jobName == null ? "" : " for job " + Validation.quote(jobName))
+                    + " cannot be serialized to JSON: " + reason(e), e);
         }
         int size = json.length() <= maxBytes / 3 ? json.length() : json.getBytes(StandardCharsets.UTF_8).length;
         if (size > maxBytes) {
@@ -62,13 +78,24 @@ public final class JsonCodec {
         return json;
     }
 
+    /** Jackson's message, except for an empty bean, where its advice (disable the check) is ours to ignore. */
+    private static String reason(Exception e) {
+        if (e instanceof InvalidDefinitionException d && d.getType() != null
+                && String.valueOf(d.getOriginalMessage()).contains("no properties discovered")) {
+            String path = d.getPath().isEmpty() ? "" : " (at " + d.getPathReference() + ")";
+            return d.getType().getRawClass().getName() + path + " has no property Jackson can see (a public getter, "
+                    + "a public field or a record component): its fields would be lost";
+        }
+        return e.getMessage();
+    }
+
     /** Serializes a return value or progress; failures name the value's type. */
     public static String encodeValue(Object value, String what) {
         try {
             return MAPPER.writeValueAsString(value);
         } catch (JsonProcessingException | RuntimeException e) {
             throw new IllegalArgumentException(what + " of type " + (value == null ? "null" : value.getClass().getName())
-                    + " cannot be serialized to JSON: " + e.getMessage(), e);
+                    + " cannot be serialized to JSON: " + reason(e), e);
         }
     }
 

@@ -21,7 +21,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.IntFunction;
 import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
 
 /**
  * Queue-wide administration behind {@code Queue}: each operation loops over its script in chunks
@@ -112,11 +111,19 @@ public final class QueueAdmin {
 
     /**
      * Pauses the queue, deletes all its keys chunk by chunk, then removes it from the registry.
-     * When refused (active jobs, not forced) a pause made here is undone.
+     * Without force, active jobs refuse the call before anything is paused (no paused or resumed
+     * event); a job taken between that check and the pause still refuses it, and then the pause
+     * made here is undone.
      *
      * @return the number of jobs deleted
      */
     public long obliterate(boolean force) {
+        if (!force) {
+            long active = join(redisson.getScoredSortedSet(RedisCalls.plain(k.leases())).sizeAsync());
+            if (active > 0) {
+                throw new QueueBusyException(k.queue(), "obliterate", active);
+            }
+        }
         boolean pausedHere = join(scripts.pause(true));
         long deleted = 0;
         boolean first = true;
@@ -136,7 +143,7 @@ public final class QueueAdmin {
                 break;
             }
         }
-        redisson.getSet(k.registry(), StringCodec.INSTANCE).remove(k.queue());
+        join(redisson.getSet(RedisCalls.plain(k.registry())).removeAsync(k.queue()));
         return deleted;
     }
 
@@ -155,7 +162,7 @@ public final class QueueAdmin {
     }
 
     private long moveAll(JobState source, IntFunction<MoveChunk> call) {
-        long remaining = redisson.getScoredSortedSet(k.stateKey(source), StringCodec.INSTANCE).size();
+        long remaining = join(redisson.getScoredSortedSet(RedisCalls.plain(k.stateKey(source))).sizeAsync());
         long moved = 0;
         while (remaining > 0) {
             int n = (int) Math.min(chunk, remaining);
@@ -205,7 +212,7 @@ public final class QueueAdmin {
     /** The job's log lines, oldest first; empty when it has none. */
     public List<String> jobLogs(String id) {
         Objects.requireNonNull(id, "id");
-        return Collections.unmodifiableList(redisson.<String>getList(k.logs(id), StringCodec.INSTANCE).readAll());
+        return Collections.unmodifiableList(join(redisson.<String>getList(RedisCalls.plain(k.logs(id))).readAllAsync()));
     }
 
     /** The queue names in the registry of {@code prefix}, sorted. */
@@ -213,6 +220,6 @@ public final class QueueAdmin {
         Objects.requireNonNull(redisson, "redisson");
         // The registry key depends on the prefix only; any valid queue name forms it.
         String registry = new KeyScheme(Validation.prefix(prefix), "_").registry();
-        return Collections.unmodifiableSet(new TreeSet<>(redisson.<String>getSet(registry, StringCodec.INSTANCE).readAll()));
+        return Collections.unmodifiableSet(new TreeSet<>(join(redisson.<String>getSet(RedisCalls.plain(registry)).readAllAsync())));
     }
 }

@@ -51,6 +51,22 @@ class JsonCodecTest {
         }
     }
 
+    static final class PrivateFieldsOnly {
+        private final String id = "A-1";
+    }
+
+    @Test
+    void dataJacksonSeesNoPropertyOfIsRejectedNamingTheClassAndTheJobNotWrittenAsAnEmptyObject() {
+        assertThatThrownBy(() -> JsonCodec.encodeData("charge", new PrivateFieldsOnly(), 1000))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("job data of type " + PrivateFieldsOnly.class.getName() + " for job \"charge\" cannot be "
+                        + "serialized to JSON: " + PrivateFieldsOnly.class.getName() + " has no property Jackson can see "
+                        + "(a public getter, a public field or a record component): its fields would be lost");
+        assertThatThrownBy(() -> JsonCodec.encodeData("list", List.of(new PrivateFieldsOnly()), 1000))
+                .hasMessageContaining("(at java.util.ImmutableCollections$List12[0])");
+        assertThat(JsonCodec.encodeData("maps", Map.of(), 1000)).isEqualTo("{}");
+    }
+
     @Test
     void unserialisableDataIsRejectedNamingItsType() {
         assertThatThrownBy(() -> JsonCodec.encodeData(new NotSerializable(), 1000))
