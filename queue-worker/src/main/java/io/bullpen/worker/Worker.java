@@ -134,7 +134,7 @@ public final class Worker<T, R> implements AutoCloseable {
                     config.processor, new SafeListener<>(config.listener), executor, scheduler,
                     UUID.randomUUID().toString().substring(0, 13),
                     new SchedulerAdvancer(new SchedulerScripts(config.redisson, keys, s.eventsMaxLength()), s.clock()));
-            waiter = new MarkerWaiter(config.redisson, keys.marker(), s.blockTimeout());
+            waiter = new MarkerWaiter(config.redisson, keys.marker(), s.blockTimeout(), s.name());
             JobRunner<T, R> runner = new JobRunner<>(rt);
             long renewMs = Math.max(1, s.lockDuration().toMillis() / 2);
             scheduler.scheduleAtFixedRate(new LockRenewer<>(rt), renewMs, renewMs, TimeUnit.MILLISECONDS);
