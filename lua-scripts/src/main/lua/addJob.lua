@@ -10,14 +10,13 @@
     2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
     3 delayed       ZSET    <prefix>:{<queue>}:delayed
     4 marker        ZSET    <prefix>:{<queue>}:marker
-    5 meta          HASH    <prefix>:{<queue>}:meta
+    5 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused; see readMeta)
     6 events        STREAM  <prefix>:{<queue>}:events
     7 id            STRING  <prefix>:{<queue>}:id  (automatic id counter)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:  job keys are built from it (same slot)
     2 now           epoch millis (the job's timestamp)
-    3 eventsMaxLen  approximate cap of the events stream
-    4 job...        then groups of 7 per job: customId ("" = automatic id), name, data (JSON),
+    3 job...        then groups of 7 per job: customId ("" = automatic id), name, data (JSON),
                     opts (JSON of non-default options, "" = defaults), delayMs, priority,
                     lifo ("1" or "0")
   Returns:
@@ -32,12 +31,12 @@
 
 local q = {
   wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], marker = KEYS[4], meta = KEYS[5],
-  events = KEYS[6], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3]
+  events = KEYS[6], jobPrefix = ARGV[1], now = tonumber(ARGV[2])
 }
 local idKey = KEYS[7]
 local results = {}
 
-for i = 4, #ARGV, 7 do
+for i = 3, #ARGV, 7 do
   local jobId = ARGV[i]
   local name, data, opts = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
   local delay, priority, lifo = tonumber(ARGV[i + 4]), tonumber(ARGV[i + 5]), ARGV[i + 6] == "1"

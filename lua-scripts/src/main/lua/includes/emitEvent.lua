@@ -1,6 +1,7 @@
 --[[
   emitEvent: append one lifecycle event to the queue's stream in the same script as the change,
-  capped with MAXLEN ~ so the stream stays bounded. jobId is nil for queue-level events.
+  capped with MAXLEN ~ so the stream stays bounded: the cap is the queue's eventsMaxLength
+  setting in meta (q.meta), read once per call by readMeta. jobId is nil for queue-level events.
   emitEvents: the same event of several jobs of one script call (a batch of takes, finishes or
   promotions) as one entry, one XADD instead of one per job. One job gives emitEvent's entry;
   several give: event, jobId holding all the ids in order, separated by one space (job ids never
@@ -10,7 +11,10 @@
   common case of a processor that returns nothing; readers take a missing one as null).
   Readers split the entry back into one event per job, all with the entry's id.
 ]]
+--- @include "readMeta"
+
 local function emitEvent(q, event, jobId, ...)
+  readMeta(q)
   if jobId then
     return redis.call("XADD", q.events, "MAXLEN", "~", q.maxLen, "*", "event", event, "jobId", jobId, ...)
   end
@@ -21,6 +25,7 @@ local function emitEvents(q, event, ids, perJob, values, ...)
   if #ids == 0 then
     return nil
   end
+  readMeta(q)
   if #ids == 1 then
     if perJob then
       return emitEvent(q, event, ids[1], perJob, values[1], ...)
