@@ -1,7 +1,9 @@
 --[[
   emitEvent: append one lifecycle event to the queue's stream in the same script as the change,
   capped with MAXLEN ~ so the stream stays bounded: the cap is the queue's eventsMaxLength
-  setting in meta (q.meta), read once per call by readMeta. jobId is nil for queue-level events.
+  setting in meta (q.meta), read once per call by readMeta. A caller that sets q.trimLazily
+  reads the cap itself when it chooses (addJob): until then its events go in untrimmed.
+  jobId is nil for queue-level events.
   emitEvents: the same event of several jobs of one script call (a batch of takes, finishes or
   promotions) as one entry, one XADD instead of one per job. One job gives emitEvent's entry;
   several give: event, jobId holding all the ids in order, separated by one space (job ids never
@@ -14,7 +16,15 @@
 --- @include "readMeta"
 
 local function emitEvent(q, event, jobId, ...)
-  readMeta(q)
+  if not q.trimLazily then
+    readMeta(q)
+  end
+  if not q.maxLen then
+    if jobId then
+      return redis.call("XADD", q.events, "*", "event", event, "jobId", jobId, ...)
+    end
+    return redis.call("XADD", q.events, "*", "event", event, ...)
+  end
   if jobId then
     return redis.call("XADD", q.events, "MAXLEN", "~", q.maxLen, "*", "event", event, "jobId", jobId, ...)
   end
@@ -25,13 +35,13 @@ local function emitEvents(q, event, ids, perJob, values, ...)
   if #ids == 0 then
     return nil
   end
-  readMeta(q)
   if #ids == 1 then
     if perJob then
       return emitEvent(q, event, ids[1], perJob, values[1], ...)
     end
     return emitEvent(q, event, ids[1], ...)
   end
+  readMeta(q)
   local args = {"XADD", q.events, "MAXLEN", "~", q.maxLen, "*", "event", event, "jobId", table.concat(ids, " "), ...}
   if perJob then
     local prefix = perJob .. ":"

@@ -79,6 +79,32 @@ class QueueSettingsScriptTest {
         assertThat(calls).as("meta reads: %s", calls).doesNotContainKeys("hexists", "hget");
     }
 
+    /**
+     * A single add to a busy queue (no worker to wake) stays at its 5 commands: it reads the cap,
+     * and trims, once every 64 automatic ids, and the stream exceeds the cap by fewer than 64.
+     */
+    @Test
+    void singleAddsToABusyQueueReadTheCapEverySixtyFourJobs(BullpenTestContext ctx) throws Exception {
+        assumeTrue(ctx.redis().kind() != RedisKind.EXTERNAL, "resets the server's command statistics");
+        ctx.redis().assumeNotCluster("INFO commandstats of one server");
+        join(f.scripts.setQueueSettings(1));
+        join(f.scripts.addJob(NOW, List.of(new ScriptTypes.NewJob(null, "first", "{}", "", 0, 0, false))));
+        RedisNode node = ctx.redisson().getRedisNodes(RedisNodes.SINGLE).getInstance();
+        Resp.text(ctx.redis().host(), ctx.redis().port(), "CONFIG", "RESETSTAT");
+
+        for (int i = 2; i <= 320; i++) {
+            join(f.scripts.addJob(NOW, List.of(new ScriptTypes.NewJob(null, "n", "{}", "", 0, 0, false))));
+        }
+
+        Map<String, Long> calls = commandCalls(node);
+        assertThat(calls.getOrDefault("hmget", 0L)).as("ids 64, 128, 192, 256, 320: %s", calls).isEqualTo(5);
+        assertThat(calls.get("xadd")).isEqualTo(319);
+        assertThat(calls).as("per add: INCR, HSET, LPUSH, XADD: %s", calls).containsEntry("incr", 319L)
+                .containsEntry("hset", 319L).containsEntry("lpush", 319L);
+        // Trimmed at id 320 (MAXLEN ~ 1 keeps the last stream node of up to 100 entries).
+        assertThat(f.redisson.getStream(f.k.events(), StringCodec.INSTANCE).size()).isLessThanOrEqualTo(100L);
+    }
+
     private static Map<String, Long> commandCalls(RedisNode node) {
         Map<String, Long> calls = new HashMap<>();
         node.info(RedisNode.InfoSection.COMMANDSTATS).forEach((key, value) -> {
