@@ -506,9 +506,14 @@ public final class Queue<T> {
      */
     private void register() {
         if (registered.compareAndSet(false, true)) {
-            redisson.getSet(keys.registry(), StringCodec.INSTANCE).add(keys.queue());
-            if (eventsMaxLength > 0) {
-                QueueSettings.store(scripts, eventsMaxLength);
+            try {
+                redisson.getSet(keys.registry(), StringCodec.INSTANCE).add(keys.queue());
+                if (eventsMaxLength > 0) {
+                    QueueSettings.store(scripts, eventsMaxLength);
+                }
+            } catch (RuntimeException e) {
+                registered.set(false); // the next use tries again
+                throw e;
             }
             RedisChecks.warnIfEvicting(redisson);
         }
