@@ -4,20 +4,24 @@
   "duplicated" event is emitted. Fields with default values are not stored (lean hashes).
   Workers are woken (marker) once per call, and only when a job makes wait non-empty, goes to
   prioritized, or becomes the earliest delayed job; never while the queue is paused.
+  The events stream is trimmed to the queue's cap (eventsMaxLength in meta) from the first job of
+  the call that needs meta anyway (to wake workers), has a custom id, or has an automatic id
+  that is a multiple of 64; the events before it go in untrimmed. So a single add to a busy
+  queue reads meta only every 64th time, and the stream exceeds its cap by at most 63 entries
+  (besides XADD ~'s own slack).
 
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait
     2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
     3 delayed       ZSET    <prefix>:{<queue>}:delayed
     4 marker        ZSET    <prefix>:{<queue>}:marker
-    5 meta          HASH    <prefix>:{<queue>}:meta
+    5 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused; see readMeta)
     6 events        STREAM  <prefix>:{<queue>}:events
     7 id            STRING  <prefix>:{<queue>}:id  (automatic id counter)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:  job keys are built from it (same slot)
     2 now           epoch millis (the job's timestamp)
-    3 eventsMaxLen  approximate cap of the events stream
-    4 job...        then groups of 7 per job: customId ("" = automatic id), name, data (JSON),
+    3 job...        then groups of 7 per job: customId ("" = automatic id), name, data (JSON),
                     opts (JSON of non-default options, "" = defaults), delayMs, priority,
                     lifo ("1" or "0")
   Returns:
@@ -29,24 +33,30 @@
 --- @include "addDelayed"
 --- @include "signalWorkers"
 --- @include "emitEvent"
+--- @include "readMeta"
 
 local q = {
   wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], marker = KEYS[4], meta = KEYS[5],
-  events = KEYS[6], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3]
+  events = KEYS[6], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), trimLazily = true
 }
 local idKey = KEYS[7]
 local results = {}
 
-for i = 4, #ARGV, 7 do
+for i = 3, #ARGV, 7 do
   local jobId = ARGV[i]
   local name, data, opts = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
   local delay, priority, lifo = tonumber(ARGV[i + 4]), tonumber(ARGV[i + 5]), ARGV[i + 6] == "1"
   local duplicate = false
   if jobId == "" then
+    local number = redis.call("INCR", idKey)
     -- %d, not tostring: Lua formats numbers with printf("%.14g"), slow enough to show in profiles.
-    jobId = string.format("%d", redis.call("INCR", idKey))
-  elseif redis.call("EXISTS", q.jobPrefix .. jobId) == 1 then
-    duplicate = true
+    jobId = string.format("%d", number)
+    if number % 64 == 0 then
+      readMeta(q)
+    end
+  else
+    readMeta(q)
+    duplicate = redis.call("EXISTS", q.jobPrefix .. jobId) == 1
   end
   if duplicate then
     emitEvent(q, "duplicated", jobId, "name", name)

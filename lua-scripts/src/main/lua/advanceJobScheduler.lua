@@ -13,16 +13,15 @@
     4 prioritized   ZSET    <prefix>:{<queue>}:prioritized
     5 delayed       ZSET    <prefix>:{<queue>}:delayed
     6 marker        ZSET    <prefix>:{<queue>}:marker
-    7 meta          HASH    <prefix>:{<queue>}:meta
+    7 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused; see readMeta)
     8 events        STREAM  <prefix>:{<queue>}:events
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
-    3 eventsMaxLen  approximate cap of the events stream
-    4 schedulerId   the scheduler
-    5 expectedJobId the pending iteration the caller saw ("" = the scheduler awaits repair)
-    6 due           repair: due time of the next iteration (epoch ms; 0 = the schedule ended)
-    7 following     the run after the pending (or new) iteration (epoch ms; 0 = unknown)
+    3 schedulerId   the scheduler
+    4 expectedJobId the pending iteration the caller saw ("" = the scheduler awaits repair)
+    5 due           repair: due time of the next iteration (epoch ms; 0 = the schedule ended)
+    6 following     the run after the pending (or new) iteration (epoch ms; 0 = unknown)
   Returns:
     0 nothing to do; 1 following stored; 2 next iteration created; 3 schedule ended
   Events:
@@ -32,11 +31,11 @@
 
 local q = {
   schedulers = KEYS[1], wait = KEYS[3], prioritized = KEYS[4], delayed = KEYS[5], marker = KEYS[6],
-  meta = KEYS[7], events = KEYS[8], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3]
+  meta = KEYS[7], events = KEYS[8], jobPrefix = ARGV[1], now = tonumber(ARGV[2])
 }
 q.base = string.sub(q.jobPrefix, 1, #q.jobPrefix - 4)
-local sKey, schedulerId, expected = KEYS[2], ARGV[4], ARGV[5]
-local due, following = tonumber(ARGV[6]), tonumber(ARGV[7])
+local sKey, schedulerId, expected = KEYS[2], ARGV[3], ARGV[4]
+local due, following = tonumber(ARGV[5]), tonumber(ARGV[6])
 local current = redis.call("HGET", sKey, "jobId")
 if not current then
   return 0

@@ -12,16 +12,16 @@
   KEYS:
     1 source        ZSET or LIST  <prefix>:{<queue>}:completed | failed | delayed | prioritized | wait
     2 events        STREAM  <prefix>:{<queue>}:events
+    3 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
-    2 eventsMaxLen  approximate cap of the events stream
-    3 state         the source's label: completed, failed, delayed, prioritized or waiting
-    4 now           epoch millis (the caller's clock)
-    5 graceMs       jobs younger than this are kept
-    6 cursor        scanned states: ids already examined and kept (0 on the first call)
-    7 batch         max ids examined in this call
-    8 remaining     max ids removed from here on, this call and later ones (-1 = no limit)
-    9 total         ids removed by the earlier calls of this clean (for the event)
+    2 state         the source's label: completed, failed, delayed, prioritized or waiting
+    3 now           epoch millis (the caller's clock)
+    4 graceMs       jobs younger than this are kept
+    5 cursor        scanned states: ids already examined and kept (0 on the first call)
+    6 batch         max ids examined in this call
+    7 remaining     max ids removed from here on, this call and later ones (-1 = no limit)
+    8 total         ids removed by the earlier calls of this clean (for the event)
   Returns:
     {removed, nextCursor}: removed in this call; nextCursor -1 when the clean is done
   Events:
@@ -30,10 +30,10 @@
 --- @include "removeJobData"
 --- @include "emitEvent"
 
-local q = { events = KEYS[2], jobPrefix = ARGV[1], maxLen = ARGV[2] }
-local source, state = KEYS[1], ARGV[3]
-local cutoff = tonumber(ARGV[4]) - tonumber(ARGV[5])
-local cursor, batch, remaining = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
+local q = { events = KEYS[2], meta = KEYS[3], jobPrefix = ARGV[1] }
+local source, state = KEYS[1], ARGV[2]
+local cutoff = tonumber(ARGV[3]) - tonumber(ARGV[4])
+local cursor, batch, remaining = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local cap = batch
 if remaining >= 0 and remaining < cap then
   cap = remaining
@@ -104,7 +104,7 @@ end
 if not done then
   return {removed, cursor}
 end
-local total = tonumber(ARGV[9]) + removed
+local total = tonumber(ARGV[8]) + removed
 if total > 0 then
   emitEvent(q, "cleaned", nil, "count", total, "state", state)
 end

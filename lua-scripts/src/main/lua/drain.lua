@@ -10,12 +10,12 @@
     2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
     3 delayed       ZSET    <prefix>:{<queue>}:delayed
     4 events        STREAM  <prefix>:{<queue>}:events
+    5 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
-    2 eventsMaxLen  approximate cap of the events stream
-    3 delayed       "1" = delayed jobs too, "0" = leave them
-    4 limit         max jobs removed in this call
-    5 total         jobs removed by the earlier calls of this drain (for the event)
+    2 delayed       "1" = delayed jobs too, "0" = leave them
+    3 limit         max jobs removed in this call
+    4 total         jobs removed by the earlier calls of this drain (for the event)
   Returns:
     {removed, more}: removed in this call; more = 1 while jobs to drain are left, else 0
   Events:
@@ -25,9 +25,9 @@
 --- @include "removeJobData"
 --- @include "emitEvent"
 
-local q = { events = KEYS[4], jobPrefix = ARGV[1], maxLen = ARGV[2] }
-local withDelayed = ARGV[3] == "1"
-local limit = tonumber(ARGV[4])
+local q = { events = KEYS[4], meta = KEYS[5], jobPrefix = ARGV[1] }
+local withDelayed = ARGV[2] == "1"
+local limit = tonumber(ARGV[3])
 local removed = 0
 
 local ids = redis.call("RPOP", KEYS[1], limit)
@@ -61,8 +61,8 @@ end
 if left > 0 then
   return {removed, 1}
 end
-local total = tonumber(ARGV[5]) + removed
+local total = tonumber(ARGV[4]) + removed
 if total > 0 then
-  emitEvent(q, "cleaned", nil, "count", total, "state", "waiting", "delayed", ARGV[3])
+  emitEvent(q, "cleaned", nil, "count", total, "state", "waiting", "delayed", ARGV[2])
 end
 return {removed, 0}

@@ -10,15 +10,14 @@
     3 leases        ZSET    <prefix>:{<queue>}:leases  (the active jobs, scored by lock expiry)
     4 failed        ZSET    <prefix>:{<queue>}:failed
     5 marker        ZSET    <prefix>:{<queue>}:marker
-    6 meta          HASH    <prefix>:{<queue>}:meta
+    6 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused, mm:/mc:<kind>; see readMeta)
     7 events        STREAM  <prefix>:{<queue>}:events
     8 metricsFailed LIST    <prefix>:{<queue>}:metrics:failed  (per-minute counts)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
-    3 eventsMaxLen  approximate cap of the events stream
-    4 maxStalled    a job that stalls more often than this fails
-    5 limit         max expired leases examined in this call
+    3 maxStalled    a job that stalls more often than this fails
+    4 limit         max expired leases examined in this call
   Returns:
     {{recovered jobId, ...}, {failed jobId, ...}}
   Events:
@@ -29,7 +28,7 @@
 local q = {
   wait = KEYS[1], prioritized = KEYS[2], leases = KEYS[3], failed = KEYS[4],
   marker = KEYS[5], meta = KEYS[6], events = KEYS[7], metrics = { failed = KEYS[8] },
-  jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3]
+  jobPrefix = ARGV[1], now = tonumber(ARGV[2])
 }
-local recovered, failed = recoverStalledJobs(q, tonumber(ARGV[4]), tonumber(ARGV[5]))
+local recovered, failed = recoverStalledJobs(q, tonumber(ARGV[3]), tonumber(ARGV[4]))
 return {recovered, failed}

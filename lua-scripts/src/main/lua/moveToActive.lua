@@ -14,7 +14,7 @@
     4 leases        ZSET    <prefix>:{<queue>}:leases  (the active jobs, scored by lock expiry)
     5 failed        ZSET    <prefix>:{<queue>}:failed  (jobs that stalled too often; janitor)
     6 marker        ZSET    <prefix>:{<queue>}:marker
-    7 meta          HASH    <prefix>:{<queue>}:meta
+    7 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused, mm:/mc:<kind>; see readMeta)
     8 events        STREAM  <prefix>:{<queue>}:events
     9 fence         STRING  <prefix>:{<queue>}:fence  (fencing-token counter)
     10 completed    ZSET    <prefix>:{<queue>}:completed  (janitor)
@@ -23,15 +23,14 @@
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
-    3 eventsMaxLen  approximate cap of the events stream
-    4 count         how many jobs to take at most (the worker's free slots)
-    5 token         the worker's token; each lock token is token .. ":" .. fence
-    6 lockMs        lock duration in millis
-    7 workerName    stored as pb (processedBy); "" = not stored
-    8 promoteLimit  max delayed jobs promoted in this call
-    9 stalledLimit  max expired leases examined in this call (0 = skip)
-    10 maxStalled   a job that stalls more often than this fails
-    11 cleanLimit   janitor: oldest finished jobs examined per set for age retention (0 = skip)
+    3 count         how many jobs to take at most (the worker's free slots)
+    4 token         the worker's token; each lock token is token .. ":" .. fence
+    5 lockMs        lock duration in millis
+    6 workerName    stored as pb (processedBy); "" = not stored
+    7 promoteLimit  max delayed jobs promoted in this call
+    8 stalledLimit  max expired leases examined in this call (0 = skip)
+    9  maxStalled   a job that stalls more often than this fails
+    10 cleanLimit   janitor: oldest finished jobs examined per set for age retention (0 = skip)
   Returns:
     one flat array (a nested table costs Redis a reply conversion of its own): recoveredCount,
     the ids recovered from stalled to wait; stalledFailedCount, the ids failed for stalling too
@@ -49,7 +48,7 @@
 local q = {
   wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], leases = KEYS[4],
   failed = KEYS[5], marker = KEYS[6], meta = KEYS[7], events = KEYS[8], fence = KEYS[9],
-  completed = KEYS[10], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2], maxLen = ARGV[3],
+  completed = KEYS[10], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2],
   metrics = { completed = KEYS[11], failed = KEYS[12] }
 }
-return fetchJobs(q, readFetchArgs(4), {})
+return fetchJobs(q, readFetchArgs(3), {})

@@ -21,7 +21,7 @@
     4 leases        ZSET    <prefix>:{<queue>}:leases  (the active jobs, scored by lock expiry)
     5 failed        ZSET    <prefix>:{<queue>}:failed
     6 marker        ZSET    <prefix>:{<queue>}:marker
-    7 meta          HASH    <prefix>:{<queue>}:meta
+    7 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused, mm:/mc:<kind>; see readMeta)
     8 events        STREAM  <prefix>:{<queue>}:events
     9 fence         STRING  <prefix>:{<queue>}:fence
     10 completed    ZSET    <prefix>:{<queue>}:completed
@@ -30,32 +30,31 @@
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
-    3 eventsMaxLen  approximate cap of the events stream
-    4 count         next jobs to take in the same call (0 = none); 5-11 as in moveToActive
-    5 token         worker token for the next jobs
-    6 lockMs        lock duration in millis
-    7 workerName    stored as pb (processedBy) on the next jobs; "" = not stored
-    8 promoteLimit  max delayed jobs promoted
-    9 stalledLimit  max expired leases examined
-    10 maxStalled   stalled-count limit
-    11 cleanLimit   janitor batch (0 = skip)
-    12.. the finished jobs, one record each, back to back; a record has 7 values for a
+    3 count         next jobs to take in the same call (0 = none); 4-10 as in moveToActive
+    4 token         worker token for the next jobs
+    5 lockMs        lock duration in millis
+    6 workerName    stored as pb (processedBy) on the next jobs; "" = not stored
+    7 promoteLimit  max delayed jobs promoted
+    8 stalledLimit  max expired leases examined
+    9  maxStalled   stalled-count limit
+    10 cleanLimit   janitor batch (0 = skip)
+    11.. the finished jobs, one record each, back to back; a record has 7 values for a
          completed job and 13 for a failed one (completed jobs need no retry settings):
-    12 jobId        the finished job
-    13 lockToken    the lock token the worker holds for it
-    14 outcome      "completed" or "failed"
-    15 attemptsMade the job's attemptsMade when the worker took it ("" = read it here); the
+    11 jobId        the finished job
+    12 lockToken    the lock token the worker holds for it
+    13 outcome      "completed" or "failed"
+    14 attemptsMade the job's attemptsMade when the worker took it ("" = read it here); the
                     worker holds the lock, so nothing else changed it since
-    16 value        completed: return value (JSON); failed: failedReason
-    17 keepCount    retention of the target set: max jobs kept (-1 = all, 0 = none)
-    18 keepAgeMs    retention: max age in millis (-1 = no limit)
+    15 value        completed: return value (JSON); failed: failedReason
+    16 keepCount    retention of the target set: max jobs kept (-1 = all, 0 = none)
+    17 keepAgeMs    retention: max age in millis (-1 = no limit)
     failed records only:
-    19 stacktrace   one stack trace to append ("" = none)
-    20 stackLimit   how many stack traces to keep (oldest dropped)
-    21 attempts     the job's max attempts
-    22 backoffMs    retry delay in millis (0 = straight back to wait)
-    23 unrecoverable  "1" = fail now whatever attempts are left
-    24 lifo         "1" = a retry to wait runs next
+    18 stacktrace   one stack trace to append ("" = none)
+    19 stackLimit   how many stack traces to keep (oldest dropped)
+    20 attempts     the job's max attempts
+    21 backoffMs    retry delay in millis (0 = straight back to wait)
+    22 unrecoverable  "1" = fail now whatever attempts are left
+    23 lifo         "1" = a retry to wait runs next
   Returns:
     one flat array: outcomeCount, then one outcome per finished job, in order: where it went
     (completed | failed | delayed | waiting | prioritized), or an error code for a result that
@@ -77,7 +76,7 @@
 local q = {
   wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], leases = KEYS[4],
   failed = KEYS[5], marker = KEYS[6], meta = KEYS[7], events = KEYS[8], fence = KEYS[9],
-  completed = KEYS[10], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2], maxLen = ARGV[3],
+  completed = KEYS[10], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2],
   metrics = { completed = KEYS[11], failed = KEYS[12] },
   finishing = true
 }
@@ -156,7 +155,7 @@ local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
   return state
 end
 
-local i = 12
+local i = 11
 while i <= #ARGV do
   local jobId, lockToken, outcome, value = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 4]
   local completed = outcome == "completed"
@@ -218,8 +217,8 @@ end
 
 local out = {}
 appendCounted(out, outcomes)
-if tonumber(ARGV[4]) > 0 then
-  return fetchJobs(q, readFetchArgs(4), out)
+if tonumber(ARGV[3]) > 0 then
+  return fetchJobs(q, readFetchArgs(3), out)
 end
 out[#out + 1] = 0
 out[#out + 1] = 0

@@ -9,13 +9,12 @@
     2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
     3 leases        ZSET    <prefix>:{<queue>}:leases  (the active jobs)
     4 marker        ZSET    <prefix>:{<queue>}:marker
-    5 meta          HASH    <prefix>:{<queue>}:meta
+    5 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused; see readMeta)
     6 events        STREAM  <prefix>:{<queue>}:events
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
-    2 eventsMaxLen  approximate cap of the events stream
-    3 jobId         the job
-    4 lockToken     the token the worker holds
+    2 jobId         the job
+    3 lockToken     the token the worker holds
   Returns:
     0 given back; -1 job not found; -2 lock missing; -3 lock held by another token
   Events:
@@ -28,11 +27,11 @@
 
 local q = {
   wait = KEYS[1], prioritized = KEYS[2], marker = KEYS[4], meta = KEYS[5], events = KEYS[6],
-  jobPrefix = ARGV[1], maxLen = ARGV[2]
+  jobPrefix = ARGV[1]
 }
-local jobId = ARGV[3]
+local jobId = ARGV[2]
 local jobKey = q.jobPrefix .. jobId
-local lockCheck = checkLock(jobKey, ARGV[4])
+local lockCheck = checkLock(jobKey, ARGV[3])
 if lockCheck < 0 then
   return lockCheck
 end

@@ -3,12 +3,11 @@
   (moveToActive honours the flag); active jobs finish normally. Resuming wakes the workers.
 
   KEYS:
-    1 meta          HASH    <prefix>:{<queue>}:meta  (field paused)
+    1 meta          HASH    <prefix>:{<queue>}:meta  (fields paused, eventsMaxLength)
     2 marker        ZSET    <prefix>:{<queue>}:marker
     3 events        STREAM  <prefix>:{<queue>}:events
   ARGV:
     1 action        "pause" or "resume"
-    2 eventsMaxLen  approximate cap of the events stream
   Returns:
     1 the state changed; 0 it was already so
   Events:
@@ -16,7 +15,7 @@
 ]]
 --- @include "emitEvent"
 
-local q = { meta = KEYS[1], marker = KEYS[2], events = KEYS[3], maxLen = ARGV[2] }
+local q = { meta = KEYS[1], marker = KEYS[2], events = KEYS[3] }
 if ARGV[1] == "pause" then
   if redis.call("HSETNX", q.meta, "paused", 1) == 0 then
     return 0

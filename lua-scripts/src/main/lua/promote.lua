@@ -7,12 +7,11 @@
     2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
     3 delayed       ZSET    <prefix>:{<queue>}:delayed
     4 marker        ZSET    <prefix>:{<queue>}:marker
-    5 meta          HASH    <prefix>:{<queue>}:meta
+    5 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused; see readMeta)
     6 events        STREAM  <prefix>:{<queue>}:events
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
-    2 eventsMaxLen  approximate cap of the events stream
-    3 jobId         the job to promote
+    2 jobId         the job to promote
   Returns:
     0 promoted; -1 job not found; -5 job is not delayed
   Events:
@@ -24,9 +23,9 @@
 
 local q = {
   wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], marker = KEYS[4], meta = KEYS[5],
-  events = KEYS[6], jobPrefix = ARGV[1], maxLen = ARGV[2]
+  events = KEYS[6], jobPrefix = ARGV[1]
 }
-local jobId = ARGV[3]
+local jobId = ARGV[2]
 local jobKey = q.jobPrefix .. jobId
 if redis.call("ZREM", q.delayed, jobId) == 0 then
   if redis.call("EXISTS", jobKey) == 0 then

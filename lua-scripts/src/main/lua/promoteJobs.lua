@@ -9,12 +9,11 @@
     2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
     3 delayed       ZSET    <prefix>:{<queue>}:delayed
     4 marker        ZSET    <prefix>:{<queue>}:marker
-    5 meta          HASH    <prefix>:{<queue>}:meta
+    5 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused; see readMeta)
     6 events        STREAM  <prefix>:{<queue>}:events
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
-    2 eventsMaxLen  approximate cap of the events stream
-    3 limit         max jobs taken from delayed in this call
+    2 limit         max jobs taken from delayed in this call
   Returns:
     {promoted, taken}: jobs promoted, and ids taken from delayed (promoted + dropped)
   Events:
@@ -26,9 +25,9 @@
 
 local q = {
   wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], marker = KEYS[4], meta = KEYS[5],
-  events = KEYS[6], jobPrefix = ARGV[1], maxLen = ARGV[2]
+  events = KEYS[6], jobPrefix = ARGV[1]
 }
-local ids = redis.call("ZRANGE", q.delayed, 0, tonumber(ARGV[3]) - 1)
+local ids = redis.call("ZRANGE", q.delayed, 0, tonumber(ARGV[2]) - 1)
 if #ids == 0 then
   return {0, 0}
 end

@@ -11,10 +11,10 @@
     5 completed     ZSET    <prefix>:{<queue>}:completed
     6 failed        ZSET    <prefix>:{<queue>}:failed
     7 events        STREAM  <prefix>:{<queue>}:events
+    8 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
-    2 eventsMaxLen  approximate cap of the events stream
-    3 jobId         the job to remove
+    2 jobId         the job to remove
   Returns:
     1 removed; -1 job not found; -6 job is locked by a worker
   Events:
@@ -23,8 +23,8 @@
 --- @include "removeJobData"
 --- @include "emitEvent"
 
-local q = { events = KEYS[7], jobPrefix = ARGV[1], maxLen = ARGV[2] }
-local jobId = ARGV[3]
+local q = { events = KEYS[7], meta = KEYS[8], jobPrefix = ARGV[1] }
+local jobId = ARGV[2]
 local jobKey = q.jobPrefix .. jobId
 if redis.call("EXISTS", jobKey) == 0 then
   return -1

@@ -9,10 +9,10 @@
     4 prioritized   ZSET    <prefix>:{<queue>}:prioritized
     5 delayed       ZSET    <prefix>:{<queue>}:delayed
     6 events        STREAM  <prefix>:{<queue>}:events
+    7 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
-    2 eventsMaxLen  approximate cap of the events stream
-    3 schedulerId   the scheduler
+    2 schedulerId   the scheduler
   Returns:
     1 removed; 0 there was no such scheduler
   Events:
@@ -21,10 +21,10 @@
 --- @include "removeJobData"
 --- @include "emitEvent"
 
-local q = { events = KEYS[6], maxLen = ARGV[2] }
+local q = { events = KEYS[6], meta = KEYS[7] }
 local pending = redis.call("HGET", KEYS[2], "jobId")
 if not pending then
-  redis.call("ZREM", KEYS[1], ARGV[3])
+  redis.call("ZREM", KEYS[1], ARGV[2])
   return 0
 end
 if pending ~= "" then
@@ -42,5 +42,5 @@ if pending ~= "" then
   end
 end
 redis.call("DEL", KEYS[2])
-redis.call("ZREM", KEYS[1], ARGV[3])
+redis.call("ZREM", KEYS[1], ARGV[2])
 return 1

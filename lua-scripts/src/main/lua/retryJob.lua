@@ -9,13 +9,12 @@
     2 wait          LIST    <prefix>:{<queue>}:wait
     3 prioritized   ZSET    <prefix>:{<queue>}:prioritized
     4 marker        ZSET    <prefix>:{<queue>}:marker
-    5 meta          HASH    <prefix>:{<queue>}:meta
+    5 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused; see readMeta)
     6 events        STREAM  <prefix>:{<queue>}:events
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
-    2 eventsMaxLen  approximate cap of the events stream
-    3 jobId         the job to retry
-    4 prev          label of the source state, for the event ("failed" or "completed")
+    2 jobId         the job to retry
+    3 prev          label of the source state, for the event ("failed" or "completed")
   Returns:
     0 retried; -1 job not found; -5 job is not in the source state
   Events:
@@ -25,14 +24,14 @@
 
 local q = {
   wait = KEYS[2], prioritized = KEYS[3], marker = KEYS[4], meta = KEYS[5], events = KEYS[6],
-  jobPrefix = ARGV[1], maxLen = ARGV[2]
+  jobPrefix = ARGV[1]
 }
-local jobId = ARGV[3]
+local jobId = ARGV[2]
 if redis.call("ZREM", KEYS[1], jobId) == 0 then
   if redis.call("EXISTS", q.jobPrefix .. jobId) == 0 then
     return -1
   end
   return -5
 end
-retryFinishedJob(q, jobId, ARGV[4])
+retryFinishedJob(q, jobId, ARGV[3])
 return 0

@@ -8,13 +8,12 @@
     2 wait          LIST    <prefix>:{<queue>}:wait
     3 prioritized   ZSET    <prefix>:{<queue>}:prioritized
     4 marker        ZSET    <prefix>:{<queue>}:marker
-    5 meta          HASH    <prefix>:{<queue>}:meta
+    5 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused; see readMeta)
     6 events        STREAM  <prefix>:{<queue>}:events
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
-    2 eventsMaxLen  approximate cap of the events stream
-    3 prev          label of the source state, for the events ("failed" or "completed")
-    4 limit         max jobs taken from the source in this call
+    2 prev          label of the source state, for the events ("failed" or "completed")
+    3 limit         max jobs taken from the source in this call
   Returns:
     {retried, taken}: jobs retried, and ids taken from the source (retried + dropped)
   Events:
@@ -24,9 +23,9 @@
 
 local q = {
   wait = KEYS[2], prioritized = KEYS[3], marker = KEYS[4], meta = KEYS[5], events = KEYS[6],
-  jobPrefix = ARGV[1], maxLen = ARGV[2]
+  jobPrefix = ARGV[1]
 }
-local ids = redis.call("ZRANGE", KEYS[1], 0, tonumber(ARGV[4]) - 1)
+local ids = redis.call("ZRANGE", KEYS[1], 0, tonumber(ARGV[3]) - 1)
 if #ids == 0 then
   return {0, 0}
 end
@@ -34,7 +33,7 @@ redis.call("ZREMRANGEBYRANK", KEYS[1], 0, #ids - 1)
 local retried = 0
 for _, id in ipairs(ids) do
   if redis.call("EXISTS", q.jobPrefix .. id) == 1 then
-    retryFinishedJob(q, id, ARGV[3])
+    retryFinishedJob(q, id, ARGV[2])
     retried = retried + 1
   end
 end

@@ -4,10 +4,10 @@
   KEYS:
     1 job           HASH    <prefix>:{<queue>}:job:<id>
     2 events        STREAM  <prefix>:{<queue>}:events
+    3 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength)
   ARGV:
-    1 eventsMaxLen  approximate cap of the events stream
-    2 jobId         the job's id (for the event)
-    3 progress      JSON
+    1 jobId         the job's id (for the event)
+    2 progress      JSON
   Returns:
     0 stored; -1 job not found
   Events:
@@ -18,6 +18,6 @@
 if redis.call("EXISTS", KEYS[1]) == 0 then
   return -1
 end
-redis.call("HSET", KEYS[1], "progress", ARGV[3])
-emitEvent({ events = KEYS[2], maxLen = ARGV[1] }, "progress", ARGV[2], "data", ARGV[3])
+redis.call("HSET", KEYS[1], "progress", ARGV[2])
+emitEvent({ events = KEYS[2], meta = KEYS[3] }, "progress", ARGV[1], "data", ARGV[2])
 return 0

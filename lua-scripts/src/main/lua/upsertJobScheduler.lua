@@ -11,23 +11,22 @@
     4 prioritized   ZSET    <prefix>:{<queue>}:prioritized
     5 delayed       ZSET    <prefix>:{<queue>}:delayed
     6 marker        ZSET    <prefix>:{<queue>}:marker
-    7 meta          HASH    <prefix>:{<queue>}:meta
+    7 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused; see readMeta)
     8 events        STREAM  <prefix>:{<queue>}:events
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
-    3 eventsMaxLen  approximate cap of the events stream
-    4 schedulerId   the scheduler
-    5 name          the jobs' name
-    6 data          the jobs' data (JSON)
-    7 opts          the jobs' options (JSON, "" = defaults)
-    8 priority      the jobs' priority (0 = none)
-    9 repeat        the schedule (JSON, compared as text for idempotence)
-    10 misfire      RUN_ONCE_NOW or SKIP_MISSED
-    11 limit        most iterations in all (-1 = no limit)
-    12 endAt        no iteration after this (epoch ms, -1 = none)
-    13 firstDue     due time of the first iteration (epoch ms; 0 = the schedule has no run)
-    14 following    the run after firstDue (epoch ms; 0 = unknown)
+    3 schedulerId   the scheduler
+    4 name          the jobs' name
+    5 data          the jobs' data (JSON)
+    6 opts          the jobs' options (JSON, "" = defaults)
+    7 priority      the jobs' priority (0 = none)
+    8 repeat        the schedule (JSON, compared as text for idempotence)
+    9  misfire      RUN_ONCE_NOW or SKIP_MISSED
+    10 limit        most iterations in all (-1 = no limit)
+    11 endAt        no iteration after this (epoch ms, -1 = none)
+    12 firstDue     due time of the first iteration (epoch ms; 0 = the schedule has no run)
+    13 following    the run after firstDue (epoch ms; 0 = unknown)
   Returns:
     {changed (1 or 0), pending job id or ""}
   Events:
@@ -38,13 +37,13 @@
 
 local q = {
   schedulers = KEYS[1], wait = KEYS[3], prioritized = KEYS[4], delayed = KEYS[5], marker = KEYS[6],
-  meta = KEYS[7], events = KEYS[8], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), maxLen = ARGV[3]
+  meta = KEYS[7], events = KEYS[8], jobPrefix = ARGV[1], now = tonumber(ARGV[2])
 }
 q.base = string.sub(q.jobPrefix, 1, #q.jobPrefix - 4)
-local sKey, schedulerId = KEYS[2], ARGV[4]
+local sKey, schedulerId = KEYS[2], ARGV[3]
 local old = redis.call("HMGET", sKey, "name", "data", "opts", "repeat", "jobId", "priority")
-if old[1] and old[1] == ARGV[5] and old[2] == ARGV[6] and old[3] == ARGV[7] and old[4] == ARGV[9]
-    and old[6] == ARGV[8] then
+if old[1] and old[1] == ARGV[4] and old[2] == ARGV[5] and old[3] == ARGV[6] and old[4] == ARGV[8]
+    and old[6] == ARGV[7] then
   return {0, old[5] or ""}
 end
 if old[5] and old[5] ~= "" then
@@ -62,8 +61,8 @@ if old[5] and old[5] ~= "" then
     emitEvent(q, "removed", pending, "prev", prev)
   end
 end
-redis.call("HSET", sKey, "name", ARGV[5], "data", ARGV[6], "opts", ARGV[7], "priority", ARGV[8], "repeat", ARGV[9],
-    "misfire", ARGV[10], "limit", ARGV[11], "endAt", ARGV[12], "jobId", "")
+redis.call("HSET", sKey, "name", ARGV[4], "data", ARGV[5], "opts", ARGV[6], "priority", ARGV[7], "repeat", ARGV[8],
+    "misfire", ARGV[9], "limit", ARGV[10], "endAt", ARGV[11], "jobId", "")
 redis.call("HSETNX", sKey, "iterations", 0)
-local pending = addSchedulerIteration(q, schedulerId, tonumber(ARGV[13]), tonumber(ARGV[14]))
+local pending = addSchedulerIteration(q, schedulerId, tonumber(ARGV[12]), tonumber(ARGV[13]))
 return {1, pending or ""}

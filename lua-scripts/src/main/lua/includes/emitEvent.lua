@@ -1,6 +1,9 @@
 --[[
   emitEvent: append one lifecycle event to the queue's stream in the same script as the change,
-  capped with MAXLEN ~ so the stream stays bounded. jobId is nil for queue-level events.
+  capped with MAXLEN ~ so the stream stays bounded: the cap is the queue's eventsMaxLength
+  setting in meta (q.meta), read once per call by readMeta. A caller that sets q.trimLazily
+  reads the cap itself when it chooses (addJob): until then its events go in untrimmed.
+  jobId is nil for queue-level events.
   emitEvents: the same event of several jobs of one script call (a batch of takes, finishes or
   promotions) as one entry, one XADD instead of one per job. One job gives emitEvent's entry;
   several give: event, jobId holding all the ids in order, separated by one space (job ids never
@@ -10,7 +13,18 @@
   common case of a processor that returns nothing; readers take a missing one as null).
   Readers split the entry back into one event per job, all with the entry's id.
 ]]
+--- @include "readMeta"
+
 local function emitEvent(q, event, jobId, ...)
+  if not q.trimLazily then
+    readMeta(q)
+  end
+  if not q.maxLen then
+    if jobId then
+      return redis.call("XADD", q.events, "*", "event", event, "jobId", jobId, ...)
+    end
+    return redis.call("XADD", q.events, "*", "event", event, ...)
+  end
   if jobId then
     return redis.call("XADD", q.events, "MAXLEN", "~", q.maxLen, "*", "event", event, "jobId", jobId, ...)
   end
@@ -27,6 +41,7 @@ local function emitEvents(q, event, ids, perJob, values, ...)
     end
     return emitEvent(q, event, ids[1], ...)
   end
+  readMeta(q)
   local args = {"XADD", q.events, "MAXLEN", "~", q.maxLen, "*", "event", event, "jobId", table.concat(ids, " "), ...}
   if perJob then
     local prefix = perJob .. ":"

@@ -4,13 +4,15 @@
   passed `now` (the finishing worker, or the one that recovered a stalled job). The current
   minute's number and count live in the meta hash (fields mm:<kind> and mc:<kind>); finished
   minutes are in the LIST q.metrics[kind], newest first, at most 1440 entries (24 hours).
-  Same minute: HMGET + HINCRBY. First finish of a later minute: the previous minute's count and
+  The minute and count come from readMeta (the call's one read of meta). Same minute: HINCRBY.
+  First finish of a later minute: the previous minute's count and
   a 0 per skipped minute go in with one LPUSH (at most 1440 values), LTRIM keeps 1440, the new
   minute starts at n; after a gap of more than 1440 minutes the list is deleted instead (all of
   it is older than a day). A `now` earlier than the current minute (a caller whose clock lags)
-  counts in the current minute. A script that passes no key for the kind counts nothing. Caches
-  the queue's paused flag in q.paused as isPaused does.
+  counts in the current minute. A script that passes no key for the kind counts nothing.
 ]]
+--- @include "readMeta"
+
 local function recordMetric(q, kind, n)
   n = n or 1
   local list = q.metrics and q.metrics[kind]
@@ -19,14 +21,10 @@ local function recordMetric(q, kind, n)
   end
   local minuteField, countField = "mm:" .. kind, "mc:" .. kind
   local minute = math.floor(q.now / 60000)
-  -- The paused flag rides along: the take that follows a finish then needs no HEXISTS (see isPaused).
-  local stored = redis.call("HMGET", q.meta, minuteField, countField, "paused")
-  if q.paused == nil then
-    q.paused = stored[3] ~= false
-  end
-  local current = tonumber(stored[1])
+  readMeta(q)
+  local current = q.metricMinute[kind]
   if current and minute <= current then
-    redis.call("HINCRBY", q.meta, countField, n)
+    q.metricCount[kind] = redis.call("HINCRBY", q.meta, countField, n)
     return
   end
   if current then
@@ -34,7 +32,7 @@ local function recordMetric(q, kind, n)
     if gap > 1440 then
       redis.call("DEL", list)
     else
-      local counts = {tonumber(stored[2]) or 0}
+      local counts = {q.metricCount[kind]}
       for i = 2, gap do
         counts[i] = 0
       end
@@ -43,4 +41,5 @@ local function recordMetric(q, kind, n)
     end
   end
   redis.call("HSET", q.meta, minuteField, minute, countField, n)
+  q.metricMinute[kind], q.metricCount[kind] = minute, n
 end

@@ -2,12 +2,12 @@
   signalWorkers: wake workers blocked on the marker (BZPOPMIN). Score 0 means "a job is ready";
   a larger score is the due time of the earliest delayed job, so woken workers re-arm their
   timers. ZADD LT keeps the earliest reason. Nothing is signalled while the queue is paused.
-  The paused flag is read once per script call and cached in q.
+  The paused flag is read once per script call with the other meta fields (readMeta).
 ]]
+--- @include "readMeta"
+
 local function isPaused(q)
-  if q.paused == nil then
-    q.paused = redis.call("HEXISTS", q.meta, "paused") == 1
-  end
+  readMeta(q)
   return q.paused
 end
 

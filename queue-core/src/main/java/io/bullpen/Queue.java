@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JavaType;
 import io.bullpen.internal.Futures;
 import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.KeyScheme;
+import io.bullpen.internal.QueueSettings;
 import io.bullpen.internal.RedisCalls;
 import io.bullpen.internal.RedisChecks;
 import io.bullpen.internal.ScriptTypes.AddResult;
@@ -54,17 +55,19 @@ public final class Queue<T> {
     private final JavaType dataType;
     private final Clock clock;
     private final int maxPayloadBytes;
+    private final long eventsMaxLength; // 0: not set here, the stored setting stays
     private final AtomicBoolean registered = new AtomicBoolean();
 
     private Queue(Builder<T> b) {
         this.redisson = b.redisson;
         this.keys = new KeyScheme(b.prefix, b.name);
-        this.scripts = new Scripts(redisson, keys, b.eventsMaxLength, b.addReplicas, b.addReplicaTimeout);
-        this.admin = new io.bullpen.internal.QueueAdmin(redisson, keys, scripts, b.eventsMaxLength);
-        this.schedulerScripts = new io.bullpen.internal.SchedulerScripts(redisson, keys, b.eventsMaxLength);
+        this.scripts = new Scripts(redisson, keys, b.addReplicas, b.addReplicaTimeout);
+        this.admin = new io.bullpen.internal.QueueAdmin(redisson, keys, scripts);
+        this.schedulerScripts = new io.bullpen.internal.SchedulerScripts(redisson, keys);
         this.dataType = b.dataType;
         this.clock = b.clock;
         this.maxPayloadBytes = b.maxPayloadBytes;
+        this.eventsMaxLength = b.eventsMaxLength;
     }
 
     /**
@@ -268,6 +271,15 @@ public final class Queue<T> {
     /** Resumes a paused queue and wakes its workers. */
     public void resume() {
         join("resume", scripts.pause(false));
+    }
+
+    /**
+     * @return the approximate number of events the queue's stream keeps, as stored in Redis for
+     *     every client of the queue (see {@link Builder#eventsMaxLength(long)}); 10,000 when none
+     *     was set
+     */
+    public long getEventsMaxLength() {
+        return RedisCalls.call(name(), "getEventsMaxLength", () -> QueueSettings.eventsMaxLength(redisson, keys));
     }
 
     /** @return whether the queue is paused */
@@ -501,13 +513,20 @@ public final class Queue<T> {
     }
 
     /**
-     * Registers the queue for discovery and checks the server once; cheap after the first call.
-     * Sent once, without Redisson's retries (they held a first call for ~5 s with Redis down); a
-     * failed registration is tried again by the next call.
+     * Registers the queue for discovery, stores the queue-wide settings given to the builder and
+     * checks the server once; cheap after the first call. Sent once, without Redisson's retries
+     * (they held a first call for ~5 s with Redis down); a failed registration is tried again by
+     * the next call.
      */
     private void register(String operation) {
         if (!registered.get()) {
             join(operation, redisson.getSet(RedisCalls.plain(keys.registry())).addAsync(keys.queue()));
+            if (eventsMaxLength > 0) {
+                RedisCalls.call(name(), operation, () -> {
+                    QueueSettings.store(scripts, eventsMaxLength);
+                    return null;
+                });
+            }
             registered.set(true);
             RedisChecks.warnIfEvicting(redisson);
         }
@@ -529,7 +548,7 @@ public final class Queue<T> {
         private String prefix = KeyScheme.DEFAULT_PREFIX;
         private Clock clock = Clock.systemUTC();
         private int maxPayloadBytes = JsonCodec.DEFAULT_MAX_PAYLOAD_BYTES;
-        private long eventsMaxLength = 10_000;
+        private long eventsMaxLength;
         private int addReplicas;
         private Duration addReplicaTimeout = Duration.ZERO;
 
@@ -570,8 +589,16 @@ public final class Queue<T> {
         }
 
         /**
-         * @param length approximate number of events kept in the queue's stream (default 10,000)
+         * Caps the queue's events stream at about {@code length} events (default 10,000; Redis
+         * trims whole stream nodes of 100 entries, so it may keep up to about 100 more). A setting
+         * of the queue, not of this client: it is stored in Redis when this {@code Queue} is first
+         * used (an add, a pause or a job scheduler upsert) and from then on every client of the
+         * queue applies it, workers and other {@code Queue}s included. A {@code Queue} built
+         * without it leaves the stored value alone; the last one stored wins.
+         *
+         * @param length approximate number of events kept in the queue's stream, at least 1
          * @return this builder
+         * @see Queue#getEventsMaxLength()
          */
         public Builder<T> eventsMaxLength(long length) {
             if (length < 1) {

@@ -19,6 +19,7 @@ import io.bullpen.events.WaitingEvent;
 import io.bullpen.internal.EventDecoder;
 import io.bullpen.internal.EventReader;
 import io.bullpen.internal.KeyScheme;
+import io.bullpen.internal.RedisChecks;
 import io.bullpen.internal.Validation;
 import java.util.List;
 import java.util.Map;
@@ -56,9 +57,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Where reading starts.</b> By default with the events appended after {@link #start()};
  * with {@link Builder#lastEventId(String)} with those after that id. {@link #lastEventId()} is
- * the id to resume from later. The stream is capped ({@code eventsMaxLength}, about 10,000
- * events by default): a listener that stays away longer than the stream's span misses the
- * events trimmed meanwhile.
+ * the id to resume from later. The stream is capped (about 10,000 events by default; a setting
+ * of the queue, {@link Queue.Builder#eventsMaxLength(long)}): a listener that stays away longer
+ * than the stream's span misses the events trimmed meanwhile.
  *
  * <p><b>Failures.</b> A dropped connection or a Redis restart never ends the listener: it reads
  * again from the last event it delivered. It blocks on a small Redis client of its own (1-2
@@ -119,6 +120,7 @@ public final class QueueEvents implements AutoCloseable {
             reader = new EventReader(redisson, keys.events(), startAfter, this::deliver);
             started = true;
             reader.start();
+            RedisChecks.warnIfEvictingInBackground(redisson);
             log.debug("listening to the events of queue {} after {}", queue(), reader.position());
             return this;
         }

@@ -25,7 +25,7 @@ final class JobDriver {
     JobDriver(RedissonClient redisson, String queue) {
         this.redisson = redisson;
         this.keys = new KeyScheme(KeyScheme.DEFAULT_PREFIX, queue);
-        this.scripts = new Scripts(redisson, keys, 10_000);
+        this.scripts = new Scripts(redisson, keys);
     }
 
     /** @return the next ready job with its lock token, or null when none is ready */

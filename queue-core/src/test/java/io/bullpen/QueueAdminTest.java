@@ -46,7 +46,7 @@ class QueueAdminTest {
         this.clock = ctx.clock();
         clock.set(T0);
         this.orders = Queue.builder(redisson, ctx.queueName(), Order.class).clock(clock).build();
-        this.scripts = new Scripts(redisson, new KeyScheme("bp", orders.name()), 10_000);
+        this.scripts = new Scripts(redisson, new KeyScheme("bp", orders.name()));
     }
 
     private List<Job<Order>> addMany(int n, JobOptions options) {

@@ -66,7 +66,7 @@ class ReadmeTourTest {
     private static String aFailedJob(BullpenTestContext ctx, String queue) {
         Queue<Order> q = Queue.builder(ctx.redisson(), queue, Order.class).build();
         String id = q.add("doomed", new Order("X")).id();
-        Scripts scripts = new Scripts(ctx.redisson(), new KeyScheme("bp", queue), 10_000);
+        Scripts scripts = new Scripts(ctx.redisson(), new KeyScheme("bp", queue));
         FetchArgs take = new FetchArgs(1, "w", 30_000, "readme", 100, 100, 1);
         String token = Futures.join(scripts.moveToActive(System.currentTimeMillis(), take)).jobs().get(0).lockToken();
         Futures.join(scripts.moveToFinished(System.currentTimeMillis(), take.withCount(0),

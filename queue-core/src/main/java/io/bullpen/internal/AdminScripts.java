@@ -19,7 +19,6 @@ public final class AdminScripts {
     private final RedissonClient redisson;
     private final ScriptRunner runner;
     private final KeyScheme k;
-    private final String maxLen;
 
     /** One chunk of clean: jobs removed, and the cursor of the next call ({@code -1} = done). */
     public record CleanChunk(long removed, long nextCursor) {
@@ -54,13 +53,11 @@ public final class AdminScripts {
     /**
      * @param redisson the client
      * @param keys the queue's keys
-     * @param eventsMaxLength approximate cap of the events stream
      */
-    public AdminScripts(RedissonClient redisson, KeyScheme keys, long eventsMaxLength) {
+    public AdminScripts(RedissonClient redisson, KeyScheme keys) {
         this.redisson = redisson;
         this.runner = new ScriptRunner(redisson);
         this.k = keys;
-        this.maxLen = Long.toString(eventsMaxLength);
     }
 
     /**
@@ -76,8 +73,8 @@ public final class AdminScripts {
      */
     public CompletionStage<CleanChunk> clean(JobState state, long now, long graceMs, long cursor, int batch,
                                              long remaining, long total) {
-        List<Object> keys = List.of(k.stateKey(state), k.events());
-        return runner.<List<Object>>run("clean", ReturnType.LIST, keys, k.jobPrefix(), maxLen,
+        List<Object> keys = List.of(k.stateKey(state), k.events(), k.meta());
+        return runner.<List<Object>>run("clean", ReturnType.LIST, keys, k.jobPrefix(),
                         state.label(), Long.toString(now), Long.toString(graceMs), Long.toString(cursor),
                         Integer.toString(batch), Long.toString(remaining), Long.toString(total))
                 .thenApply(r -> new CleanChunk(Scripts.num(r.get(0)), Scripts.num(r.get(1))));
@@ -89,8 +86,8 @@ public final class AdminScripts {
      * @param total jobs removed by the earlier chunks (for the final event)
      */
     public CompletionStage<DrainChunk> drain(boolean includeDelayed, int limit, long total) {
-        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.events());
-        return runner.<List<Object>>run("drain", ReturnType.LIST, keys, k.jobPrefix(), maxLen,
+        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.events(), k.meta());
+        return runner.<List<Object>>run("drain", ReturnType.LIST, keys, k.jobPrefix(),
                         includeDelayed ? "1" : "0", Integer.toString(limit), Long.toString(total))
                 .thenApply(r -> new DrainChunk(Scripts.num(r.get(0)), Scripts.num(r.get(1)) == 1));
     }
@@ -129,7 +126,7 @@ public final class AdminScripts {
      */
     public CompletionStage<MoveChunk> retryJobs(JobState from, int limit) {
         List<Object> keys = List.of(k.stateKey(from), k.waitList(), k.prioritized(), k.marker(), k.meta(), k.events());
-        return runner.<List<Object>>run("retryJobs", ReturnType.LIST, keys, k.jobPrefix(), maxLen,
+        return runner.<List<Object>>run("retryJobs", ReturnType.LIST, keys, k.jobPrefix(),
                         from.label(), Integer.toString(limit))
                 .thenApply(AdminScripts::moveChunk);
     }
@@ -137,7 +134,7 @@ public final class AdminScripts {
     /** promoteJobs: runs up to {@code limit} delayed jobs now, earliest due first. */
     public CompletionStage<MoveChunk> promoteJobs(int limit) {
         List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.marker(), k.meta(), k.events());
-        return runner.<List<Object>>run("promoteJobs", ReturnType.LIST, keys, k.jobPrefix(), maxLen,
+        return runner.<List<Object>>run("promoteJobs", ReturnType.LIST, keys, k.jobPrefix(),
                         Integer.toString(limit))
                 .thenApply(AdminScripts::moveChunk);
     }

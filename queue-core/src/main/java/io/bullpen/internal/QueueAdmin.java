@@ -52,17 +52,16 @@ public final class QueueAdmin {
      * @param redisson the client
      * @param keys the queue's keys
      * @param scripts the queue's scripts (for pause)
-     * @param eventsMaxLength approximate cap of the events stream
      */
-    public QueueAdmin(RedissonClient redisson, KeyScheme keys, Scripts scripts, long eventsMaxLength) {
-        this(redisson, keys, scripts, eventsMaxLength, DEFAULT_CHUNK);
+    public QueueAdmin(RedissonClient redisson, KeyScheme keys, Scripts scripts) {
+        this(redisson, keys, scripts, DEFAULT_CHUNK);
     }
 
-    QueueAdmin(RedissonClient redisson, KeyScheme keys, Scripts scripts, long eventsMaxLength, int chunk) {
+    QueueAdmin(RedissonClient redisson, KeyScheme keys, Scripts scripts, int chunk) {
         this.redisson = redisson;
         this.k = keys;
         this.scripts = scripts;
-        this.admin = new AdminScripts(redisson, keys, eventsMaxLength);
+        this.admin = new AdminScripts(redisson, keys);
         this.chunk = chunk;
     }
 

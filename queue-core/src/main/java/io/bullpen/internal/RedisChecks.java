@@ -11,9 +11,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Checks of the server a queue runs on, done once per client. Warns when the eviction policy
- * lets Redis drop keys under memory pressure: an evicted job hash or state key loses jobs
- * silently. Never fails the caller (managed services often forbid CONFIG). Not API.
+ * Checks of the server a queue runs on, done once per client (queues, workers and event
+ * listeners on one client share it). Warns when the eviction policy lets Redis drop keys under
+ * memory pressure: an evicted job hash or state key loses jobs silently. Never fails the caller
+ * (managed services often forbid CONFIG). Not API.
  */
 public final class RedisChecks {
     private static final Logger log = LoggerFactory.getLogger(RedisChecks.class);
@@ -25,9 +26,25 @@ public final class RedisChecks {
 
     /** Logs a warning per master whose maxmemory-policy is not noeviction (once per client). */
     public static void warnIfEvicting(RedissonClient redisson) {
-        if (!CHECKED.add(redisson)) {
-            return;
+        if (CHECKED.add(redisson)) {
+            check(redisson);
         }
+    }
+
+    /**
+     * As {@link #warnIfEvicting}, on a short-lived thread of its own (only the first time for a
+     * client): for a caller that must not wait on Redis, such as a worker's start, and never on
+     * the caller's thread, which may be one of Redisson's I/O threads.
+     */
+    public static void warnIfEvictingInBackground(RedissonClient redisson) {
+        if (CHECKED.add(redisson)) {
+            Thread thread = new Thread(() -> check(redisson), "bullpen-redis-check");
+            thread.setDaemon(true);
+            thread.start();
+        }
+    }
+
+    private static void check(RedissonClient redisson) {
         try {
             for (RedisNode node : masters(redisson)) {
                 String policy = policy(node);

@@ -11,17 +11,14 @@ import org.redisson.api.RedissonClient;
 public final class SchedulerScripts {
     private final ScriptRunner runner;
     private final KeyScheme k;
-    private final String maxLen;
 
     /**
      * @param redisson the client
      * @param keys the queue's keys
-     * @param eventsMaxLength approximate cap of the events stream
      */
-    public SchedulerScripts(RedissonClient redisson, KeyScheme keys, long eventsMaxLength) {
+    public SchedulerScripts(RedissonClient redisson, KeyScheme keys) {
         this.runner = new ScriptRunner(redisson);
         this.k = keys;
-        this.maxLen = Long.toString(eventsMaxLength);
     }
 
     /** A scheduler's stored definition, as upsertJobScheduler takes it. */
@@ -38,7 +35,7 @@ public final class SchedulerScripts {
     public CompletionStage<List<Object>> upsertJobScheduler(long now, String schedulerId, Definition d, long firstDue,
                                                             long following) {
         return runner.run("upsertJobScheduler", ReturnType.LIST, keys(schedulerId), k.jobPrefix(),
-                Long.toString(now), maxLen, schedulerId, d.name(), d.data(), d.opts(), Integer.toString(d.priority()),
+                Long.toString(now), schedulerId, d.name(), d.data(), d.opts(), Integer.toString(d.priority()),
                 d.repeatJson(), d.misfire(), Long.toString(d.limit()), Long.toString(d.endAt()), Long.toString(firstDue),
                 Long.toString(following));
     }
@@ -47,15 +44,14 @@ public final class SchedulerScripts {
     public CompletionStage<Long> advanceJobScheduler(long now, String schedulerId, String expectedJobId, long due,
                                                      long following) {
         return runner.<Long>run("advanceJobScheduler", ReturnType.LONG, keys(schedulerId), k.jobPrefix(),
-                Long.toString(now), maxLen, schedulerId, expectedJobId, Long.toString(due), Long.toString(following));
+                Long.toString(now), schedulerId, expectedJobId, Long.toString(due), Long.toString(following));
     }
 
     /** removeJobScheduler: true when there was such a scheduler. */
     public CompletionStage<Boolean> removeJobScheduler(String schedulerId) {
         List<Object> keys = List.of(k.schedulers(), k.scheduler(schedulerId), k.waitList(), k.prioritized(), k.delayed(),
-                k.events());
-        return runner.<Long>run("removeJobScheduler", ReturnType.LONG, keys, k.jobPrefix(), maxLen,
-                schedulerId).thenApply(r -> r == 1);
+                k.events(), k.meta());
+        return runner.<Long>run("removeJobScheduler", ReturnType.LONG, keys, k.jobPrefix(), schedulerId).thenApply(r -> r == 1);
     }
 
     /** getJobSchedulers: id to stored fields, in next-run order. */

@@ -32,30 +32,26 @@ import org.redisson.api.RedissonClient;
 public final class Scripts {
     private final ScriptRunner runner;
     private final KeyScheme k;
-    private final String maxLen;
     private final int addReplicas;
     private final Duration addReplicaTimeout;
 
     /**
      * @param redisson the client
      * @param keys the queue's keys
-     * @param eventsMaxLength approximate cap of the events stream
      */
-    public Scripts(RedissonClient redisson, KeyScheme keys, long eventsMaxLength) {
-        this(redisson, keys, eventsMaxLength, 0, Duration.ZERO);
+    public Scripts(RedissonClient redisson, KeyScheme keys) {
+        this(redisson, keys, 0, Duration.ZERO);
     }
 
     /**
      * @param redisson the client
      * @param keys the queue's keys
-     * @param eventsMaxLength approximate cap of the events stream
      * @param addReplicas replicas every add must reach before it completes (0 = none: asynchronous replication)
      * @param addReplicaTimeout how long an add waits for them
      */
-    public Scripts(RedissonClient redisson, KeyScheme keys, long eventsMaxLength, int addReplicas, Duration addReplicaTimeout) {
+    public Scripts(RedissonClient redisson, KeyScheme keys, int addReplicas, Duration addReplicaTimeout) {
         this.runner = new ScriptRunner(redisson);
         this.k = keys;
-        this.maxLen = Long.toString(eventsMaxLength);
         this.addReplicas = addReplicas;
         this.addReplicaTimeout = addReplicaTimeout;
     }
@@ -67,10 +63,9 @@ public final class Scripts {
 
     /** addJob: adds the jobs atomically; one result per job, in order. */
     public CompletionStage<List<AddResult>> addJob(long now, List<NewJob> jobs) {
-        List<Object> args = new ArrayList<>(3 + jobs.size() * 7);
+        List<Object> args = new ArrayList<>(2 + jobs.size() * 7);
         args.add(k.jobPrefix());
         args.add(Long.toString(now));
-        args.add(maxLen);
         for (NewJob j : jobs) {
             args.add(j.customId() == null ? "" : j.customId());
             args.add(j.name());
@@ -108,7 +103,7 @@ public final class Scripts {
 
     /** moveToActive: takes up to {@code f.count()} jobs (see the script header). */
     public CompletionStage<FetchResult> moveToActive(long now, FetchArgs f) {
-        List<Object> args = new ArrayList<>(11);
+        List<Object> args = new ArrayList<>(10);
         baseArgs(args, now);
         fetchArgs(args, f);
         return runner.<List<Object>>run("moveToActive", ReturnType.LIST, fetchKeys(), args.toArray())
@@ -134,7 +129,7 @@ public final class Scripts {
         if (finishes.isEmpty()) {
             throw new IllegalArgumentException("moveToFinished needs at least one result");
         }
-        List<Object> args = new ArrayList<>(11 + 13 * finishes.size());
+        List<Object> args = new ArrayList<>(10 + 13 * finishes.size());
         baseArgs(args, now);
         fetchArgs(args, next);
         // A completed result needs no retry settings: 7 values instead of 13 (fewer arguments
@@ -176,7 +171,7 @@ public final class Scripts {
     /** moveToWait: gives back a job taken but never started (lock checked, no stall counted). */
     public CompletionStage<Void> moveToWait(String jobId, String lockToken) {
         List<Object> keys = List.of(k.waitList(), k.prioritized(), k.leases(), k.marker(), k.meta(), k.events());
-        return runner.<Object>run("moveToWait", ReturnType.LONG, keys, k.jobPrefix(), maxLen, jobId, lockToken)
+        return runner.<Object>run("moveToWait", ReturnType.LONG, keys, k.jobPrefix(), jobId, lockToken)
                 .thenAccept(reply -> check(reply, jobId, "give back", "active"));
     }
 
@@ -199,28 +194,29 @@ public final class Scripts {
         List<Object> keys = List.of(k.waitList(), k.prioritized(), k.leases(), k.failed(), k.marker(), k.meta(), k.events(),
                 k.metrics("failed"));
         return runner.<List<Object>>run("moveStalledJobsToWait", ReturnType.LIST, keys,
-                        k.jobPrefix(), Long.toString(now), maxLen, Integer.toString(maxStalled), Integer.toString(limit))
+                        k.jobPrefix(), Long.toString(now), Integer.toString(maxStalled), Integer.toString(limit))
                 .thenApply(reply -> new StalledResult(strings(reply.get(0)), strings(reply.get(1))));
     }
 
     /** promote: a delayed job runs now. */
     public CompletionStage<Void> promote(String jobId) {
         List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.marker(), k.meta(), k.events());
-        return runner.<Object>run("promote", ReturnType.LONG, keys, k.jobPrefix(), maxLen, jobId)
+        return runner.<Object>run("promote", ReturnType.LONG, keys, k.jobPrefix(), jobId)
                 .thenAccept(reply -> check(reply, jobId, "promote", "delayed"));
     }
 
     /** retryJob: a failed (or completed) job runs again with fresh attempts. */
     public CompletionStage<Void> retryJob(String jobId, JobState from) {
         List<Object> keys = List.of(k.stateKey(from), k.waitList(), k.prioritized(), k.marker(), k.meta(), k.events());
-        return runner.<Object>run("retryJob", ReturnType.LONG, keys, k.jobPrefix(), maxLen, jobId, from.label())
+        return runner.<Object>run("retryJob", ReturnType.LONG, keys, k.jobPrefix(), jobId, from.label())
                 .thenAccept(reply -> check(reply, jobId, "retry", from.label()));
     }
 
     /** removeJob: true when removed, false when there was no such job. */
     public CompletionStage<Boolean> removeJob(String jobId) {
-        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.leases(), k.completed(), k.failed(), k.events());
-        return runner.<Object>run("removeJob", ReturnType.LONG, keys, k.jobPrefix(), maxLen, jobId)
+        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.leases(), k.completed(), k.failed(), k.events(),
+                k.meta());
+        return runner.<Object>run("removeJob", ReturnType.LONG, keys, k.jobPrefix(), jobId)
                 .thenApply(reply -> {
                     if (num(reply) == ErrorCode.JOB_NOT_FOUND.code()) {
                         return false;
@@ -233,8 +229,21 @@ public final class Scripts {
     /** pause: pauses (true) or resumes (false); returns whether the state changed. */
     public CompletionStage<Boolean> pause(boolean pause) {
         return runner.<Object>run("pause", ReturnType.LONG, List.of(k.meta(), k.marker(), k.events()),
-                        pause ? "pause" : "resume", maxLen)
+                        pause ? "pause" : "resume")
                 .thenApply(reply -> num(reply) == 1);
+    }
+
+    /**
+     * setQueueSettings: stores the queue-wide settings in meta, where every client's scripts read
+     * them.
+     *
+     * @param eventsMaxLength the approximate cap of the events stream (>= 1)
+     * @return the cap stored before, empty when none was
+     */
+    public CompletionStage<String> setQueueSettings(long eventsMaxLength) {
+        return runner.<List<Object>>run("setQueueSettings", ReturnType.LIST, List.of(k.meta()),
+                        Long.toString(eventsMaxLength))
+                .thenApply(reply -> str(reply.get(0)));
     }
 
     /** getCounts: counts per state and the paused flag, read atomically. */
@@ -278,8 +287,8 @@ public final class Scripts {
 
     /** updateProgress: stores the progress JSON and emits a progress event. */
     public CompletionStage<Void> updateProgress(String jobId, String progressJson) {
-        return runner.<Object>run("updateProgress", ReturnType.LONG, List.of(k.job(jobId), k.events()),
-                        maxLen, jobId, progressJson)
+        return runner.<Object>run("updateProgress", ReturnType.LONG, List.of(k.job(jobId), k.events(), k.meta()),
+                        jobId, progressJson)
                 .thenAccept(reply -> check(reply, jobId, "update progress", "existing"));
     }
 
@@ -296,7 +305,6 @@ public final class Scripts {
     private void baseArgs(List<Object> args, long now) {
         args.add(k.jobPrefix());
         args.add(Long.toString(now));
-        args.add(maxLen);
     }
 
     private static void fetchArgs(List<Object> args, FetchArgs f) {

@@ -4,6 +4,7 @@ import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
+import org.redisson.connection.ConnectionListener;
 import org.redisson.config.ReadMode;
 
 /**
@@ -26,6 +27,21 @@ public final class SmallClient {
      */
     public static RedissonClient create(RedissonClient app) {
         return Redisson.create(smallCopy(app.getConfig()));
+    }
+
+    /**
+     * Connects a small client like the application's that reports its connection losses and
+     * returns (Redisson calls the listener on its I/O threads: keep it short).
+     *
+     * @param app the application's client, whose configuration is copied (not changed)
+     * @param listener told when the client loses its server and when it is connected again
+     * @return a new client; shut it down when done
+     * @throws org.redisson.client.RedisConnectionException when Redis cannot be reached
+     */
+    public static RedissonClient create(RedissonClient app, ConnectionListener listener) {
+        Config config = smallCopy(app.getConfig());
+        config.setConnectionListener(listener);
+        return Redisson.create(config);
     }
 
     /** The application's connection settings with the smallest pools: 1-2 connections. */

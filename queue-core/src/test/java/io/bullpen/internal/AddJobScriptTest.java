@@ -145,7 +145,8 @@ class AddJobScriptTest {
     }
 
     @Test
-    void eventsStreamIsCappedApproximately() {
+    void eventsStreamIsCappedApproximatelyAtTheQueuesStoredCap() {
+        join(f.scripts.setQueueSettings(1000));
         for (int i = 0; i < 30; i++) {
             List<NewJob> batch = new java.util.ArrayList<>();
             for (int j = 0; j < 100; j++) {

@@ -30,7 +30,7 @@ class CleanScriptTest {
     @BeforeEach
     void setUp(BullpenTestContext ctx) {
         f = new ScriptFixture(ctx);
-        admin = new AdminScripts(ctx.redisson(), f.k, 1000);
+        admin = new AdminScripts(ctx.redisson(), f.k);
     }
 
     /** A job of {@code state} whose age (finishedOn, or timestamp when not finished) is {@code ageMs}, with a log line. */

@@ -25,7 +25,7 @@ class DrainScriptTest {
     @BeforeEach
     void setUp(BullpenTestContext ctx) {
         f = new ScriptFixture(ctx);
-        admin = new AdminScripts(ctx.redisson(), f.k, 1000);
+        admin = new AdminScripts(ctx.redisson(), f.k);
     }
 
     /** One job in every state, each with a log line. */

@@ -162,7 +162,7 @@ class MetricsScriptTest {
     @Test
     void getMetricsPlacesTheStoredCountsOnTheReadersMinutes() {
         seedStored("completed", M0 - 2, 5, List.of("3", "0", "8", "1"));
-        QueueAdmin admin = new QueueAdmin(f.redisson, f.k, f.scripts, 1000);
+        QueueAdmin admin = new QueueAdmin(f.redisson, f.k, f.scripts);
 
         QueueMetrics m = admin.metrics(NOW, MetricsType.COMPLETED, 6);
 
@@ -176,7 +176,7 @@ class MetricsScriptTest {
     @Test
     void aReaderBehindTheLastCountedMinuteStartsFromThatMinute() {
         seedStored("failed", M0 + 1, 2, List.of("4"));
-        QueueAdmin admin = new QueueAdmin(f.redisson, f.k, f.scripts, 1000);
+        QueueAdmin admin = new QueueAdmin(f.redisson, f.k, f.scripts);
 
         QueueMetrics m = admin.metrics(NOW, MetricsType.FAILED, 3);
 
@@ -187,7 +187,7 @@ class MetricsScriptTest {
     @Test
     void aFullDayIsReadAndTheMinutesAreBounded() {
         seedStored("completed", M0, 1, numbers(1, 1440));
-        QueueAdmin admin = new QueueAdmin(f.redisson, f.k, f.scripts, 1000);
+        QueueAdmin admin = new QueueAdmin(f.redisson, f.k, f.scripts);
 
         QueueMetrics day = admin.metrics(NOW, MetricsType.COMPLETED, QueueMetrics.MAX_MINUTES);
 

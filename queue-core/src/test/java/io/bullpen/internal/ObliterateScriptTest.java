@@ -25,7 +25,7 @@ class ObliterateScriptTest {
     @BeforeEach
     void setUp(BullpenTestContext ctx) {
         f = new ScriptFixture(ctx);
-        admin = new AdminScripts(ctx.redisson(), f.k, 1000);
+        admin = new AdminScripts(ctx.redisson(), f.k);
     }
 
     /** A job in every state, logs, two schedulers, metrics, counters, events, marker, paused meta. */

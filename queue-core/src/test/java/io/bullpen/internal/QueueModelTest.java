@@ -99,7 +99,8 @@ class QueueModelTest {
             this.rnd = new Random(seed);
             this.queue = ctx.queueName();
             // A small events cap: the stream is read by every snapshot but not checked here.
-            this.scripts = new Scripts(ctx.redisson(), new KeyScheme("bp", queue), 10);
+            this.scripts = new Scripts(ctx.redisson(), new KeyScheme("bp", queue));
+            Futures.join(scripts.setQueueSettings(10));
             this.clock = ctx.clock();
             this.start = clock.millis();
         }

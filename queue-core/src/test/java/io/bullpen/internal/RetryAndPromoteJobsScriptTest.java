@@ -25,7 +25,7 @@ class RetryAndPromoteJobsScriptTest {
     @BeforeEach
     void setUp(BullpenTestContext ctx) {
         f = new ScriptFixture(ctx);
-        admin = new AdminScripts(ctx.redisson(), f.k, 1000);
+        admin = new AdminScripts(ctx.redisson(), f.k);
     }
 
     /** A finished job as retryJob finds it. */

@@ -24,7 +24,7 @@ class SchedulerScriptsTest {
     @BeforeEach
     void setUp(BullpenTestContext ctx) {
         f = new ScriptFixture(ctx);
-        scripts = new SchedulerScripts(f.redisson, f.k, 1000);
+        scripts = new SchedulerScripts(f.redisson, f.k);
     }
 
     private void upsert(long firstDue, long following) {

@@ -29,7 +29,7 @@ final class ScriptFixture {
         this.ctx = ctx;
         this.redisson = ctx.redisson();
         this.k = new KeyScheme("bp", ctx.queueName());
-        this.scripts = new Scripts(redisson, k, 1000);
+        this.scripts = new Scripts(redisson, k);
     }
 
     /** A job hash with the given field/value pairs (name/data/timestamp added when missing). */

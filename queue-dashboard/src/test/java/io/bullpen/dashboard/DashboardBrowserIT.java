@@ -312,7 +312,7 @@ class DashboardBrowserIT {
         private final Scripts scripts;
 
         Worker(BullpenTestContext ctx, String queue) {
-            this.scripts = new Scripts(ctx.redisson(), new KeyScheme("bp", queue), 10_000);
+            this.scripts = new Scripts(ctx.redisson(), new KeyScheme("bp", queue));
         }
 
         void fail(String expectedId, String reason, String stacktrace) {

@@ -24,7 +24,7 @@ final class TestJobs {
     }
 
     TestJobs(RedissonClient redisson, String prefix, String queue) {
-        this.scripts = new Scripts(redisson, new KeyScheme(prefix, queue), 10_000);
+        this.scripts = new Scripts(redisson, new KeyScheme(prefix, queue));
     }
 
     /** A job a test worker holds. */

@@ -1,14 +1,17 @@
 package io.bullpen.worker;
 
+import io.bullpen.internal.SmallClient;
+import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.redisson.api.RScoredSortedSet;
 import org.redisson.api.RedissonClient;
-import io.bullpen.internal.SmallClient;
 import org.redisson.client.codec.StringCodec;
+import org.redisson.connection.ConnectionListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,30 +20,44 @@ import org.slf4j.LoggerFactory;
  * 1. one BZPOPMIN on the queue's marker, on a small client of its own, so a long wait never
  *    holds a connection of the application's pool;
  * 2. bounded to whole seconds (Redisson sends a timeout under 1 s as "block forever");
- * 3. at most one pop is outstanding: a pop still pending when a timer woke the worker is reused,
- *    and a pop that ended while the worker was busy counts as a wake-up (it may have consumed
- *    the signal of a job added meanwhile);
- * 4. a client-side deadline (next delayed job, next lease expiry) ends the wait to the
+ * 3. at most one pop is outstanding for the worker: a pop still pending when a timer woke the
+ *    worker is reused;
+ * 4. wake-ups are sticky, and every pop that takes a signal is one, even a pop given up or one
+ *    that ended while the worker was busy: it consumed the signal of a job added meanwhile;
+ * 5. a client-side deadline (next delayed job, next lease expiry) ends the wait to the
  *    millisecond, since Redis times out blocking commands only at its hz granularity;
- * 5. a watchdog abandons a pop that outlived its timeout by 2 s (a lost wait after a reconnect),
- *    so the worker always looks at the queue again within timeout + 2 s.
+ * 6. a watchdog gives up a pop that outlived its timeout by 2 s (a wait lost in Redisson), so
+ *    the worker always looks at the queue again within timeout + 2 s;
+ * 7. when the small client loses its connection, the pops are cancelled. Redisson would send a
+ *    pending pop again on the new connection with its whole timeout while it ends it
+ *    client-side at the first deadline, and that stray pop took the signal meant for the next
+ *    one (a job added 4.5 s after a restart waited 4.7 s). When the connection is back the
+ *    worker is woken (it looks at the queue and sends a fresh pop) and logs it once.
  * Whatever ends the wait, the caller then asks the queue itself: a pop's result is only a hint.
  */
 final class MarkerWaiter implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MarkerWaiter.class);
     private static final long WATCHDOG_MS = 2_000;
 
+    private final String workerName;
+    private final long blockSeconds;
+    /** Pops sent and not yet ended (the current one and any given up). */
+    private final Set<CompletableFuture<String>> live = ConcurrentHashMap.newKeySet();
+    /** Servers the small client lost and has not reconnected to (for the log lines). */
+    private final Set<InetSocketAddress> lost = ConcurrentHashMap.newKeySet();
+    private final Object wake = new Object();
+    private boolean woken; // guarded by wake
+    private volatile boolean closed;
+    private volatile CompletableFuture<String> pending; // replaced by the fetch thread only
+    private long pendingSince;
     private final RedissonClient client;
     private final RScoredSortedSet<String> marker;
-    private final long blockSeconds;
-    private final CompletableFuture<Void> closed = new CompletableFuture<>();
-    private volatile CompletableFuture<String> pending;
-    private long pendingSince;
 
-    MarkerWaiter(RedissonClient app, String markerKey, Duration blockTimeout) {
-        this.client = SmallClient.create(app);
-        this.marker = client.getScoredSortedSet(markerKey, StringCodec.INSTANCE);
+    MarkerWaiter(RedissonClient app, String markerKey, Duration blockTimeout, String workerName) {
+        this.workerName = workerName;
         this.blockSeconds = Math.max(1, blockTimeout.toSeconds());
+        this.client = SmallClient.create(app, new Reconnects());
+        this.marker = client.getScoredSortedSet(markerKey, StringCodec.INSTANCE);
     }
 
     /**
@@ -48,61 +65,134 @@ final class MarkerWaiter implements AutoCloseable {
      * none) or until the block timeout, whichever comes first.
      */
     void await(long nowMillis, long deadlineMillis) throws InterruptedException {
-        if (closed.isDone()) {
+        if (closed) {
+            return;
+        }
+        if (pending != null && pending.isDone()) {
+            pending = null;
+        }
+        if (takeWake()) {
+            // A signal came while the worker was busy (or the connection came back): look first.
             return;
         }
         long now = System.currentTimeMillis();
-        if (pending != null && pending.isDone()) {
-            // The pop ended while the worker was busy (it may have taken a signal meant for a job
-            // added meanwhile): count it as a wake-up and let the caller look at the queue first.
-            pending = null;
-            return;
-        }
         if (pending == null) {
-            pending = marker.pollFirstAsync(Duration.ofSeconds(blockSeconds)).toCompletableFuture();
-            pendingSince = now;
+            pop(now);
         }
         long waitMs = pendingSince + blockSeconds * 1000 + WATCHDOG_MS - now;
         if (deadlineMillis > 0) {
             waitMs = Math.min(waitMs, deadlineMillis - nowMillis);
         }
-        if (waitMs <= 0) {
-            abandonIfStuck(now);
-            return;
-        }
-        try {
-            CompletableFuture.anyOf(pending, closed).get(waitMs, TimeUnit.MILLISECONDS);
-            if (pending != null && pending.isDone()) {
-                pending = null;
-            }
-        } catch (TimeoutException e) {
+        if (waitMs <= 0 || !awaitWake(waitMs)) {
             abandonIfStuck(System.currentTimeMillis());
-        } catch (ExecutionException e) {
-            log.debug("marker wait failed; looking at the queue anyway", e.getCause());
+        }
+        if (pending != null && pending.isDone()) {
             pending = null;
         }
     }
 
+    private void pop(long now) {
+        CompletableFuture<String> pop = marker.pollFirstAsync(Duration.ofSeconds(blockSeconds)).toCompletableFuture();
+        pending = pop;
+        pendingSince = now;
+        live.add(pop);
+        // Runs on a Redisson I/O thread: only flags and notifies.
+        pop.whenComplete((value, error) -> {
+            live.remove(pop);
+            if (error instanceof CancellationException || closed) {
+                return; // cancelled here: the connection dropped, or the worker is closing
+            }
+            if (error != null) {
+                log.debug("marker wait failed; looking at the queue anyway", error);
+            }
+            // A null (timed out) or failed pop ends the current wait only; a signal always counts.
+            if (value != null || pop == pending) {
+                signal();
+            }
+        });
+    }
+
     private void abandonIfStuck(long now) {
-        if (pending != null && !pending.isDone() && now - pendingSince >= blockSeconds * 1000 + WATCHDOG_MS) {
+        CompletableFuture<String> p = pending;
+        if (p != null && !p.isDone() && now - pendingSince >= blockSeconds * 1000 + WATCHDOG_MS) {
+            // Not cancelled (Redisson would reset the connection for it); if it ever takes a
+            // signal, that still wakes the worker.
             log.debug("marker wait outlived its timeout; starting a new one");
             pending = null;
         }
     }
 
+    private void signal() {
+        synchronized (wake) {
+            woken = true;
+            wake.notifyAll();
+        }
+    }
+
+    private boolean takeWake() {
+        synchronized (wake) {
+            boolean was = woken;
+            woken = false;
+            return was;
+        }
+    }
+
+    /** @return true when woken (signal, connection back or close), false when the time ran out */
+    private boolean awaitWake(long millis) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        synchronized (wake) {
+            while (!woken && !closed) {
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(wake, left);
+            }
+            woken = false;
+            return true;
+        }
+    }
+
     /** Ends the current and every later wait at once. */
     void wakeForClose() {
-        closed.complete(null);
+        closed = true;
+        signal();
     }
 
     @Override
     public void close() {
         wakeForClose();
-        if (pending != null) {
-            pending.cancel(true);
-        }
+        live.forEach(pop -> pop.cancel(true));
         // A pending BZPOPMIN would hold a graceful shutdown for its whole timeout; nothing on
         // this client needs draining.
         client.shutdown(0, 100, TimeUnit.MILLISECONDS);
+    }
+
+    /** The small client's connection events, on Redisson's I/O threads: flags, logs and notifies only. */
+    private final class Reconnects implements ConnectionListener {
+        @Override
+        public void onConnect(InetSocketAddress addr) {
+            if (lost.remove(addr) && !closed) {
+                log.info("worker {} reconnected to Redis at {}", workerName, address(addr));
+                signal();
+            }
+        }
+
+        @Override
+        public void onDisconnect(InetSocketAddress addr) {
+            if (closed) {
+                return;
+            }
+            if (lost.add(addr)) {
+                log.warn("worker {} lost its connection to Redis at {}; waiting for it to come back", workerName,
+                        address(addr));
+            }
+            // Cancelled while the connection is down, a pop is not sent again on the new one.
+            live.forEach(pop -> pop.cancel(false));
+        }
+
+        private static String address(InetSocketAddress addr) {
+            return addr.getHostString() + ":" + addr.getPort();
+        }
     }
 }

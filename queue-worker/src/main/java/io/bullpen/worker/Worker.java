@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JavaType;
 import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.KeyScheme;
+import io.bullpen.internal.RedisChecks;
 import io.bullpen.internal.SchedulerAdvancer;
 import io.bullpen.internal.SchedulerScripts;
 import io.bullpen.internal.Scripts;
@@ -130,11 +131,11 @@ public final class Worker<T, R> implements AutoCloseable {
                         new WakeOneQueue(), threads("bullpen-" + s.queue() + "-worker"));
             }
             ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(threads("bullpen-" + s.queue() + "-timer"));
-            rt = new WorkerRuntime<>(s, new Scripts(config.redisson, keys, s.eventsMaxLength()), config.dataType,
+            rt = new WorkerRuntime<>(s, new Scripts(config.redisson, keys), config.dataType,
                     config.processor, new SafeListener<>(config.listener), executor, scheduler,
                     UUID.randomUUID().toString().substring(0, 13),
-                    new SchedulerAdvancer(new SchedulerScripts(config.redisson, keys, s.eventsMaxLength()), s.clock()));
-            waiter = new MarkerWaiter(config.redisson, keys.marker(), s.blockTimeout());
+                    new SchedulerAdvancer(new SchedulerScripts(config.redisson, keys), s.clock()));
+            waiter = new MarkerWaiter(config.redisson, keys.marker(), s.blockTimeout(), s.name());
             JobRunner<T, R> runner = new JobRunner<>(rt);
             long renewMs = Math.max(1, s.lockDuration().toMillis() / 2);
             scheduler.scheduleAtFixedRate(new LockRenewer<>(rt), renewMs, renewMs, TimeUnit.MILLISECONDS);
@@ -144,6 +145,7 @@ public final class Worker<T, R> implements AutoCloseable {
             fetchThread = threads("bullpen-" + s.queue() + "-fetch").newThread(new FetchLoop<>(rt, runner, waiter));
             fetchThread.start();
             config.redisson.getSet(keys.registry(), org.redisson.client.codec.StringCodec.INSTANCE).addAsync(s.queue());
+            RedisChecks.warnIfEvictingInBackground(config.redisson);
             log.info("worker {} started on queue {} (concurrency {})", s.name(), s.queue(), s.concurrency());
             return this;
         }
@@ -238,7 +240,6 @@ public final class Worker<T, R> implements AutoCloseable {
         private Duration janitorInterval = Duration.ofSeconds(5);
         private int stackTraceLimit = 10;
         private int keepLogs = 1_000;
-        private long eventsMaxLength = 10_000;
         private Clock clock = Clock.systemUTC();
         private ExecutorService executor;
 
@@ -263,7 +264,6 @@ public final class Worker<T, R> implements AutoCloseable {
             this.janitorInterval = from.janitorInterval;
             this.stackTraceLimit = from.stackTraceLimit;
             this.keepLogs = from.keepLogs;
-            this.eventsMaxLength = from.eventsMaxLength;
             this.clock = from.clock;
             this.executor = from.executor;
         }
@@ -425,7 +425,7 @@ public final class Worker<T, R> implements AutoCloseable {
 
         WorkerSettings settings() {
             return new WorkerSettings(queue, prefix, name, named, concurrency, lockDuration, stalledInterval, maxStalledCount,
-                    closeTimeout, blockTimeout, janitorInterval, stackTraceLimit, keepLogs, eventsMaxLength, clock);
+                    closeTimeout, blockTimeout, janitorInterval, stackTraceLimit, keepLogs, clock);
         }
     }
 }

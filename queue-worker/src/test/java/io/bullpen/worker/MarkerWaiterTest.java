@@ -32,7 +32,7 @@ class MarkerWaiterTest {
     @Test
     void aSignalTakenWhileBusyEndsTheNextWaitAtOnce(BullpenTestContext ctx) {
         String marker = "bp:{" + ctx.queueName() + "}:marker";
-        try (MarkerWaiter waiter = new MarkerWaiter(ctx.redisson(), marker, Duration.ofSeconds(3))) {
+        try (MarkerWaiter waiter = new MarkerWaiter(ctx.redisson(), marker, Duration.ofSeconds(3), "test")) {
             // A wait that ends on its deadline leaves its pop outstanding...
             assertThat(timed(() -> await(waiter, 50))).isBetween(40L, 1_000L);
             // ...and that pop takes a signal while the worker is "busy".
@@ -47,7 +47,7 @@ class MarkerWaiterTest {
     @Test
     void aSignalDuringTheWaitEndsIt(BullpenTestContext ctx) throws Exception {
         String marker = "bp:{" + ctx.queueName() + "}:marker";
-        try (MarkerWaiter waiter = new MarkerWaiter(ctx.redisson(), marker, Duration.ofSeconds(3))) {
+        try (MarkerWaiter waiter = new MarkerWaiter(ctx.redisson(), marker, Duration.ofSeconds(3), "test")) {
             Thread signal = new Thread(() -> {
                 org.awaitility.Awaitility.await().pollDelay(Duration.ofMillis(200)).until(() -> true);
                 ctx.redisson().getScoredSortedSet(marker, StringCodec.INSTANCE).add(0, "0");
@@ -62,7 +62,7 @@ class MarkerWaiterTest {
 
     @Test
     void closeEndsAWaitAtOnce(BullpenTestContext ctx) {
-        MarkerWaiter waiter = new MarkerWaiter(ctx.redisson(), "bp:{" + ctx.queueName() + "}:marker", Duration.ofSeconds(3));
+        MarkerWaiter waiter = new MarkerWaiter(ctx.redisson(), "bp:{" + ctx.queueName() + "}:marker", Duration.ofSeconds(3), "test");
         Thread closer = new Thread(() -> {
             org.awaitility.Awaitility.await().pollDelay(Duration.ofMillis(100)).until(() -> true);
             waiter.close();

@@ -49,7 +49,7 @@ class WorkerIdleTest {
             assertThat(roundTrips).isLessThanOrEqualTo(4);
             assertThat(RawRedis.workCalls(t0, t10) - roundTrips).as("no command outside a script or the wait")
                     .isLessThanOrEqualTo(calls(t0, t10, "zrange") + calls(t0, t10, "zrangebyscore")
-                            + calls(t0, t10, "hexists") + calls(t0, t10, "rpop") + calls(t0, t10, "zpopmin"));
+                            + calls(t0, t10, "hmget") + calls(t0, t10, "rpop") + calls(t0, t10, "zpopmin"));
             assertThat(worker.isRunning()).isTrue();
         }
     }

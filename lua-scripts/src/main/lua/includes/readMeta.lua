@@ -1,0 +1,35 @@
+--[[
+  readMeta: the queue-wide settings and flags of the meta hash, read with one HMGET the first
+  time a script call needs any of them, and cached in q:
+  q.maxLen, the approximate cap of the events stream (field eventsMaxLength, written by
+  setQueueSettings; "10000" when absent), as the text XADD takes;
+  q.paused, whether the queue is paused (field paused);
+  q.metricMinute[kind] and q.metricCount[kind] for each kind with a key in q.metrics: the
+  current metrics minute and its count (fields mm:<kind> and mc:<kind>; nil and 0 when absent),
+  kept current by recordMetric.
+  Folding them into one read keeps a worker's call at one meta command, whatever it needs.
+]]
+local function readMeta(q)
+  if q.metaRead then
+    return
+  end
+  q.metaRead = true
+  local fields, kinds = {"eventsMaxLength", "paused"}, {}
+  if q.metrics then
+    for _, kind in ipairs({"completed", "failed"}) do
+      if q.metrics[kind] then
+        kinds[#kinds + 1] = kind
+        fields[#fields + 1] = "mm:" .. kind
+        fields[#fields + 1] = "mc:" .. kind
+      end
+    end
+  end
+  local values = redis.call("HMGET", q.meta, unpack(fields))
+  q.maxLen = values[1] or "10000"
+  q.paused = values[2] ~= false
+  q.metricMinute, q.metricCount = {}, {}
+  for i, kind in ipairs(kinds) do
+    q.metricMinute[kind] = tonumber(values[1 + 2 * i])
+    q.metricCount[kind] = tonumber(values[2 + 2 * i]) or 0
+  end
+end
