@@ -4,7 +4,7 @@ import io.bullpen.Job;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -26,7 +26,10 @@ final class SafeListener<T, R> {
 
     SafeListener(List<WorkerListener<T, ? super R>> delegates, String threadName) {
         this.delegates = List.copyOf(delegates);
-        this.events = this.delegates.isEmpty() ? null : new ThreadPoolExecutor(1, 1, 0L, TimeUnit.MILLISECONDS,
+        // One thread at most, started when a callback is queued and gone after a second idle: so
+        // nothing needs shutting down, and results recorded after close() (a forced close's
+        // finishes still in flight) are still delivered.
+        this.events = this.delegates.isEmpty() ? null : new ThreadPoolExecutor(0, 1, 1L, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), r -> {
                     Thread t = new Thread(r, threadName);
                     t.setDaemon(true);
@@ -70,24 +73,21 @@ final class SafeListener<T, R> {
     }
 
     /**
-     * Delivers what is queued, then stops the thread: waits up to {@code timeout} unless called
-     * from a callback (a listener that closes its worker).
+     * Waits up to {@code timeout} for the callbacks queued so far to be delivered (not when called
+     * from a callback: a listener that closes its worker).
      */
-    void close(Duration timeout) {
-        if (events == null) {
+    void flush(Duration timeout) {
+        if (events == null || Thread.currentThread() == eventsThread) {
             return;
         }
-        events.shutdown();
-        if (Thread.currentThread() == eventsThread) {
-            return;
-        }
+        CountDownLatch delivered = new CountDownLatch(1);
+        events.execute(delivered::countDown);
         try {
-            if (!events.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                log.warn("worker listeners still busy after {}ms; {} callback(s) dropped", timeout.toMillis(),
-                        events.shutdownNow().size());
+            if (!delivered.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                log.warn("worker listeners still busy after {}ms; {} callback(s) queued", timeout.toMillis(),
+                        events.getQueue().size());
             }
         } catch (InterruptedException e) {
-            events.shutdownNow();
             Thread.currentThread().interrupt();
         }
     }
@@ -107,7 +107,7 @@ final class SafeListener<T, R> {
 
     private void deliver(String name, Supplier<Job<T>> job, JobCallback<T, R> callback) {
         if (events != null) {
-            submit(name, () -> {
+            events.execute(() -> {
                 Job<T> j = job.get();
                 delegates.forEach(l -> call(name, () -> callback.call(l, j)));
             });
@@ -116,15 +116,7 @@ final class SafeListener<T, R> {
 
     private void deliver(String name, Callback<T, R> callback) {
         if (events != null) {
-            submit(name, () -> delegates.forEach(l -> call(name, () -> callback.call(l))));
-        }
-    }
-
-    private void submit(String name, Runnable task) {
-        try {
-            events.execute(task);
-        } catch (RejectedExecutionException closed) {
-            log.debug("worker closed; {} not delivered", name);
+            events.execute(() -> delegates.forEach(l -> call(name, () -> callback.call(l))));
         }
     }
 

@@ -52,7 +52,7 @@ import org.slf4j.LoggerFactory;
 public final class Worker<T, R> implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Worker.class);
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
-    /** How long close() lets listeners take the callbacks still queued. */
+    /** How long close() waits for listeners to take the callbacks queued by then. */
     private static final Duration LISTENERS_CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     private final Builder<T, R> config;
@@ -212,7 +212,7 @@ public final class Worker<T, R> implements AutoCloseable {
             rt.handoff.shutdownNow();
         }
         waiter.close();
-        rt.listener.close(LISTENERS_CLOSE_TIMEOUT);
+        rt.listener.flush(LISTENERS_CLOSE_TIMEOUT);
         log.info("worker {} closed", config.name);
     }
 

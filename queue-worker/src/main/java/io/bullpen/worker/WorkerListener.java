@@ -12,9 +12,9 @@ import io.bullpen.Job;
  * thread. So a callback may call Bullpen or Redisson synchronously (e.g. add a follow-up job
  * with {@code Queue.add}), and a slow callback delays only the callbacks after it, never the
  * jobs: they are recorded before their callbacks run, and a callback may come after the job has
- * moved on. A callback that throws is logged and never affects the job. Callbacks still queued
- * when the worker closes are delivered, for up to 5 s. For events from every process, use the
- * queue's event stream.
+ * moved on. A callback that throws is logged and never affects the job. {@code close()} waits up
+ * to 5 s for the callbacks queued by then; an outcome recorded after a forced close is still
+ * reported. For events from every process, use the queue's event stream.
  *
  * @param <T> the type of the jobs' data
  * @param <R> the type of the processors' results
