@@ -90,8 +90,8 @@ final class AttemptTimeouts {
         resize(-1);
         if (attempt.stuckReported()) {
             log.warn("processor of job {} {} on thread {} after its timeout; its attempt had already failed: outcome "
-                    + "discarded, the extra thread goes", attempt.id(), error == null ? "returned" : "threw " + error,
-                    Thread.currentThread().getName());
+                    + "discarded{}", attempt.id(), error == null ? "returned" : "threw " + error,
+                    Thread.currentThread().getName(), ownPool != null ? ", the pool's extra thread goes" : "");
         } else {
             log.debug("processor of job {} stopped after its timeout; outcome discarded", attempt.id());
         }

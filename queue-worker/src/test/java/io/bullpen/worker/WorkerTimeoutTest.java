@@ -12,6 +12,8 @@ import io.bullpen.testing.BullpenTestContext;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -84,6 +86,42 @@ class WorkerTimeoutTest {
             ctx.assertInvariant(queue.name());
         } finally {
             stop = true;
+        }
+    }
+
+    @Test
+    void withASuppliedExecutorTheStuckProcessorKeepsItsThreadAndTheNextJobTakesAnother(BullpenTestContext ctx)
+            throws Exception {
+        Queue<String> queue = Queue.builder(ctx.redisson(), ctx.queueName(), String.class).build();
+        ExecutorService pool = Executors.newFixedThreadPool(2, r -> new Thread(r, "app-pool"));
+        AtomicInteger lateReturns = new AtomicInteger();
+        List<String> threads = new CopyOnWriteArrayList<>();
+        try (Worker<String, String> worker = Worker.builder(ctx.redisson(), queue.name(), String.class)
+                .executor(pool)
+                .processor(c -> {
+                    threads.add(Thread.currentThread().getName());
+                    if (c.job().data().equals("spin")) {
+                        while (!stop) {
+                            Thread.onSpinWait();
+                        }
+                        lateReturns.incrementAndGet();
+                    }
+                    return "done";
+                })
+                .build().start()) {
+            Job<String> stuck = queue.add("stuck", "spin", JobOptions.builder().timeout(Duration.ofSeconds(1)).build());
+            Job<String> next = queue.add("next", "quick");
+
+            await().atMost(Duration.ofSeconds(5)).until(() -> queue.getState(next.id()) == JobState.COMPLETED);
+            assertThat(queue.getState(stuck.id())).isEqualTo(JobState.FAILED);
+            assertThat(queue.getJob(stuck.id()).orElseThrow().failedReason()).contains("timed out after 1000ms");
+            assertThat(threads).containsOnly("app-pool");
+            stop = true;
+            await().atMost(Duration.ofSeconds(5)).until(() -> lateReturns.get() == 1);
+            assertThat(queue.getState(stuck.id())).isEqualTo(JobState.FAILED);
+        } finally {
+            stop = true;
+            pool.shutdownNow();
         }
     }
 
