@@ -2,6 +2,8 @@ package io.bullpen;
 
 import com.fasterxml.jackson.databind.JavaType;
 import io.bullpen.internal.JsonCodec;
+import io.bullpen.internal.ScriptTypes.RawJob;
+import java.util.HashMap;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -101,7 +103,20 @@ public final class Job<T> {
 
     /** @return how many attempts have ended (completed or failed) */
     public int attemptsMade() {
-        return (int) longField("atm", 0);
+        return (int) longField(RawJob.ATTEMPTS_MADE, 0);
+    }
+
+    /**
+     * A copy of this snapshot with another attemptsMade; a worker hands its listeners the job with
+     * the attempt that just ended counted.
+     *
+     * @param attemptsMade the number of ended attempts
+     * @return the copy (same data object)
+     */
+    public Job<T> withAttemptsMade(int attemptsMade) {
+        Map<String, String> fields = new HashMap<>(hash);
+        fields.put(RawJob.ATTEMPTS_MADE, Integer.toString(attemptsMade));
+        return new Job<>(id, name, data, options, fields);
     }
 
     /** @return how many times the job was recovered after its worker lost the lock */

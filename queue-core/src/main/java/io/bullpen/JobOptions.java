@@ -465,7 +465,11 @@ public final class JobOptions {
         }
 
         /**
-         * Sets how long one attempt may run.
+         * Sets how long one attempt may run. At the timeout the worker interrupts the processor
+         * and fails the attempt ("timed out after ...ms", retried per attempts and backoff) at
+         * once, whether the processor stops or not: its lock is released and its slot runs the
+         * next job. Java cannot stop a thread that ignores interrupts; such a processor runs on
+         * until it returns, and what it returns then is discarded.
          *
          * @param timeout the timeout, >= 1ms, or null for no limit
          * @return this builder

@@ -127,13 +127,12 @@ public final class NotificationRetryExample extends Example {
     private final class RetryLogger implements WorkerListener<Notification, String> {
         @Override
         public void onCompleted(Job<Notification> job, String result) {
-            log.info("notification {} {} on attempt {}", job.id(), result, job.attemptsMade() + 1);
+            log.info("notification {} {} on attempt {}", job.id(), result, job.attemptsMade());
         }
 
         @Override
         public void onFailed(Job<Notification> job, Throwable error, boolean finalFailure) {
-            // The job is as it was when the attempt started: attemptsMade does not count this one.
-            int attempt = job.attemptsMade() + 1;
+            int attempt = job.attemptsMade();   // counts the attempt that just failed
             if (finalFailure) {
                 log.warn("notification {} failed for good after {} attempts: {}", job.id(), attempt, error.getMessage());
                 return;

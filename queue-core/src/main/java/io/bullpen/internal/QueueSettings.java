@@ -1,7 +1,6 @@
 package io.bullpen.internal;
 
 import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

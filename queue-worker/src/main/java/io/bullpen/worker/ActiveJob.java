@@ -4,15 +4,22 @@ import io.bullpen.Job;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-/** One attempt in flight: the job, its lock token and what may cancel it. */
+/**
+ * One attempt in flight: the job, its lock token and what may cancel it. Its outcome is claimed
+ * once, by whichever comes first: the processor returning, or the job's timeout (which fails the
+ * attempt while the processor may still run).
+ */
 final class ActiveJob<T> {
     final Job<T> job;
     final String lockToken;
     private final AtomicBoolean lockLost = new AtomicBoolean();
     private volatile boolean cancelled;
-    private volatile boolean timedOut;
     private volatile boolean abandoned;
-    private volatile boolean returned;
+    /** The outcome is claimed: the processor returned, or the timeout failed the attempt. */
+    private volatile boolean ended;
+    private boolean timedOut;
+    private boolean stuck;
+    private StackTraceElement[] timeoutTrace = new StackTraceElement[0];
     private Thread thread;
     private ScheduledFuture<?> timeout;
 
@@ -38,13 +45,40 @@ final class ActiveJob<T> {
         return lockLost.get();
     }
 
-    void timeOut() {
+    /**
+     * The timeout fired: claims the outcome, notes where the processor was and interrupts it.
+     *
+     * @return the processor's thread when the attempt was still running (the caller fails it),
+     *     null when it had already returned or was abandoned
+     */
+    synchronized Thread timeOut() {
+        if (ended || abandoned || thread == null) {
+            return null;
+        }
+        ended = true;
         timedOut = true;
-        cancel();
+        cancelled = true;
+        timeoutTrace = thread.getStackTrace();
+        thread.interrupt();
+        return thread;
     }
 
-    boolean timedOut() {
-        return timedOut;
+    /** @return the processor's stack when its attempt timed out (empty when it did not) */
+    synchronized StackTraceElement[] timeoutTrace() {
+        return timeoutTrace;
+    }
+
+    /** @return true (once) when the processor of a timed-out attempt still runs: it is reported */
+    synchronized boolean markStuck() {
+        if (timedOut && thread != null && !stuck) {
+            stuck = true;
+            return true;
+        }
+        return false;
+    }
+
+    synchronized boolean stuckReported() {
+        return stuck;
     }
 
     /** A forced close gave up on this attempt: its outcome is not recorded, its lock lapses. */
@@ -57,9 +91,9 @@ final class ActiveJob<T> {
         return abandoned;
     }
 
-    /** @return true once the processor has returned (the outcome is being recorded) */
-    boolean returned() {
-        return returned;
+    /** @return true once the outcome is being recorded (the lock ends with it: no renewal) */
+    boolean ended() {
+        return ended;
     }
 
     /** Flags the attempt and interrupts the processor thread, if it is still running. */
@@ -85,12 +119,19 @@ final class ActiveJob<T> {
     /**
      * Called on the processor thread when the processor returned. After this no interrupt can
      * reach the thread for this job, so the caller can clear a pending one.
+     *
+     * @return true when this return owns the outcome; false when the timeout already failed the
+     *     attempt (the result is discarded)
      */
-    synchronized void done() {
+    synchronized boolean returned() {
         thread = null;
-        returned = true;
         if (timeout != null) {
             timeout.cancel(false);
         }
+        if (ended) {
+            return false;
+        }
+        ended = true;
+        return true;
     }
 }

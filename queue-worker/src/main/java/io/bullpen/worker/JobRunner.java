@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one attempt of a job, with a slot already held:
  * 1. reads the job (data that cannot be read fails it as unrecoverable);
- * 2. runs the processor on the executor, interrupting it at the job's timeout;
+ * 2. runs the processor on the executor; at the job's timeout interrupts it and fails the
+ *    attempt whether it stops or not (see {@link AttemptTimeouts});
  * 3. records the outcome with moveToFinished, batched with the results that finish meanwhile
  *    (see {@link Finisher}); the call also takes the next job, so the slot passes straight to it
  *    without another round trip; otherwise the slot is released;
@@ -36,10 +37,12 @@ final class JobRunner<T, R> {
 
     private final WorkerRuntime<T, R> rt;
     private final Finisher finisher;
+    private final AttemptTimeouts timeouts;
 
-    JobRunner(WorkerRuntime<T, R> rt) {
+    JobRunner(WorkerRuntime<T, R> rt, AttemptTimeouts timeouts) {
         this.rt = rt;
         this.finisher = new Finisher(rt);
+        this.timeouts = timeouts;
     }
 
     /** Starts an attempt for a job just taken; the caller holds a slot for it. */
@@ -49,8 +52,7 @@ final class JobRunner<T, R> {
             job = Job.fromHash(raw.id(), raw.hash(), rt.dataType);
         } catch (BullpenException | IllegalArgumentException e) {
             log.error("job {} of queue {} cannot be read; failing it", raw.id(), rt.settings.queue(), e);
-            int attemptsMade = Integer.parseInt(raw.hash().getOrDefault("attemptsMade", "0"));
-            finish(raw.id(), raw.lockToken(), null, null, e, true, JobOptions.defaults(), attemptsMade, null);
+            finish(raw.id(), raw.lockToken(), null, null, e, true, JobOptions.defaults(), raw.attemptsMade(), null);
             return;
         }
         if (!rt.running()) {
@@ -60,10 +62,28 @@ final class JobRunner<T, R> {
         ActiveJob<T> attempt = new ActiveJob<>(job, raw.lockToken());
         rt.inFlight.put(job.id(), attempt);
         rt.markBusy();
+        if (rt.handoff == null) {
+            hand(attempt, raw);
+            return;
+        }
+        try {
+            rt.handoff.execute(() -> hand(attempt, raw));
+        } catch (RejectedExecutionException e) {
+            rt.inFlight.remove(job.id(), attempt);
+            giveBack(raw);
+        }
+    }
+
+    /**
+     * Hands an attempt to the executor. The worker's own pool never blocks here, so a finish
+     * calls this on the Redis client thread; an executor the application supplied may (a full
+     * queue, a caller-runs policy), so it gets its jobs through the handoff thread.
+     */
+    private void hand(ActiveJob<T> attempt, RawJob raw) {
         try {
             rt.executor.execute(() -> run(attempt));
         } catch (RejectedExecutionException e) {
-            rt.inFlight.remove(job.id(), attempt);
+            rt.inFlight.remove(attempt.id(), attempt);
             giveBack(raw);
         }
     }
@@ -85,18 +105,23 @@ final class JobRunner<T, R> {
     private void run(ActiveJob<T> attempt) {
         Job<T> job = attempt.job;
         attempt.running(Thread.currentThread());
-        job.options().timeout().ifPresent(t ->
-                attempt.timeout(rt.scheduler.schedule(attempt::timeOut, t.toMillis(), TimeUnit.MILLISECONDS)));
+        job.options().timeout().ifPresent(t -> timeouts.arm(attempt, t, this::timedOut));
         rt.listener.active(job);
         R result = null;
         Throwable error = null;
+        boolean owned;
         try {
             result = rt.processor.process(new WorkerJobContext<>(rt, attempt));
         } catch (Throwable t) {
             error = t;
         } finally {
-            attempt.done();
+            owned = attempt.returned();
             Thread.interrupted();
+        }
+        if (!owned) {
+            // The timeout already failed this attempt and passed its slot on.
+            timeouts.lateReturn(attempt, error);
+            return;
         }
         if (attempt.abandoned() && error != null) {
             // A forced close interrupted this attempt: record nothing and let the lock lapse, so
@@ -107,11 +132,10 @@ final class JobRunner<T, R> {
             rt.releaseSlot();
             return;
         }
-        if (attempt.timedOut()) {
-            error = new JobTimeoutException("timed out after " + job.options().timeout().orElseThrow().toMillis() + "ms");
-        }
         if (error instanceof Error fatal && !(error instanceof AssertionError)) {
-            log.error("processor of job {} threw {}", job.id(), fatal.toString());
+            // Policy: the attempt fails (and is retried) like any other, and the worker goes on.
+            log.error("processor of job {} threw {}; the attempt fails and the worker keeps running{}", job.id(),
+                    fatal, fatal instanceof OutOfMemoryError ? " (this JVM is short of memory)" : "", fatal);
         }
         boolean unrecoverable = error instanceof UnrecoverableJobException;
         String resultJson = null;
@@ -119,12 +143,19 @@ final class JobRunner<T, R> {
             try {
                 resultJson = JsonCodec.encodeValue(result, "the return value of job " + job.id());
             } catch (IllegalArgumentException e) {
+                // Running the job again would only produce another value that cannot be stored.
                 error = e;
                 unrecoverable = true;
             }
         }
         finish(job.id(), attempt.lockToken, attempt, resultJson, error, unrecoverable, job.options(), job.attemptsMade(),
                 result);
+    }
+
+    /** The timeout won over the processor: fail the attempt now, through the normal finish. */
+    private void timedOut(ActiveJob<T> attempt, JobTimeoutException error) {
+        Job<T> job = attempt.job;
+        finish(job.id(), attempt.lockToken, attempt, null, error, false, job.options(), job.attemptsMade(), null);
     }
 
     private void finish(String id, String token, ActiveJob<T> attempt, String resultJson, Throwable error,

@@ -24,8 +24,8 @@ final class LockRenewer<T, R> implements Runnable {
     public void run() {
         Map<String, String> tokens = new LinkedHashMap<>();
         rt.inFlight.forEach((id, attempt) -> {
-            // An attempt whose processor returned is being recorded; its lock ends with it.
-            if (!attempt.lockLost() && !attempt.returned()) {
+            // An attempt whose outcome is being recorded (returned or timed out): its lock ends with it.
+            if (!attempt.lockLost() && !attempt.ended()) {
                 tokens.put(id, attempt.lockToken);
             }
         });
@@ -38,7 +38,7 @@ final class LockRenewer<T, R> implements Runnable {
                 ActiveJob<T> attempt = rt.inFlight.get(id);
                 // The job may have finished and been taken again since: blame only the attempt
                 // whose token was sent, and only while its processor still runs.
-                if (attempt != null && attempt.lockToken.equals(tokens.get(id)) && !attempt.returned()
+                if (attempt != null && attempt.lockToken.equals(tokens.get(id)) && !attempt.ended()
                         && attempt.markLockLost()) {
                     log.warn("worker lost the lock of job {} in queue {}; another worker may run it", id, rt.settings.queue());
                     rt.listener.lockLost(attempt.job);

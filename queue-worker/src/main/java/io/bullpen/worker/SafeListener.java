@@ -1,48 +1,123 @@
 package io.bullpen.worker;
 
 import io.bullpen.Job;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Calls the user's listener so that a throwing callback is logged and never affects a job. */
+/**
+ * Delivers the user's listeners' callbacks, in order, on the worker's one events thread. The
+ * worker's own threads (Redis client I/O threads among them) only queue a callback, so a
+ * listener may call Bullpen or Redisson synchronously, and a slow one delays later callbacks,
+ * never a job. A callback that throws is logged and never affects a job. Without listeners
+ * nothing is queued and no thread is started.
+ */
 final class SafeListener<T, R> {
     private static final Logger log = LoggerFactory.getLogger(SafeListener.class);
-    private final WorkerListener<T, R> delegate;
+    private final List<WorkerListener<T, ? super R>> delegates;
+    private final ThreadPoolExecutor events;
+    private volatile Thread eventsThread;
 
-    SafeListener(WorkerListener<T, R> delegate) {
-        this.delegate = delegate;
+    SafeListener(List<WorkerListener<T, ? super R>> delegates, String threadName) {
+        this.delegates = List.copyOf(delegates);
+        // One thread at most, started when a callback is queued and gone after a second idle: so
+        // nothing needs shutting down, and results recorded after close() (a forced close's
+        // finishes still in flight) are still delivered.
+        this.events = this.delegates.isEmpty() ? null : new ThreadPoolExecutor(0, 1, 1L, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, threadName);
+                    t.setDaemon(true);
+                    eventsThread = t;
+                    return t;
+                });
     }
 
     void active(Job<T> job) {
-        call("onActive", () -> delegate.onActive(job));
+        deliver("onActive", l -> l.onActive(job));
     }
 
     void progress(Job<T> job, Object progress) {
-        call("onProgress", () -> delegate.onProgress(job, progress));
+        deliver("onProgress", l -> l.onProgress(job, progress));
     }
 
+    /** @param job the job as it was taken: delivered with the attempt that just ended counted */
     void completed(Job<T> job, R result) {
-        call("onCompleted", () -> delegate.onCompleted(job, result));
+        deliver("onCompleted", ended(job), (l, j) -> l.onCompleted(j, result));
     }
 
+    /** @param job the job as it was taken: delivered with the attempt that just ended counted */
     void failed(Job<T> job, Throwable error, boolean finalFailure) {
-        call("onFailed", () -> delegate.onFailed(job, error, finalFailure));
+        deliver("onFailed", ended(job), (l, j) -> l.onFailed(j, error, finalFailure));
     }
 
     void stalled(String jobId) {
-        call("onStalled", () -> delegate.onStalled(jobId));
+        deliver("onStalled", l -> l.onStalled(jobId));
     }
 
     void lockLost(Job<T> job) {
-        call("onLockLost", () -> delegate.onLockLost(job));
+        deliver("onLockLost", l -> l.onLockLost(job));
     }
 
     void drained() {
-        call("onDrained", delegate::onDrained);
+        deliver("onDrained", WorkerListener::onDrained);
     }
 
     void error(Throwable error) {
-        call("onError", () -> delegate.onError(error));
+        deliver("onError", l -> l.onError(error));
+    }
+
+    /**
+     * Waits up to {@code timeout} for the callbacks queued so far to be delivered (not when called
+     * from a callback: a listener that closes its worker).
+     */
+    void flush(Duration timeout) {
+        if (events == null || Thread.currentThread() == eventsThread) {
+            return;
+        }
+        CountDownLatch delivered = new CountDownLatch(1);
+        events.execute(delivered::countDown);
+        try {
+            if (!delivered.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                log.warn("worker listeners still busy after {}ms; {} callback(s) queued", timeout.toMillis(),
+                        events.getQueue().size());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private interface JobCallback<T, R> {
+        void call(WorkerListener<T, ? super R> listener, Job<T> job);
+    }
+
+    private interface Callback<T, R> {
+        void call(WorkerListener<T, ? super R> listener);
+    }
+
+    /** Copied on the events thread, and only when someone listens: nothing on a job's path. */
+    private static <T> Supplier<Job<T>> ended(Job<T> job) {
+        return () -> job.withAttemptsMade(job.attemptsMade() + 1);
+    }
+
+    private void deliver(String name, Supplier<Job<T>> job, JobCallback<T, R> callback) {
+        if (events != null) {
+            events.execute(() -> {
+                Job<T> j = job.get();
+                delegates.forEach(l -> call(name, () -> callback.call(l, j)));
+            });
+        }
+    }
+
+    private void deliver(String name, Callback<T, R> callback) {
+        if (events != null) {
+            events.execute(() -> delegates.forEach(l -> call(name, () -> callback.call(l))));
+        }
     }
 
     private static void call(String name, Runnable callback) {

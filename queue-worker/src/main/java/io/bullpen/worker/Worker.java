@@ -12,6 +12,8 @@ import io.bullpen.internal.Validation;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -29,7 +31,11 @@ import org.slf4j.LoggerFactory;
  * Processes the jobs of one queue with a processor function, up to {@code concurrency} at a
  * time. Holds a lock per running job and renews it; a job whose worker dies is recovered by
  * any other worker once its lock expires, so every job runs at least once (and may run twice).
- * An idle worker blocks on Redis instead of polling.
+ * An idle worker blocks on Redis instead of polling. Nothing a processor does stops the worker:
+ * an exception, an {@link Error} (even a {@link StackOverflowError} or an
+ * {@link OutOfMemoryError}, logged at ERROR), a return value that cannot be stored or a timeout
+ * fails that attempt only (see {@link JobProcessor}). Listeners run on a thread of their own
+ * (see {@link WorkerListener}).
  *
  * <pre>{@code
  * Worker<Order, String> worker = Worker.builder(redisson, "orders", Order.class)
@@ -47,6 +53,8 @@ import org.slf4j.LoggerFactory;
 public final class Worker<T, R> implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Worker.class);
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
+    /** How long close() waits for listeners to take the callbacks queued by then. */
+    private static final Duration LISTENERS_CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     private final Builder<T, R> config;
     private final Object lifecycle = new Object();
@@ -125,18 +133,23 @@ public final class Worker<T, R> implements AutoCloseable {
             KeyScheme keys = new KeyScheme(s.prefix(), s.queue());
             ExecutorService executor = config.executor;
             ownExecutor = executor == null;
+            ThreadPoolExecutor pool = null;
+            ExecutorService handoff = null;
             if (ownExecutor) {
                 // A fixed pool (as Executors.newFixedThreadPool) whose queue wakes fewer threads per batch.
-                executor = new ThreadPoolExecutor(s.concurrency(), s.concurrency(), 0L, TimeUnit.MILLISECONDS,
+                executor = pool = new ThreadPoolExecutor(s.concurrency(), s.concurrency(), 0L, TimeUnit.MILLISECONDS,
                         new WakeOneQueue(), threads("bullpen-" + s.queue() + "-worker"));
+            } else {
+                handoff = Executors.newSingleThreadExecutor(threads("bullpen-" + s.queue() + "-handoff"));
             }
             ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(threads("bullpen-" + s.queue() + "-timer"));
+            SafeListener<T, R> listeners = new SafeListener<>(config.listeners, "bullpen-" + s.queue() + "-events-1");
             rt = new WorkerRuntime<>(s, new Scripts(config.redisson, keys), config.dataType,
-                    config.processor, new SafeListener<>(config.listener), executor, scheduler,
+                    config.processor, listeners, executor, handoff, scheduler,
                     UUID.randomUUID().toString().substring(0, 13),
                     new SchedulerAdvancer(new SchedulerScripts(config.redisson, keys), s.clock()));
             waiter = new MarkerWaiter(config.redisson, keys.marker(), s.blockTimeout(), s.name());
-            JobRunner<T, R> runner = new JobRunner<>(rt);
+            JobRunner<T, R> runner = new JobRunner<>(rt, new AttemptTimeouts(scheduler, pool, s.concurrency()));
             long renewMs = Math.max(1, s.lockDuration().toMillis() / 2);
             scheduler.scheduleAtFixedRate(new LockRenewer<>(rt), renewMs, renewMs, TimeUnit.MILLISECONDS);
             long stalledMs = s.stalledInterval().toMillis();
@@ -197,8 +210,11 @@ public final class Worker<T, R> implements AutoCloseable {
         rt.scheduler.shutdownNow();
         if (ownExecutor) {
             rt.executor.shutdownNow();
+        } else {
+            rt.handoff.shutdownNow();
         }
         waiter.close();
+        rt.listener.flush(LISTENERS_CLOSE_TIMEOUT);
         log.info("worker {} closed", config.name);
     }
 
@@ -227,7 +243,9 @@ public final class Worker<T, R> implements AutoCloseable {
         private final String queue;
         private final JavaType dataType;
         private JobProcessor<T, R> processor;
-        private WorkerListener<T, R> listener = new WorkerListener<>() { };
+        private final List<WorkerListener<T, ? super R>> listeners = new ArrayList<>();
+        /** How many of {@link #listeners} were added before any processor: typed for any result. */
+        private int anyResultListeners;
         private String prefix = KeyScheme.DEFAULT_PREFIX;
         private String name = defaultName();
         private boolean named;
@@ -252,6 +270,7 @@ public final class Worker<T, R> implements AutoCloseable {
         private Builder(Builder<T, ?> from, JobProcessor<T, R> processor) {
             this(from.redisson, from.queue, from.dataType);
             this.processor = processor;
+            carryListeners(from);
             this.prefix = from.prefix;
             this.name = from.name;
             this.named = from.named;
@@ -269,12 +288,34 @@ public final class Worker<T, R> implements AutoCloseable {
         }
 
         /**
+         * Sets the processor; every other setting, listeners included, is kept, whatever the order
+         * of the calls.
+         *
          * @param processor the code that processes each job
          * @param <R2> the type of its result
-         * @return a builder for workers with that result type (listeners set before are dropped)
+         * @return a builder for workers with that result type
+         * @throws IllegalStateException when listeners were added for another processor's result
+         *     type (they could not take this one's results)
          */
         public <R2> Builder<T, R2> processor(JobProcessor<T, R2> processor) {
-            return new Builder<>(this, Objects.requireNonNull(processor, "processor"));
+            Objects.requireNonNull(processor, "processor");
+            if (listeners.size() > anyResultListeners) {
+                throw new IllegalStateException("listeners were added for the previous processor's result type and "
+                        + "cannot take another's: set the processor once, or add those listeners after it");
+            }
+            return new Builder<>(this, processor);
+        }
+
+        /**
+         * Listeners added before any processor were typed for {@code Object} results (the builder's
+         * result type until then), so they take any processor's results.
+         */
+        @SuppressWarnings("unchecked")
+        private void carryListeners(Builder<T, ?> from) {
+            for (int i = 0; i < from.anyResultListeners; i++) {
+                listeners.add((WorkerListener<T, ? super R>) from.listeners.get(i));
+            }
+            anyResultListeners = from.anyResultListeners;
         }
 
         /**
@@ -321,15 +362,28 @@ public final class Worker<T, R> implements AutoCloseable {
         }
 
         /**
-         * @param listener in-process callbacks (replaces the previous one)
+         * Adds in-process callbacks. Listeners add up: each gets every callback, in the order they
+         * were added, on the worker's events thread (see {@link WorkerListener}).
+         *
+         * @param listener the callbacks; one typed for {@code Object} results may be added before
+         *                 {@link #processor}
          * @return this builder
          */
-        public Builder<T, R> listener(WorkerListener<T, R> listener) {
-            this.listener = Objects.requireNonNull(listener, "listener");
+        public Builder<T, R> listener(WorkerListener<T, ? super R> listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener"));
+            if (processor == null) {
+                anyResultListeners = listeners.size();
+            }
             return this;
         }
 
         /**
+         * Runs the processors on an executor of the application's. The worker hands it each job
+         * from a thread of its own ({@code bullpen-<queue>-handoff}), since such an executor may
+         * block or run the task in the caller. A processor that outlives its job's timeout keeps
+         * one of its threads until it returns (the worker's own pool grows by a thread instead),
+         * so size it for the stuck processors you may have.
+         *
          * @param executor runs the processors; not shut down by the worker (default: a pool of
          *                 {@code concurrency} threads owned by the worker)
          * @return this builder

@@ -22,6 +22,8 @@ final class WorkerRuntime<T, R> {
     final JobProcessor<T, R> processor;
     final SafeListener<T, R> listener;
     final ExecutorService executor;
+    /** Hands jobs to an executor the application supplied (see JobRunner#hand); null for the worker's own pool. */
+    final ExecutorService handoff;
     final ScheduledExecutorService scheduler;
     final String token;
     final io.bullpen.internal.SchedulerAdvancer schedulers;
@@ -36,14 +38,15 @@ final class WorkerRuntime<T, R> {
     private volatile boolean running;
 
     WorkerRuntime(WorkerSettings settings, Scripts scripts, JavaType dataType, JobProcessor<T, R> processor,
-                  SafeListener<T, R> listener, ExecutorService executor, ScheduledExecutorService scheduler, String token,
-                  io.bullpen.internal.SchedulerAdvancer schedulers) {
+                  SafeListener<T, R> listener, ExecutorService executor, ExecutorService handoff,
+                  ScheduledExecutorService scheduler, String token, io.bullpen.internal.SchedulerAdvancer schedulers) {
         this.settings = settings;
         this.scripts = scripts;
         this.dataType = dataType;
         this.processor = processor;
         this.listener = listener;
         this.executor = executor;
+        this.handoff = handoff;
         this.scheduler = scheduler;
         this.token = token;
         this.schedulers = schedulers;
