@@ -16,7 +16,11 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 
-/** The README's code, as written there, so the README cannot drift from the API. */
+/**
+ * The README's code, as written there (less its imports), run against a real Redis.
+ * examples' ReadmeSnippetsTest compiles every README snippet; this one also checks what the tour
+ * does.
+ */
 @BullpenTest
 class ReadmeTourTest {
     record Order(String id) {
@@ -48,7 +52,7 @@ class ReadmeTourTest {
 
         orders.pause(); orders.resume(); orders.isPaused();
         orders.promote(job.id());     // a delayed job runs now
-        orders.retry(failedJobId);    // a failed job runs again, with fresh attempts
+        orders.retry(failed.get(0).id());   // a failed job runs again, with fresh attempts
         orders.remove(job.id());      // any state but active-and-locked; false when there was no such job
         // --- end of README code ---
 

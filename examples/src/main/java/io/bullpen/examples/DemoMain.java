@@ -17,7 +17,11 @@ import java.util.Locale;
  * <p>Without {@code --redis} it uses the Redis on 127.0.0.1:6379 when one answers, else an
  * embedded Redis it starts (and stops) itself, so it needs only a JDK. Without
  * {@code --duration} it runs until Ctrl-C. It serves the dashboard on {@code --port} (default
- * 8080, or any free port when 8080 is taken) and prints its URL and the token for actions.
+ * 8080, or any free port when 8080 is taken) and prints its URL and the token for actions. On a
+ * Redis that outlives it (given with {@code --redis}, or the local one), it removes its queues
+ * when it stops: {@value CancelUnpaidOrderExample#QUEUE}, {@value NotificationRetryExample#QUEUE},
+ * {@value PriorityExample#QUEUE}, {@value NightlyReportExample#QUEUE} and
+ * {@value QueueEventsExample#QUEUE}, one queue per example.
  */
 public final class DemoMain extends Example {
     private final Duration countsEvery;
@@ -49,6 +53,12 @@ public final class DemoMain extends Example {
         include(new NightlyReportExample(Duration.ofSeconds(10)));
         include(new QueueEventsExample(QueueEventsExample.Part.ALL, Duration.ofSeconds(10), Duration.ofMillis(250), 0.3));
         every(countsEvery, countsEvery, "reading job counts", this::logCounts);
+    }
+
+    /** @return true: the demo leaves no queue, job or scheduler behind in a real Redis */
+    @Override
+    public boolean removesQueuesOnExit() {
+        return true;
     }
 
     private void logCounts() {

@@ -210,6 +210,17 @@ public abstract class Example implements AutoCloseable {
         return part;
     }
 
+    /**
+     * Whether {@link ExampleRunner} removes this example's queues (with their jobs and job
+     * schedulers) when it stops, on a Redis that outlives the run. The feature examples keep
+     * theirs, so that a second run shows what a restart finds; the demo removes its own.
+     *
+     * @return false here
+     */
+    public boolean removesQueuesOnExit() {
+        return false;
+    }
+
     /** @return the queues of this example and of the examples it includes */
     public List<Queue<?>> queues() {
         List<Queue<?>> all = new ArrayList<>(queues);

@@ -1,6 +1,11 @@
 package io.bullpen.examples;
 
+import io.bullpen.Queue;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -18,8 +23,10 @@ import org.slf4j.LoggerFactory;
  *   <li>Connects and starts the example.</li>
  *   <li>Waits for the end of {@code --duration}, or for Ctrl-C: a shutdown hook wakes the runner
  *       and holds the JVM until step 5 is done.</li>
- *   <li>Closes the example (producers, then workers, which finish their running jobs), the
- *       client and the embedded Redis. Nothing is left running, so the JVM ends with status 0.</li>
+ *   <li>Closes the example (producers, then workers, which finish their running jobs); on a
+ *       Redis that outlives the run (not the embedded one), removes the queues of an example that
+ *       {@linkplain Example#removesQueuesOnExit() asks for it} (the demo); then closes the client
+ *       and the embedded Redis. Nothing is left running, so the JVM ends with status 0.</li>
  * </ol>
  */
 public final class ExampleRunner {
@@ -108,11 +115,32 @@ public final class ExampleRunner {
                     dashboard.close();
                 }
                 example.close(closeTimeout);
+                if (example.removesQueuesOnExit() && !redis.isEmbedded()) {
+                    removeQueues(example);
+                }
                 redisson.shutdown();
             }
         } finally {
             log.info("stopped");
         }
+    }
+
+    /**
+     * Obliterates the example's queues (jobs, schedulers, events, metrics and the registry entry),
+     * so that a run against a real Redis leaves nothing behind. Its workers are closed by now; a job
+     * still active was interrupted by the close timeout and has no one to finish it, hence force.
+     */
+    private static void removeQueues(Example example) {
+        Map<String, Queue<?>> byName = new LinkedHashMap<>();
+        example.queues().forEach(q -> byName.putIfAbsent(q.name(), q));
+        for (Queue<?> queue : byName.values()) {
+            try {
+                queue.obliterate(true);
+            } catch (RuntimeException e) {
+                log.warn("could not remove queue {}: {}", queue.name(), e.toString());
+            }
+        }
+        log.info("removed the queues {} with their jobs and schedulers", byName.keySet());
     }
 
     /**
@@ -127,7 +155,7 @@ public final class ExampleRunner {
         String token = System.getenv("BULLPEN_DASHBOARD_TOKEN");
         boolean generated = token == null || token.isBlank();
         if (generated) {
-            token = java.util.UUID.randomUUID().toString().substring(0, 8);
+            token = randomToken();
         }
         int port = cli.port().orElse(DEFAULT_DASHBOARD_PORT);
         Dashboard dashboard = Dashboard.builder(redisson).port(port).token(token).build();
@@ -141,6 +169,13 @@ public final class ExampleRunner {
         log.info("Dashboard: {}  (token for actions: {})", dashboard.url(),
                 generated ? token + ", generated; set BULLPEN_DASHBOARD_TOKEN to choose one" : "from BULLPEN_DASHBOARD_TOKEN");
         return dashboard;
+    }
+
+    /** @return 32 url-safe characters from 24 random bytes (192 bits): long enough for the dashboard's check */
+    static String randomToken() {
+        byte[] bytes = new byte[24];
+        new SecureRandom().nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
     /**

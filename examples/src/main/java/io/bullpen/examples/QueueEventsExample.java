@@ -42,8 +42,12 @@ import org.redisson.config.Config;
  * </pre>
  */
 public final class QueueEventsExample extends Example {
-    /** The queue's name; "demo-" keeps the examples off a real application's queues. */
-    public static final String QUEUE = "demo-reports";
+    /**
+     * The queue's name; "demo-" keeps the examples off a real application's queues. A queue of
+     * its own: a worker takes every job of its queue, so two examples sharing one would run each
+     * other's jobs with the wrong data type.
+     */
+    public static final String QUEUE = "demo-rendering";
 
     /** The system property that picks the part to run: all (default), jobs or monitor. */
     public static final String PART_PROPERTY = "bullpen.example.part";

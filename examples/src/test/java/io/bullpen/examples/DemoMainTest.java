@@ -14,8 +14,13 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 @BullpenTest
@@ -24,6 +29,7 @@ class DemoMainTest {
     @Test
     void runsEveryExampleForTheDurationThenClosesAllWorkers(BullpenTestContext ctx) {
         DemoMain demo = new DemoMain(Duration.ofSeconds(1));
+        Map<String, JobCounts> lastCounts;
         try (LogCapture demoLog = LogCapture.of(DemoMain.class);
              LogCapture commandLog = LogCapture.of(ExampleRunner.class)) {
             long start = System.nanoTime();
@@ -37,18 +43,55 @@ class DemoMainTest {
             assertThat(commandLog.messages()).anyMatch(m -> m.startsWith("Dashboard: http://127.0.0.1:")
                     && m.contains("token for actions"));
             assertThat(demoLog.messages()).anyMatch(m -> m.startsWith(CancelUnpaidOrderExample.QUEUE) && m.contains("delayed"));
+            lastCounts = lastCounts(demoLog.messages());
         }
-        // Something real happened on each queue: orders wait to be cancelled, notifications were
-        // tried, the first batch of tasks ran.
-        JobCounts orders = counts(ctx, CancelUnpaidOrderExample.QUEUE);
-        JobCounts notifications = counts(ctx, NotificationRetryExample.QUEUE);
-        JobCounts tasks = counts(ctx, PriorityExample.QUEUE);
-        // The heartbeat scheduler runs at once, then every 10 s.
-        assertThat(counts(ctx, NightlyReportExample.QUEUE).completed()).isPositive();
+        // Something real happened on each queue (as its last counts line tells): orders wait to be
+        // cancelled, notifications were tried, the first batch of tasks ran, the heartbeat
+        // scheduler ran at once, and reports were added.
+        JobCounts orders = lastCounts.get(CancelUnpaidOrderExample.QUEUE);
+        JobCounts notifications = lastCounts.get(NotificationRetryExample.QUEUE);
+        JobCounts tasks = lastCounts.get(PriorityExample.QUEUE);
+        assertThat(lastCounts.get(NightlyReportExample.QUEUE).completed()).isPositive();
         assertThat(orders.delayed()).isPositive();
         assertThat(notifications.completed() + notifications.delayed() + notifications.failed()).isPositive();
         assertThat(tasks.completed()).isPositive();
-        assertThat(orders.active() + notifications.active() + tasks.active()).isZero();
+        assertThat(lastCounts.get(QueueEventsExample.QUEUE).total()).isPositive();
+    }
+
+    @Test
+    void everyExampleHasAQueueOfItsOwnSoNoWorkerTakesAnotherExamplesJobs(BullpenTestContext ctx) {
+        DemoMain demo = new DemoMain(Duration.ofSeconds(1));
+        try (LogCapture all = LogCapture.of("io.bullpen")) {
+            int status = ExampleRunner.run("bullpen-demo", demo, "--redis", ctx.redis().uri(), "--duration", "4", "--port", "0");
+
+            assertThat(status).isZero();
+            assertThat(demo.queues()).extracting(Queue::name).containsExactlyInAnyOrder(
+                    CancelUnpaidOrderExample.QUEUE, NotificationRetryExample.QUEUE, PriorityExample.QUEUE,
+                    NightlyReportExample.QUEUE, QueueEventsExample.QUEUE);
+            // A worker given another example's job sees its fields as null ("ran null", "report
+            // null done") or fails on them.
+            assertThat(all.messages()).isNotEmpty().noneMatch(m -> m.contains("null"));
+            // The generated token is long enough for the dashboard's own check.
+            assertThat(all.messages()).noneMatch(m -> m.contains("token is only"));
+        }
+    }
+
+    @Test
+    void onARedisGivenWithDashDashRedisTheDemoRemovesItsQueuesWhenItStops(BullpenTestContext ctx) {
+        int status = ExampleRunner.run("bullpen-demo", new DemoMain(Duration.ofSeconds(1)),
+                "--redis", ctx.redis().uri(), "--duration", "2", "--port", "0");
+
+        assertThat(status).isZero();
+        assertThat(ctx.redisson().getKeys().getKeysByPattern("bp:{demo-*")).isEmpty();
+        assertThat(Queue.listQueues(ctx.redisson())).noneMatch(name -> name.startsWith("demo-"));
+    }
+
+    @Test
+    void theGeneratedDashboardTokenIs32UrlSafeCharacters() {
+        String token = ExampleRunner.randomToken();
+
+        assertThat(token).hasSize(32).matches("[A-Za-z0-9_-]+");
+        assertThat(ExampleRunner.randomToken()).isNotEqualTo(token);
     }
 
     @Test
@@ -70,9 +113,25 @@ class DemoMainTest {
         }
     }
 
-    /** The demo's own client is shut down by now: read through the test's. */
-    private static JobCounts counts(BullpenTestContext ctx, String queue) {
-        return Queue.builder(ctx.redisson(), queue, Object.class).build().getJobCounts();
+    private static final Pattern COUNTS = Pattern.compile(
+            "(\\S+)\\s+waiting\\s+(\\d+)\\s+prioritized\\s+(\\d+)\\s+delayed\\s+(\\d+)\\s+active\\s+(\\d+)"
+                    + "\\s+completed\\s+(\\d+)\\s+failed\\s+(\\d+).*");
+
+    /** The demo removed its queues on exit: read what its last counts line of each queue said. */
+    private static Map<String, JobCounts> lastCounts(List<String> demoLog) {
+        Map<String, JobCounts> last = new HashMap<>();
+        for (String line : demoLog) {
+            Matcher m = COUNTS.matcher(line);
+            if (m.matches()) {
+                last.put(m.group(1), new JobCounts(n(m, 2), n(m, 5), n(m, 4), n(m, 3), n(m, 6), n(m, 7),
+                        line.endsWith("(paused)")));
+            }
+        }
+        return last;
+    }
+
+    private static long n(Matcher m, int group) {
+        return Long.parseLong(m.group(group));
     }
 
     private static String readAll(InputStream in) {

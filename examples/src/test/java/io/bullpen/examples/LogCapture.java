@@ -11,14 +11,19 @@ final class LogCapture implements AutoCloseable {
     private final Logger logger;
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
-    private LogCapture(Class<?> source) {
-        logger = (Logger) LoggerFactory.getLogger(source);
+    private LogCapture(String name) {
+        logger = (Logger) LoggerFactory.getLogger(name);
         appender.start();
         logger.addAppender(appender);
     }
 
     static LogCapture of(Class<?> source) {
-        return new LogCapture(source);
+        return new LogCapture(source.getName());
+    }
+
+    /** @param name a logger name; "io.bullpen" records every example and Bullpen itself */
+    static LogCapture of(String name) {
+        return new LogCapture(name);
     }
 
     /** @return the formatted messages so far, oldest first */

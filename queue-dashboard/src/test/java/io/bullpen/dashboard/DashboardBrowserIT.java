@@ -45,6 +45,8 @@ import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The dashboard's page in a real headless Chromium against a real Redis: live counts on the
@@ -53,6 +55,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 @BullpenTest
 class DashboardBrowserIT {
+    private static final Logger log = LoggerFactory.getLogger(DashboardBrowserIT.class);
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final String TOKEN = "browser-test-token-6f1c2a";
@@ -287,7 +290,7 @@ class DashboardBrowserIT {
 
     private static void screenshot(WebDriver driver, Path file) throws IOException {
         Files.write(file, ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
-        System.out.println("screenshot: " + file);
+        log.info("screenshot: {}", file);
     }
 
     private static void deleteTree(Path root) throws IOException {
