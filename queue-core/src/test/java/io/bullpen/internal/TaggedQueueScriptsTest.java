@@ -48,9 +48,9 @@ class TaggedQueueScriptsTest {
     @Test
     void aJobsWholeLifeStaysUnderTheTagAndTheQueueName() {
         KeyScheme k = KeyScheme.of("bp", queue, tag);
-        Scripts scripts = new Scripts(redisson, k, 1000);
+        Scripts scripts = new Scripts(redisson, k);
         // Due now: taking its iteration makes the fetch script create the next one from the job prefix.
-        join(new SchedulerScripts(redisson, k, 1000).upsertJobScheduler(NOW, "tick",
+        join(new SchedulerScripts(redisson, k).upsertJobScheduler(NOW, "tick",
                 new SchedulerScripts.Definition("tick", "{}", "", 0, EVERY_MINUTE, "RUN_ONCE_NOW", -1, -1), NOW, NOW + 60_000));
 
         join(scripts.addJob(NOW, List.of(new NewJob(null, "a", "{}", "", 0, 0, false),
@@ -91,8 +91,8 @@ class TaggedQueueScriptsTest {
     @Test
     void queuesSharingATagKeepTheirJobsApartAndObliterateRemovesOnlyItsOwnKeys() {
         String other = queue + "-other";
-        Scripts mine = new Scripts(redisson, KeyScheme.of("bp", queue, tag), 1000);
-        Scripts theirs = new Scripts(redisson, KeyScheme.of("bp", other, tag), 1000);
+        Scripts mine = new Scripts(redisson, KeyScheme.of("bp", queue, tag));
+        Scripts theirs = new Scripts(redisson, KeyScheme.of("bp", other, tag));
         join(mine.addJob(NOW, List.of(new NewJob(null, "a", "{}", "", 0, 0, false))));
         join(theirs.addJob(NOW, List.of(new NewJob(null, "b", "{}", "", 0, 0, false))));
 
@@ -102,7 +102,7 @@ class TaggedQueueScriptsTest {
         assertThat(join(theirs.getCounts()).waiting()).isEqualTo(1);
         join(mine.moveToFinished(NOW, fetch(0), complete("1", taken.jobs().get(0).lockToken(), "null", Retention.keepAll())));
 
-        new QueueAdmin(redisson, mine.keys(), mine, 1000).obliterate(false);
+        new QueueAdmin(redisson, mine.keys(), mine).obliterate(false);
 
         assertThat(allKeys()).isNotEmpty().allSatisfy(key -> assertThat(key).startsWith(theirs.keys().base()));
         assertThat(join(theirs.moveToActive(NOW, fetch(5))).jobs()).extracting(j -> j.hash().get("name")).containsExactly("b");
