@@ -1,8 +1,8 @@
 package io.bullpen;
 
 import com.fasterxml.jackson.databind.JavaType;
+import io.bullpen.internal.JobFields;
 import io.bullpen.internal.JsonCodec;
-import io.bullpen.internal.ScriptTypes.RawJob;
 import java.util.HashMap;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,14 +46,14 @@ public final class Job<T> {
      */
     public static <T> Job<T> fromHash(String id, Map<String, String> hash, JavaType dataType) {
         Objects.requireNonNull(id, "id");
-        String dataJson = hash.get("data");
+        String dataJson = hash.get(JobFields.DATA);
         T data;
         try {
             data = JsonCodec.decode(dataJson, dataType);
         } catch (BullpenException e) {
             throw new BullpenException("cannot read the data of job " + id + ": " + e.getMessage(), e);
         }
-        return new Job<>(id, hash.getOrDefault("name", ""), data, JsonCodec.decodeOptions(hash.get("opts")), hash);
+        return new Job<>(id, hash.getOrDefault(JobFields.NAME, ""), data, JsonCodec.decodeOptions(hash.get(JobFields.OPTS)), hash);
     }
 
     /** @return the job id: a decimal number for automatic ids, or the custom id */
@@ -73,7 +73,7 @@ public final class Job<T> {
 
     /** @return the data as the JSON stored in Redis */
     public String dataJson() {
-        return hash.get("data");
+        return hash.get(JobFields.DATA);
     }
 
     /** @return the options the job was added with */
@@ -83,27 +83,27 @@ public final class Job<T> {
 
     /** @return when the job was added */
     public Instant timestamp() {
-        return Instant.ofEpochMilli(longField("timestamp", 0));
+        return Instant.ofEpochMilli(longField(JobFields.TIMESTAMP, 0));
     }
 
     /** @return the delay the job was added with (zero once promoted by hand) */
     public Duration delay() {
-        return Duration.ofMillis(longField("delay", 0));
+        return Duration.ofMillis(longField(JobFields.DELAY, 0));
     }
 
     /** @return the priority (0 = none; lower runs first) */
     public int priority() {
-        return (int) longField("priority", 0);
+        return (int) longField(JobFields.PRIORITY, 0);
     }
 
     /** @return how many times a worker has started this job */
     public int attemptsStarted() {
-        return (int) longField("ats", 0);
+        return (int) longField(JobFields.ATTEMPTS_STARTED, 0);
     }
 
     /** @return how many attempts have ended (completed or failed) */
     public int attemptsMade() {
-        return (int) longField(RawJob.ATTEMPTS_MADE, 0);
+        return (int) longField(JobFields.ATTEMPTS_MADE, 0);
     }
 
     /**
@@ -115,23 +115,23 @@ public final class Job<T> {
      */
     public Job<T> withAttemptsMade(int attemptsMade) {
         Map<String, String> fields = new HashMap<>(hash);
-        fields.put(RawJob.ATTEMPTS_MADE, Integer.toString(attemptsMade));
+        fields.put(JobFields.ATTEMPTS_MADE, Integer.toString(attemptsMade));
         return new Job<>(id, name, data, options, fields);
     }
 
     /** @return how many times the job was recovered after its worker lost the lock */
     public int stalledCount() {
-        return (int) longField("stc", 0);
+        return (int) longField(JobFields.STALLED_COUNTER, 0);
     }
 
     /** @return when the latest attempt started, if one has */
     public Optional<Instant> processedOn() {
-        return instantField("processedOn");
+        return instantField(JobFields.PROCESSED_ON);
     }
 
     /** @return when the job completed or finally failed, if it has */
     public Optional<Instant> finishedOn() {
-        return instantField("finishedOn");
+        return instantField(JobFields.FINISHED_ON);
     }
 
     /**
@@ -140,12 +140,12 @@ public final class Job<T> {
      *     every job's hash smaller
      */
     public Optional<String> processedBy() {
-        return Optional.ofNullable(hash.get("pb"));
+        return Optional.ofNullable(hash.get(JobFields.PROCESSED_BY));
     }
 
     /** @return the latest progress as JSON, if any was reported */
     public Optional<String> progressJson() {
-        return Optional.ofNullable(hash.get("progress"));
+        return Optional.ofNullable(hash.get(JobFields.PROGRESS));
     }
 
     /** @return the latest progress read as {@code type}, if any was reported */
@@ -158,7 +158,7 @@ public final class Job<T> {
      *     (a null return value is not stored)
      */
     public Optional<String> returnValueJson() {
-        return Optional.ofNullable(hash.get("returnValue"));
+        return Optional.ofNullable(hash.get(JobFields.RETURN_VALUE));
     }
 
     /** @return the processor's return value read as {@code type}, once completed */
@@ -168,12 +168,12 @@ public final class Job<T> {
 
     /** @return why the latest attempt failed, if it did */
     public Optional<String> failedReason() {
-        return Optional.ofNullable(hash.get("failedReason"));
+        return Optional.ofNullable(hash.get(JobFields.FAILED_REASON));
     }
 
     /** @return stack traces of failed attempts, oldest first (capped) */
     public List<String> stacktrace() {
-        return JsonCodec.decodeStrings(hash.get("stacktrace"));
+        return JsonCodec.decodeStrings(hash.get(JobFields.STACKTRACE));
     }
 
     /**
@@ -183,12 +183,12 @@ public final class Job<T> {
      *     stored job, which keeps finished jobs small
      */
     public long fencingToken() {
-        return longField("fence", 0);
+        return longField(JobFields.FENCE, 0);
     }
 
     /** @return the job scheduler that created this job, if any */
     public Optional<String> schedulerId() {
-        return Optional.ofNullable(hash.get("schedulerId"));
+        return Optional.ofNullable(hash.get(JobFields.SCHEDULER_ID));
     }
 
     /** @return the raw hash fields, as stored in Redis */

@@ -3,14 +3,17 @@ package io.bullpen;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JavaType;
 import io.bullpen.internal.Futures;
+import io.bullpen.internal.JobFields;
 import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.KeyScheme;
+import io.bullpen.internal.MetaFields;
 import io.bullpen.internal.QueueSettings;
 import io.bullpen.internal.RedisCalls;
 import io.bullpen.internal.RedisChecks;
 import io.bullpen.internal.ScriptTypes.AddResult;
 import io.bullpen.internal.ScriptTypes.NewJob;
 import io.bullpen.internal.ScriptTypes.RawJob;
+import io.bullpen.internal.SchedulerFields;
 import io.bullpen.internal.Scripts;
 import io.bullpen.internal.Validation;
 import java.time.Clock;
@@ -195,17 +198,17 @@ public final class Queue<T> {
     /** The job exactly as addJob stored it, without reading it back. */
     private Job<T> localJob(String id, NewJob j, long now) {
         Map<String, String> hash = new HashMap<>();
-        hash.put("name", j.name());
-        hash.put("data", j.data());
-        hash.put("timestamp", Long.toString(now));
+        hash.put(JobFields.NAME, j.name());
+        hash.put(JobFields.DATA, j.data());
+        hash.put(JobFields.TIMESTAMP, Long.toString(now));
         if (!j.opts().isEmpty()) {
-            hash.put("opts", j.opts());
+            hash.put(JobFields.OPTS, j.opts());
         }
         if (j.delayMs() > 0) {
-            hash.put("delay", Long.toString(j.delayMs()));
+            hash.put(JobFields.DELAY, Long.toString(j.delayMs()));
         }
         if (j.priority() > 0) {
-            hash.put("priority", Integer.toString(j.priority()));
+            hash.put(JobFields.PRIORITY, Integer.toString(j.priority()));
         }
         return Job.fromHash(id, hash, dataType);
     }
@@ -284,7 +287,7 @@ public final class Queue<T> {
 
     /** @return whether the queue is paused */
     public boolean isPaused() {
-        return join("isPaused", redisson.getMap(RedisCalls.map(keys.meta())).containsKeyAsync("paused"));
+        return join("isPaused", redisson.getMap(RedisCalls.map(keys.meta())).containsKeyAsync(MetaFields.PAUSED));
     }
 
     /**
@@ -365,13 +368,13 @@ public final class Queue<T> {
             if (f.isEmpty()) {
                 continue;
             }
-            Repeat repeat = Repeat.fromDescription(JsonCodec.decode(f.get("repeat"),
+            Repeat repeat = Repeat.fromDescription(JsonCodec.decode(f.get(SchedulerFields.REPEAT),
                     JsonCodec.type(new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { })));
-            long next = f.get("next") == null ? -1 : Long.parseLong(f.get("next"));
-            String pending = f.getOrDefault("jobId", "");
-            out.add(new JobScheduler(e.getKey(), f.get("name"), repeat,
+            long next = f.get(SchedulerFields.NEXT) == null ? -1 : Long.parseLong(f.get(SchedulerFields.NEXT));
+            String pending = f.getOrDefault(SchedulerFields.JOB_ID, "");
+            out.add(new JobScheduler(e.getKey(), f.get(SchedulerFields.NAME), repeat,
                     next > 0 ? Optional.of(java.time.Instant.ofEpochMilli(next)) : Optional.empty(),
-                    Long.parseLong(f.getOrDefault("iterations", "0")),
+                    Long.parseLong(f.getOrDefault(SchedulerFields.ITERATIONS, "0")),
                     pending.isEmpty() ? Optional.empty() : Optional.of(pending)));
         }
         out.sort(java.util.Comparator.comparing((JobScheduler j) -> j.nextRun().orElse(java.time.Instant.MAX)));

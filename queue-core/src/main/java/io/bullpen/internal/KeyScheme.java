@@ -20,7 +20,8 @@ import io.bullpen.JobState;
  *     tag; spelled {@code bp:{flow-7}:job:wait}, a queue "job" would clash with job "wait" of
  *     queue "flow-7". Redis hashes only the first braces: the slot is the tag's.</li>
  * </ul>
- * After the base: the state keys {@code wait prioritized delayed leases completed failed}, then
+ * After the base: the state keys ({@link JobState#key()}: {@code wait prioritized delayed leases
+ * completed failed}), then
  * {@code marker meta events id fence schedulers}, {@code scheduler:<id>},
  * {@code metrics:<kind>}, and per job {@code job:<id>}, {@code job:<id>:lock},
  * {@code job:<id>:logs}; the {@code job:} segment keeps job ids from colliding with those. The
@@ -96,32 +97,32 @@ public final class KeyScheme {
 
     /** @return the LIST of ready job ids */
     public String waitList() {
-        return base + "wait";
+        return stateKey(JobState.WAITING);
     }
 
     /** @return the ZSET of prioritized job ids */
     public String prioritized() {
-        return base + "prioritized";
+        return stateKey(JobState.PRIORITIZED);
     }
 
     /** @return the ZSET of delayed job ids */
     public String delayed() {
-        return base + "delayed";
+        return stateKey(JobState.DELAYED);
     }
 
     /** @return the ZSET of completed job ids */
     public String completed() {
-        return base + "completed";
+        return stateKey(JobState.COMPLETED);
     }
 
     /** @return the ZSET of failed job ids */
     public String failed() {
-        return base + "failed";
+        return stateKey(JobState.FAILED);
     }
 
     /** @return the ZSET of active job id to lock expiry: the set of active jobs (there is no active list) */
     public String leases() {
-        return base + "leases";
+        return stateKey(JobState.ACTIVE);
     }
 
     /** @return the ZSET workers block on to be woken */
@@ -205,14 +206,9 @@ public final class KeyScheme {
      * @return the key holding the ids of jobs in that state
      */
     public String stateKey(JobState state) {
-        return switch (state) {
-            case WAITING -> waitList();
-            case PRIORITIZED -> prioritized();
-            case DELAYED -> delayed();
-            case ACTIVE -> leases();
-            case COMPLETED -> completed();
-            case FAILED -> failed();
-            case UNKNOWN -> throw new IllegalArgumentException("state UNKNOWN has no key");
-        };
+        if (state == JobState.UNKNOWN) {
+            throw new IllegalArgumentException("state UNKNOWN has no key");
+        }
+        return base + state.key();
     }
 }

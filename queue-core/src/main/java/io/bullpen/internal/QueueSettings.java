@@ -13,8 +13,6 @@ import org.slf4j.LoggerFactory;
 public final class QueueSettings {
     /** The events cap when none is stored (as readMeta.lua assumes). */
     public static final long DEFAULT_EVENTS_MAX_LENGTH = 10_000;
-    /** The meta field of the events cap. */
-    static final String EVENTS_MAX_LENGTH = "eventsMaxLength";
 
     private static final Logger log = LoggerFactory.getLogger(QueueSettings.class);
 
@@ -41,7 +39,7 @@ public final class QueueSettings {
      * @return the stored events cap, or the default when none is stored
      */
     public static long eventsMaxLength(RedissonClient redisson, KeyScheme keys) {
-        String stored = redisson.getMap(RedisCalls.map(keys.meta())).get(EVENTS_MAX_LENGTH);
+        String stored = redisson.getMap(RedisCalls.map(keys.meta())).get(MetaFields.EVENTS_MAX_LENGTH);
         return stored == null ? DEFAULT_EVENTS_MAX_LENGTH : Long.parseLong(stored);
     }
 }

@@ -20,15 +20,12 @@ public final class ScriptTypes {
 
     /** A job as read from Redis: its id, raw hash, and the lock token when a worker just took it. */
     public record RawJob(String id, Map<String, String> hash, String lockToken) {
-        /** The job hash's field counting ended attempts (attemptsMade), as the scripts write it. */
-        public static final String ATTEMPTS_MADE = "atm";
-
         /**
          * @return the job's attemptsMade, or -1 when the field is missing or unreadable (a
          *     {@link Finish} with -1 has the script read it)
          */
         public int attemptsMade() {
-            String v = hash.get(ATTEMPTS_MADE);
+            String v = hash.get(JobFields.ATTEMPTS_MADE);
             if (v == null) {
                 return 0;
             }

@@ -30,6 +30,10 @@ import org.redisson.api.RedissonClient;
  * replies into records; negative codes become exceptions through {@link ErrorCode}. Not API.
  */
 public final class Scripts {
+    /** The stored states in the order getCounts and getState declare their KEYS. */
+    private static final List<JobState> STORED_STATES = List.of(JobState.WAITING, JobState.PRIORITIZED,
+            JobState.DELAYED, JobState.ACTIVE, JobState.COMPLETED, JobState.FAILED);
+
     private final ScriptRunner runner;
     private final KeyScheme k;
     private final int addReplicas;
@@ -248,10 +252,22 @@ public final class Scripts {
 
     /** getCounts: counts per state and the paused flag, read atomically. */
     public CompletionStage<JobCounts> getCounts() {
-        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.leases(), k.completed(), k.failed(), k.meta());
+        List<Object> keys = new ArrayList<>(stateKeys());
+        keys.add(k.meta());
         return runner.<List<Object>>run("getCounts", ReturnType.LIST, keys)
-                .thenApply(r -> new JobCounts(num(r.get(0)), num(r.get(3)), num(r.get(2)), num(r.get(1)),
-                        num(r.get(4)), num(r.get(5)), num(r.get(6)) == 1));
+                .thenApply(r -> new JobCounts(count(r, JobState.WAITING), count(r, JobState.ACTIVE),
+                        count(r, JobState.DELAYED), count(r, JobState.PRIORITIZED), count(r, JobState.COMPLETED),
+                        count(r, JobState.FAILED), num(r.get(STORED_STATES.size())) == 1));
+    }
+
+    /** @return the keys of {@link #STORED_STATES}, in that order */
+    private List<Object> stateKeys() {
+        return STORED_STATES.stream().<Object>map(k::stateKey).toList();
+    }
+
+    /** @return the count of one state in getCounts' reply, which follows {@link #STORED_STATES} */
+    private static long count(List<Object> reply, JobState state) {
+        return num(reply.get(STORED_STATES.indexOf(state)));
     }
 
     /** getJobs: a page of one state's jobs, in the state's natural order (see the script header). */
@@ -280,8 +296,7 @@ public final class Scripts {
 
     /** getState: the job's state, {@link JobState#UNKNOWN} when there is no such job. */
     public CompletionStage<JobState> getState(String jobId) {
-        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.leases(), k.completed(), k.failed());
-        return runner.<Object>run("getState", ReturnType.VALUE, keys, jobId)
+        return runner.<Object>run("getState", ReturnType.VALUE, stateKeys(), jobId)
                 .thenApply(reply -> JobState.fromLabel(str(reply)));
     }
 

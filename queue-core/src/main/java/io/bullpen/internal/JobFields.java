@@ -1,0 +1,53 @@
+package io.bullpen.internal;
+
+/**
+ * The fields of a job's hash ({@code <base>job:<id>}): the one Java list of them. Not API.
+ *
+ * <p>The Lua scripts spell these names as literals (like BullMQ's); {@code LuaVocabularyTest}
+ * fails on any field a script reads or writes on a job hash that is not declared here, and on a
+ * constant here that no script mentions. Adding a field: declare it here first.
+ */
+public final class JobFields {
+    private JobFields() {
+    }
+
+    /** The job's name. Written by addJob and scheduler iterations. */
+    public static final String NAME = "name";
+    /** The job's data, as JSON. */
+    public static final String DATA = "data";
+    /** The job's non-default options as JSON; absent when all are defaults. */
+    public static final String OPTS = "opts";
+    /** When the job was added, epoch ms. */
+    public static final String TIMESTAMP = "timestamp";
+    /** The delay it was added with, ms; absent when none; set to 0 by a promote. */
+    public static final String DELAY = "delay";
+    /** Its priority; absent for 0 (plain wait list). */
+    public static final String PRIORITY = "priority";
+    /** attemptsStarted: how many times a worker took the job (a give-back takes one off). */
+    public static final String ATTEMPTS_STARTED = "ats";
+    /** attemptsMade: how many attempts ended (completed, failed, or stalled past the limit). */
+    public static final String ATTEMPTS_MADE = "atm";
+    /** stalledCounter: how many times the job's lock expired while active. */
+    public static final String STALLED_COUNTER = "stc";
+    /** When the latest attempt started, epoch ms. */
+    public static final String PROCESSED_ON = "processedOn";
+    /** When the job finished, epoch ms. */
+    public static final String FINISHED_ON = "finishedOn";
+    /** processedBy: the name of the worker running the latest attempt, when it has one. */
+    public static final String PROCESSED_BY = "pb";
+    /** The latest progress, as JSON. */
+    public static final String PROGRESS = "progress";
+    /** The return value of a completed job, as JSON. */
+    public static final String RETURN_VALUE = "returnValue";
+    /** Why the job last failed. */
+    public static final String FAILED_REASON = "failedReason";
+    /** The latest stack traces, a JSON array of strings. */
+    public static final String STACKTRACE = "stacktrace";
+    /**
+     * The fencing token of the attempt a worker holds. Never stored: a take adds it to the hash
+     * it returns (it is the end of the lock token).
+     */
+    public static final String FENCE = "fence";
+    /** The job scheduler that made this job, for scheduler iterations. */
+    public static final String SCHEDULER_ID = "schedulerId";
+}
