@@ -2,6 +2,7 @@ package io.bullpen.internal;
 
 import io.bullpen.JobCounts;
 import io.bullpen.JobState;
+import io.bullpen.MetricsType;
 import io.bullpen.NotReplicatedException;
 import io.bullpen.internal.ScriptTypes.AddResult;
 import io.bullpen.internal.ScriptTypes.FetchArgs;
@@ -196,7 +197,7 @@ public final class Scripts {
     /** moveStalledJobsToWait: recovers up to {@code limit} jobs whose lock expired. */
     public CompletionStage<StalledResult> moveStalledJobsToWait(long now, int maxStalled, int limit) {
         List<Object> keys = List.of(k.waitList(), k.prioritized(), k.leases(), k.failed(), k.marker(), k.meta(), k.events(),
-                k.metrics("failed"));
+                k.metrics(MetricsType.FAILED.label()));
         return runner.<List<Object>>run("moveStalledJobsToWait", ReturnType.LIST, keys,
                         k.jobPrefix(), Long.toString(now), Integer.toString(maxStalled), Integer.toString(limit))
                 .thenApply(reply -> new StalledResult(strings(reply.get(0)), strings(reply.get(1))));
@@ -335,7 +336,8 @@ public final class Scripts {
 
     private List<Object> fetchKeys() {
         return List.of(k.waitList(), k.prioritized(), k.delayed(), k.leases(), k.failed(), k.marker(),
-                k.meta(), k.events(), k.fence(), k.completed(), k.metrics("completed"), k.metrics("failed"));
+                k.meta(), k.events(), k.fence(), k.completed(), k.metrics(MetricsType.COMPLETED.label()),
+                k.metrics(MetricsType.FAILED.label()));
     }
 
     /**

@@ -3,6 +3,7 @@ package io.bullpen.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bullpen.JobState;
+import io.bullpen.MetricsType;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -126,17 +127,14 @@ class LuaVocabularyTest {
                 keys.add(k.stateKey(state));
             }
         }
-        for (MetricsKind kind : MetricsKind.values()) {
-            keys.add(k.metrics(kind.name().toLowerCase(java.util.Locale.ROOT)));
+        for (MetricsType type : MetricsType.values()) {
+            keys.add(k.metrics(type.label()));
         }
         Set<String> suffixes = keys.stream().map(key -> key.substring(k.base().length()))
                 .collect(Collectors.toCollection(TreeSet::new));
         suffixes.add("<state>");
         return suffixes;
     }
-
-    /** The metrics kinds: a job's end, as the scripts name the metrics lists. */
-    private enum MetricsKind { COMPLETED, FAILED }
 
     @Test
     void theParserSeesThroughCommentsAndStrings() throws IOException {
