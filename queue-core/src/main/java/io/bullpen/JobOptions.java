@@ -3,12 +3,9 @@ package io.bullpen;
 import io.bullpen.internal.Validation;
 
 import java.time.Duration;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.StringJoiner;
 
 /**
  * How a job is added and handled: delay, priority, retries, custom id, retention and timeout.
@@ -102,55 +99,7 @@ public final class JobOptions {
      * @throws IllegalArgumentException if a value has the wrong type or is invalid
      */
     public static JobOptions fromDescription(Map<String, ?> description) {
-        Objects.requireNonNull(description, "job options description must not be null");
-        Builder b = builder();
-        Object value;
-        if ((value = description.get("delay")) != null) {
-            b.delay(Duration.ofMillis(Validation.wholeNumber("delay", value)));
-        }
-        if ((value = description.get("priority")) != null) {
-            b.priority(Validation.intNumber("priority", value));
-        }
-        if ((value = description.get("attempts")) != null) {
-            b.attempts(Validation.intNumber("attempts", value));
-        }
-        if ((value = description.get("backoff")) != null) {
-            b.backoff(Backoff.fromDescription(map("backoff", value)));
-        }
-        if ((value = description.get("jobId")) != null) {
-            if (!(value instanceof String id)) {
-                throw new IllegalArgumentException("jobId must be a string but was " + value
-                        + " (" + value.getClass().getSimpleName() + ")");
-            }
-            b.jobId(id);
-        }
-        if ((value = description.get("lifo")) != null) {
-            if (!(value instanceof Boolean lifo)) {
-                throw new IllegalArgumentException("lifo must be a boolean but was " + value
-                        + " (" + value.getClass().getSimpleName() + ")");
-            }
-            b.lifo(lifo);
-        }
-        if ((value = description.get("removeOnComplete")) != null) {
-            b.removeOnComplete(Retention.fromDescription(map("removeOnComplete", value)));
-        }
-        if ((value = description.get("removeOnFail")) != null) {
-            b.removeOnFail(Retention.fromDescription(map("removeOnFail", value)));
-        }
-        if ((value = description.get("timeout")) != null) {
-            b.timeout(Duration.ofMillis(Validation.wholeNumber("timeout", value)));
-        }
-        return b.build();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, ?> map(String what, Object value) {
-        if (!(value instanceof Map<?, ?> map)) {
-            throw new IllegalArgumentException(what + " must be an object but was " + value
-                    + " (" + value.getClass().getSimpleName() + ")");
-        }
-        // Keys decoded from JSON are always strings.
-        return (Map<String, ?>) map;
+        return JobOptionsText.read(description);
     }
 
     /**
@@ -268,35 +217,7 @@ public final class JobOptions {
      * @return an unmodifiable map with a stable key order
      */
     public Map<String, Object> describe() {
-        Map<String, Object> d = new LinkedHashMap<>();
-        if (!delay.isZero()) {
-            d.put("delay", delay.toMillis());
-        }
-        if (priority != 0) {
-            d.put("priority", priority);
-        }
-        if (attempts != 1) {
-            d.put("attempts", attempts);
-        }
-        if (backoff != null) {
-            d.put("backoff", backoff.describe());
-        }
-        if (jobId != null) {
-            d.put("jobId", jobId);
-        }
-        if (lifo) {
-            d.put("lifo", true);
-        }
-        if (!removeOnComplete.keepsAll()) {
-            d.put("removeOnComplete", removeOnComplete.describe());
-        }
-        if (!removeOnFail.keepsAll()) {
-            d.put("removeOnFail", removeOnFail.describe());
-        }
-        if (timeout != null) {
-            d.put("timeout", timeout.toMillis());
-        }
-        return Collections.unmodifiableMap(d);
+        return JobOptionsText.describe(this);
     }
 
     @Override
@@ -322,35 +243,7 @@ public final class JobOptions {
     /** Lists only the options that differ from the defaults, e.g. {@code JobOptions{attempts=3}}. */
     @Override
     public String toString() {
-        StringJoiner out = new StringJoiner(", ", "JobOptions{", "}");
-        if (!delay.isZero()) {
-            out.add("delay=" + delay.toMillis() + "ms");
-        }
-        if (priority != 0) {
-            out.add("priority=" + priority);
-        }
-        if (attempts != 1) {
-            out.add("attempts=" + attempts);
-        }
-        if (backoff != null) {
-            out.add("backoff=" + backoff);
-        }
-        if (jobId != null) {
-            out.add("jobId=" + Validation.quote(jobId));
-        }
-        if (lifo) {
-            out.add("lifo=true");
-        }
-        if (!removeOnComplete.keepsAll()) {
-            out.add("removeOnComplete=" + removeOnComplete);
-        }
-        if (!removeOnFail.keepsAll()) {
-            out.add("removeOnFail=" + removeOnFail);
-        }
-        if (timeout != null) {
-            out.add("timeout=" + timeout.toMillis() + "ms");
-        }
-        return out.toString();
+        return JobOptionsText.toString(this);
     }
 
     /**
