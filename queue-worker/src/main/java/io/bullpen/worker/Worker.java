@@ -143,7 +143,8 @@ public final class Worker<T, R> implements AutoCloseable {
                 handoff = Executors.newSingleThreadExecutor(threads("bullpen-" + s.queue() + "-handoff"));
             }
             ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(threads("bullpen-" + s.queue() + "-timer"));
-            SafeListener<T, R> listeners = new SafeListener<>(config.listeners, "bullpen-" + s.queue() + "-events-1");
+            SafeListener<T, R> listeners = new SafeListener<>(config.listeners, config.instrumentations, s.queue(),
+                    "bullpen-" + s.queue() + "-events-1");
             rt = new WorkerRuntime<>(s, new Scripts(config.redisson, keys), config.dataType,
                     config.processor, listeners, executor, handoff, scheduler,
                     UUID.randomUUID().toString().substring(0, 13),
@@ -159,6 +160,7 @@ public final class Worker<T, R> implements AutoCloseable {
             fetchThread.start();
             config.redisson.getSet(keys.registry(), org.redisson.client.codec.StringCodec.INSTANCE).addAsync(s.queue());
             RedisChecks.warnIfEvictingInBackground(config.redisson);
+            listeners.workerStarted(s.name());
             log.info("worker {} started on queue {} (concurrency {})", s.name(), s.queue(), s.concurrency());
             return this;
         }
@@ -214,6 +216,7 @@ public final class Worker<T, R> implements AutoCloseable {
             rt.handoff.shutdownNow();
         }
         waiter.close();
+        rt.listener.workerStopped(config.name);
         rt.listener.flush(LISTENERS_CLOSE_TIMEOUT);
         log.info("worker {} closed", config.name);
     }
@@ -244,6 +247,7 @@ public final class Worker<T, R> implements AutoCloseable {
         private final JavaType dataType;
         private JobProcessor<T, R> processor;
         private final List<WorkerListener<T, ? super R>> listeners = new ArrayList<>();
+        private final List<io.bullpen.instrument.Instrumentation> instrumentations = new ArrayList<>();
         /** How many of {@link #listeners} were added before any processor: typed for any result. */
         private int anyResultListeners;
         private String prefix = KeyScheme.DEFAULT_PREFIX;
@@ -285,6 +289,7 @@ public final class Worker<T, R> implements AutoCloseable {
             this.keepLogs = from.keepLogs;
             this.clock = from.clock;
             this.executor = from.executor;
+            this.instrumentations.addAll(from.instrumentations);
         }
 
         /**
@@ -463,6 +468,18 @@ public final class Worker<T, R> implements AutoCloseable {
          */
         public Builder<T, R> clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Adds an observer of this worker and its jobs, for metrics and tracing (several may be
+         * added). Called on the listeners' thread, next to them: it takes no listener's place.
+         *
+         * @param instrumentation the observer
+         * @return this builder
+         */
+        public Builder<T, R> instrumentation(io.bullpen.instrument.Instrumentation instrumentation) {
+            instrumentations.add(Objects.requireNonNull(instrumentation, "instrumentation"));
             return this;
         }
 
