@@ -248,6 +248,7 @@ public final class Worker<T, R> implements AutoCloseable {
         private JobProcessor<T, R> processor;
         private final List<WorkerListener<T, ? super R>> listeners = new ArrayList<>();
         private final List<io.bullpen.instrument.Instrumentation> instrumentations = new ArrayList<>();
+        private final List<java.util.function.Consumer<? super Worker<?, ?>>> onBuild = new ArrayList<>();
         /** How many of {@link #listeners} were added before any processor: typed for any result. */
         private int anyResultListeners;
         private String prefix = KeyScheme.DEFAULT_PREFIX;
@@ -290,6 +291,7 @@ public final class Worker<T, R> implements AutoCloseable {
             this.clock = from.clock;
             this.executor = from.executor;
             this.instrumentations.addAll(from.instrumentations);
+            this.onBuild.addAll(from.onBuild);
         }
 
         /**
@@ -484,6 +486,18 @@ public final class Worker<T, R> implements AutoCloseable {
         }
 
         /**
+         * Calls {@code hook} with each worker this builder builds, e.g. to close them all at
+         * shutdown ({@code Bullpen} uses it to own the workers it hands out).
+         *
+         * @param hook called by {@link #build()} with the new worker
+         * @return this builder
+         */
+        public Builder<T, R> onBuild(java.util.function.Consumer<? super Worker<?, ?>> hook) {
+            onBuild.add(Objects.requireNonNull(hook, "hook"));
+            return this;
+        }
+
+        /**
          * @return the worker, not yet started
          * @throws IllegalStateException when no processor was set
          */
@@ -491,7 +505,9 @@ public final class Worker<T, R> implements AutoCloseable {
             if (processor == null) {
                 throw new IllegalStateException("a worker needs a processor: call processor(...) before build()");
             }
-            return new Worker<>(this);
+            Worker<T, R> worker = new Worker<>(this);
+            onBuild.forEach(hook -> hook.accept(worker));
+            return worker;
         }
 
         WorkerSettings settings() {
