@@ -11,8 +11,8 @@ import java.util.Optional;
  * everything a {@code Bullpen} client hands out, to {@code Bullpen.Builder.instrumentation}.
  *
  * <p>Calls never run on Redisson's I/O threads and never cost a Redis call: a queue calls
- * {@link #jobAdded} on the thread that added the job (or, for an asynchronous add, on a thread of
- * the common pool), and a worker calls the rest on its events thread, the one that runs its
+ * {@link #jobAdded} on a thread of the common {@code ForkJoinPool} before the add returns (or its
+ * stage completes), and a worker calls the rest on its events thread, the one that runs its
  * listeners, so calls for one worker arrive in order. An implementation that throws is logged and
  * ignored. Keep calls fast: a slow one delays the worker's listeners, never a job.
  */
