@@ -1,6 +1,7 @@
 /**
  * Bullpen's producer and admin API: {@link io.bullpen.Queue}, jobs and their options, job
- * schedulers, {@link io.bullpen.QueueEvents} and the event types.
+ * schedulers, {@link io.bullpen.QueueEvents} and the event types, and the
+ * {@link io.bullpen.instrument.Instrumentation} seam for metrics and tracing.
  *
  * <p>{@code io.bullpen.internal} holds the Redis plumbing shared with the worker and the
  * dashboard. It is not API: it is exported to those modules only, and may change in any release.
@@ -18,5 +19,6 @@ module io.bullpen {
 
     exports io.bullpen;
     exports io.bullpen.events;
-    exports io.bullpen.internal to io.bullpen.worker, io.bullpen.dashboard;
+    exports io.bullpen.instrument;
+    exports io.bullpen.internal to io.bullpen.worker, io.bullpen.dashboard, io.bullpen.client;
 }

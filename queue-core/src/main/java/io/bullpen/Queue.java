@@ -2,32 +2,28 @@ package io.bullpen;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JavaType;
+import io.bullpen.instrument.Instrumentation;
 import io.bullpen.internal.Futures;
-import io.bullpen.internal.JobFields;
 import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.KeyScheme;
 import io.bullpen.internal.MetaFields;
+import io.bullpen.internal.QueueAdmin;
 import io.bullpen.internal.QueueSettings;
 import io.bullpen.internal.RedisCalls;
 import io.bullpen.internal.RedisChecks;
-import io.bullpen.internal.ScriptTypes.AddResult;
-import io.bullpen.internal.ScriptTypes.NewJob;
+import io.bullpen.internal.SchedulerScripts;
 import io.bullpen.internal.ScriptTypes.RawJob;
-import io.bullpen.internal.SchedulerFields;
 import io.bullpen.internal.Scripts;
 import io.bullpen.internal.Validation;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.redisson.api.RMap;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -54,10 +50,13 @@ public final class Queue<T> {
     private final RedissonClient redisson;
     private final KeyScheme keys;
     private final Scripts scripts;
-    private final io.bullpen.internal.SchedulerScripts schedulerScripts;
+    // Queue-wide operations (QueueAdmin) run as a series of script calls of at most 1,000 jobs each,
+    // so a huge queue never blocks Redis for long: each call is atomic, the whole operation is not.
+    private final QueueAdmin admin;
+    private final JobAdder<T> adder;
+    private final QueueSchedulers<T> schedulers;
     private final JavaType dataType;
     private final Clock clock;
-    private final int maxPayloadBytes;
     private final long eventsMaxLength; // 0: not set here, the stored setting stays
     private final AtomicBoolean registered = new AtomicBoolean();
 
@@ -65,12 +64,14 @@ public final class Queue<T> {
         this.redisson = b.redisson;
         this.keys = new KeyScheme(b.prefix, b.name);
         this.scripts = new Scripts(redisson, keys, b.addReplicas, b.addReplicaTimeout);
-        this.admin = new io.bullpen.internal.QueueAdmin(redisson, keys, scripts);
-        this.schedulerScripts = new io.bullpen.internal.SchedulerScripts(redisson, keys);
+        this.admin = new QueueAdmin(redisson, keys, scripts);
         this.dataType = b.dataType;
         this.clock = b.clock;
-        this.maxPayloadBytes = b.maxPayloadBytes;
         this.eventsMaxLength = b.eventsMaxLength;
+        this.adder = new JobAdder<>(redisson, keys, scripts, dataType, clock, b.maxPayloadBytes, b.instrumentations,
+                this::register);
+        this.schedulers = new QueueSchedulers<>(keys.queue(), new SchedulerScripts(redisson, keys), adder, clock,
+                this::register);
     }
 
     /**
@@ -148,7 +149,7 @@ public final class Queue<T> {
      * @return the added (or existing) job, when Redis has answered
      */
     public CompletionStage<Job<T>> addAsync(String name, T data, JobOptions options) {
-        return addAll("add", List.of(JobSpec.of(name, data, options))).thenApply(jobs -> jobs.get(0));
+        return adder.addAll("add", List.of(JobSpec.of(name, data, options))).thenApply(jobs -> jobs.get(0));
     }
 
     /**
@@ -160,57 +161,7 @@ public final class Queue<T> {
      * @return the jobs, in the same order
      */
     public List<Job<T>> addBulk(List<JobSpec<T>> specs) {
-        return Futures.join(addAll("addBulk", specs));
-    }
-
-    private CompletionStage<List<Job<T>>> addAll(String operation, List<JobSpec<T>> specs) {
-        Objects.requireNonNull(specs, "specs");
-        if (specs.isEmpty()) {
-            return CompletableFuture.completedFuture(List.of());
-        }
-        List<NewJob> newJobs = new ArrayList<>(specs.size());
-        for (JobSpec<T> spec : specs) {
-            Objects.requireNonNull(spec, "job spec");
-            JobOptions o = spec.options();
-            newJobs.add(new NewJob(o.jobId().orElse(null), spec.name(), JsonCodec.encodeData(spec.name(), spec.data(), maxPayloadBytes),
-                    JsonCodec.encodeOptions(o), o.delay().toMillis(), o.priority(), o.lifo()));
-        }
-        long now = clock.millis();
-        try {
-            register(operation);
-        } catch (QueueUnavailableException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return RedisCalls.translated(name(), operation, scripts.addJob(now, newJobs).thenCompose(results -> {
-            List<CompletableFuture<Job<T>>> jobs = new ArrayList<>(results.size());
-            for (int i = 0; i < results.size(); i++) {
-                AddResult r = results.get(i);
-                jobs.add(r.added()
-                        ? CompletableFuture.completedFuture(localJob(r.id(), newJobs.get(i), now))
-                        : readJob(r.id()).thenApply(existing -> existing.orElseThrow(() -> new JobNotFoundException(name(), r.id())))
-                                .toCompletableFuture());
-            }
-            return CompletableFuture.allOf(jobs.toArray(CompletableFuture[]::new))
-                    .thenApply(ignored -> jobs.stream().map(CompletableFuture::join).toList());
-        }));
-    }
-
-    /** The job exactly as addJob stored it, without reading it back. */
-    private Job<T> localJob(String id, NewJob j, long now) {
-        Map<String, String> hash = new HashMap<>();
-        hash.put(JobFields.NAME, j.name());
-        hash.put(JobFields.DATA, j.data());
-        hash.put(JobFields.TIMESTAMP, Long.toString(now));
-        if (!j.opts().isEmpty()) {
-            hash.put(JobFields.OPTS, j.opts());
-        }
-        if (j.delayMs() > 0) {
-            hash.put(JobFields.DELAY, Long.toString(j.delayMs()));
-        }
-        if (j.priority() > 0) {
-            hash.put(JobFields.PRIORITY, Integer.toString(j.priority()));
-        }
-        return Job.fromHash(id, hash, dataType);
+        return Futures.join(adder.addAll("addBulk", specs));
     }
 
     /**
@@ -218,15 +169,7 @@ public final class Queue<T> {
      * @return the job as stored now, or empty when there is no such job
      */
     public Optional<Job<T>> getJob(String id) {
-        return join("getJob", readJob(id));
-    }
-
-    private CompletionStage<Optional<Job<T>>> readJob(String id) {
-        Objects.requireNonNull(id, "id");
-        RMap<String, String> hash = redisson.getMap(RedisCalls.map(keys.job(id)));
-        return hash.readAllMapAsync().thenApply(fields -> fields.isEmpty()
-                ? Optional.<Job<T>>empty()
-                : Optional.of(Job.<T>fromHash(id, fields, dataType)));
+        return join("getJob", adder.readJob(id));
     }
 
     /** @return the number of jobs in each state and whether the queue is paused, read atomically */
@@ -339,46 +282,14 @@ public final class Queue<T> {
      *     written
      */
     public boolean upsertJobScheduler(String id, Repeat repeat, JobTemplate<T> template) {
-        Validation.jobId(id);
-        java.util.Objects.requireNonNull(repeat, "repeat");
-        java.util.Objects.requireNonNull(template, "template");
-        String data = JsonCodec.encodeData(template.name(), template.data(), maxPayloadBytes);
-        String repeatJson = JsonCodec.encodeValue(repeat.describe(), "repeat");
-        java.time.Instant now = clock.instant();
-        long first = repeat.checkedFirstRun(id, now).toEpochMilli();
-        long following = repeat.nextRun(java.time.Instant.ofEpochMilli(first), java.time.Instant.ofEpochMilli(first))
-                .map(java.time.Instant::toEpochMilli).orElse(0L);
-        var definition = new io.bullpen.internal.SchedulerScripts.Definition(template.name(), data,
-                JsonCodec.encodeOptions(template.options()), template.options().priority(), repeatJson,
-                repeat.misfire().name(), repeat.limit().orElse(-1L),
-                repeat.endAt().map(java.time.Instant::toEpochMilli).orElse(-1L));
-        register("upsertJobScheduler");
-        List<Object> reply = join("upsertJobScheduler",
-                schedulerScripts.upsertJobScheduler(now.toEpochMilli(), id, definition, first, following));
-        return ((Number) reply.get(0)).longValue() == 1;
+        return schedulers.upsert(id, repeat, template);
     }
 
     /**
      * @return every job scheduler of this queue, next to run first (ended ones last)
      */
     public List<JobScheduler> getJobSchedulers() {
-        List<JobScheduler> out = new ArrayList<>();
-        for (Map.Entry<String, Map<String, String>> e : join("getJobSchedulers", schedulerScripts.getJobSchedulers())) {
-            Map<String, String> f = e.getValue();
-            if (f.isEmpty()) {
-                continue;
-            }
-            Repeat repeat = Repeat.fromDescription(JsonCodec.decode(f.get(SchedulerFields.REPEAT),
-                    JsonCodec.type(new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { })));
-            long next = f.get(SchedulerFields.NEXT) == null ? -1 : Long.parseLong(f.get(SchedulerFields.NEXT));
-            String pending = f.getOrDefault(SchedulerFields.JOB_ID, "");
-            out.add(new JobScheduler(e.getKey(), f.get(SchedulerFields.NAME), repeat,
-                    next > 0 ? Optional.of(java.time.Instant.ofEpochMilli(next)) : Optional.empty(),
-                    Long.parseLong(f.getOrDefault(SchedulerFields.ITERATIONS, "0")),
-                    pending.isEmpty() ? Optional.empty() : Optional.of(pending)));
-        }
-        out.sort(java.util.Comparator.comparing((JobScheduler j) -> j.nextRun().orElse(java.time.Instant.MAX)));
-        return out;
+        return schedulers.list();
     }
 
     /**
@@ -389,14 +300,8 @@ public final class Queue<T> {
      * @return true when there was such a scheduler
      */
     public boolean removeJobScheduler(String id) {
-        return join("removeJobScheduler", schedulerScripts.removeJobScheduler(java.util.Objects.requireNonNull(id, "id")));
+        return schedulers.remove(id);
     }
-
-    // ---- Administration and metrics ------------------------------------------------------
-    // Queue-wide operations run as a series of script calls of at most 1,000 jobs each, so a huge
-    // queue never blocks Redis for long: each call is atomic, the whole operation is not.
-
-    private final io.bullpen.internal.QueueAdmin admin;
 
     /**
      * Removes jobs of one state that are older than a grace period, with their hashes and logs.
@@ -405,13 +310,13 @@ public final class Queue<T> {
      * (jobs that move meanwhile may be skipped); when anything was removed, one {@code cleaned}
      * event (fields {@code count} and {@code state}) follows.
      *
-     * @param grace jobs younger than this are kept ({@link java.time.Duration#ZERO}: all of them are old)
+     * @param grace jobs younger than this are kept ({@link Duration#ZERO}: all of them are old)
      * @param limit the most jobs removed; 0 = no limit
      * @param state COMPLETED, FAILED, DELAYED, WAITING or PRIORITIZED
      * @return how many jobs were removed
      * @throws IllegalArgumentException for ACTIVE or UNKNOWN, a negative grace or a negative limit
      */
-    public long clean(java.time.Duration grace, int limit, JobState state) {
+    public long clean(Duration grace, int limit, JobState state) {
         return RedisCalls.call(name(), "clean", () -> admin.clean(clock.millis(), grace, limit, state));
     }
 
@@ -499,7 +404,7 @@ public final class Queue<T> {
      * @param redisson the Redis client
      * @return the queue names, sorted
      */
-    public static java.util.Set<String> listQueues(RedissonClient redisson) {
+    public static Set<String> listQueues(RedissonClient redisson) {
         return listQueues(redisson, KeyScheme.DEFAULT_PREFIX);
     }
 
@@ -511,8 +416,8 @@ public final class Queue<T> {
      * @return the queue names, sorted
      * @throws IllegalArgumentException for an illegal prefix
      */
-    public static java.util.Set<String> listQueues(RedissonClient redisson, String prefix) {
-        return RedisCalls.call(null, "listQueues", () -> io.bullpen.internal.QueueAdmin.listQueues(redisson, prefix));
+    public static Set<String> listQueues(RedissonClient redisson, String prefix) {
+        return RedisCalls.call(null, "listQueues", () -> QueueAdmin.listQueues(redisson, prefix));
     }
 
     /**
@@ -554,6 +459,7 @@ public final class Queue<T> {
         private long eventsMaxLength;
         private int addReplicas;
         private Duration addReplicaTimeout = Duration.ZERO;
+        private final List<Instrumentation> instrumentations = new ArrayList<>();
 
         private Builder(RedissonClient redisson, String name, JavaType dataType) {
             this.redisson = Objects.requireNonNull(redisson, "redisson");
@@ -634,6 +540,18 @@ public final class Queue<T> {
             }
             this.addReplicas = replicas;
             this.addReplicaTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * Adds an observer of the jobs this queue adds (several may be added); see
+         * {@link Instrumentation} for the threads it is called on.
+         *
+         * @param instrumentation the observer
+         * @return this builder
+         */
+        public Builder<T> instrumentation(Instrumentation instrumentation) {
+            instrumentations.add(Objects.requireNonNull(instrumentation, "instrumentation"));
             return this;
         }
 

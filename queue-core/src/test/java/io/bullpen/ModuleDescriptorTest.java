@@ -15,23 +15,26 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The compiled module descriptor of queue-core: users see {@code io.bullpen} and
- * {@code io.bullpen.events}; {@code io.bullpen.internal} reaches Bullpen's own modules only, so a
+ * The compiled module descriptor of queue-core: users see {@code io.bullpen},
+ * {@code io.bullpen.events} and {@code io.bullpen.instrument}; {@code io.bullpen.internal} reaches
+ * Bullpen's own modules only, so a
  * modular application cannot import it (tests run on the class path and never see this).
  */
 class ModuleDescriptorTest {
 
     @Test
-    void exportsTheApiToEveryoneAndTheInternalsToTheWorkerAndTheDashboardOnly() throws IOException {
+    void exportsTheApiToEveryoneAndTheInternalsToBullpensOwnModulesOnly() throws IOException {
         ModuleDescriptor module = descriptor();
 
         assertThat(module.name()).isEqualTo("io.bullpen");
         Map<String, Set<String>> exports = module.exports().stream()
                 .collect(Collectors.toMap(Exports::source, Exports::targets));
-        assertThat(exports).containsOnlyKeys("io.bullpen", "io.bullpen.events", "io.bullpen.internal");
+        assertThat(exports).containsOnlyKeys("io.bullpen", "io.bullpen.events", "io.bullpen.instrument", "io.bullpen.internal");
         assertThat(exports.get("io.bullpen")).as("unqualified").isEmpty();
         assertThat(exports.get("io.bullpen.events")).as("unqualified").isEmpty();
-        assertThat(exports.get("io.bullpen.internal")).containsExactlyInAnyOrder("io.bullpen.worker", "io.bullpen.dashboard");
+        assertThat(exports.get("io.bullpen.instrument")).as("unqualified").isEmpty();
+        assertThat(exports.get("io.bullpen.internal"))
+                .containsExactlyInAnyOrder("io.bullpen.worker", "io.bullpen.dashboard", "io.bullpen.client");
         assertThat(module.opens()).as("nothing is open to reflection").isEmpty();
     }
 

@@ -194,6 +194,7 @@ public final class Dashboard implements AutoCloseable {
         private Duration pingInterval = Duration.ofSeconds(15);
         private int maxEventStreams = 32;
         private StaticFiles staticFiles = new StaticFiles();
+        private final java.util.List<java.util.function.Consumer<? super Dashboard>> onBuild = new java.util.ArrayList<>();
 
         private Builder(RedissonClient redisson) {
             this.redisson = Objects.requireNonNull(redisson, "redisson");
@@ -295,13 +296,27 @@ public final class Dashboard implements AutoCloseable {
         }
 
         /**
+         * Calls {@code hook} with each dashboard this builder builds, e.g. to close it at shutdown
+         * ({@code Bullpen} uses it to own the dashboards it hands out).
+         *
+         * @param hook called by {@link #build()} with the new dashboard
+         * @return this builder
+         */
+        public Builder onBuild(java.util.function.Consumer<? super Dashboard> hook) {
+            onBuild.add(Objects.requireNonNull(hook, "hook"));
+            return this;
+        }
+
+        /**
          * @return the dashboard, not yet listening: call {@link Dashboard#start()}
          */
         public Dashboard build() {
             if (token != null && token.length() < 16 && !readOnly) {
                 log.warn("the dashboard token is only {} characters: use a long random one", token.length());
             }
-            return new Dashboard(this);
+            Dashboard dashboard = new Dashboard(this);
+            onBuild.forEach(hook -> hook.accept(dashboard));
+            return dashboard;
         }
     }
 }

@@ -1,8 +1,13 @@
 package io.bullpen.worker;
 
 import io.bullpen.Job;
+import io.bullpen.instrument.Instrumentation;
+import io.bullpen.instrument.Instrumentation.Outcome;
+import io.bullpen.internal.Instrumentations;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -16,20 +21,30 @@ import org.slf4j.LoggerFactory;
  * worker's own threads (Redis client I/O threads among them) only queue a callback, so a
  * listener may call Bullpen or Redisson synchronously, and a slow one delays later callbacks,
  * never a job. A callback that throws is logged and never affects a job. Without listeners
- * nothing is queued and no thread is started.
+ * nothing is queued and no thread is started. The worker's {@link Instrumentation}s are called
+ * here too, on the same thread, next to the listeners and not in their place.
  */
 final class SafeListener<T, R> {
     private static final Logger log = LoggerFactory.getLogger(SafeListener.class);
     private final List<WorkerListener<T, ? super R>> delegates;
+    private final List<Instrumentation> instruments;
+    private final String queue;
     private final ThreadPoolExecutor events;
     private volatile Thread eventsThread;
 
     SafeListener(List<WorkerListener<T, ? super R>> delegates, String threadName) {
+        this(delegates, List.of(), "", threadName);
+    }
+
+    SafeListener(List<WorkerListener<T, ? super R>> delegates, List<Instrumentation> instruments, String queue,
+            String threadName) {
         this.delegates = List.copyOf(delegates);
+        this.instruments = List.copyOf(instruments);
+        this.queue = queue;
         // One thread at most, started when a callback is queued and gone after a second idle: so
         // nothing needs shutting down, and results recorded after close() (a forced close's
         // finishes still in flight) are still delivered.
-        this.events = this.delegates.isEmpty() ? null : new ThreadPoolExecutor(0, 1, 1L, TimeUnit.SECONDS,
+        this.events = this.delegates.isEmpty() && this.instruments.isEmpty() ? null : new ThreadPoolExecutor(0, 1, 1L, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), r -> {
                     Thread t = new Thread(r, threadName);
                     t.setDaemon(true);
@@ -40,6 +55,7 @@ final class SafeListener<T, R> {
 
     void active(Job<T> job) {
         deliver("onActive", l -> l.onActive(job));
+        instrument("jobStarted", i -> i.jobStarted(queue, job, waited(job)));
     }
 
     void progress(Job<T> job, Object progress) {
@@ -49,19 +65,31 @@ final class SafeListener<T, R> {
     /** @param job the job as it was taken: delivered with the attempt that just ended counted */
     void completed(Job<T> job, R result) {
         deliver("onCompleted", ended(job), (l, j) -> l.onCompleted(j, result));
+        finished(job, Outcome.COMPLETED, null);
     }
 
     /** @param job the job as it was taken: delivered with the attempt that just ended counted */
     void failed(Job<T> job, Throwable error, boolean finalFailure) {
         deliver("onFailed", ended(job), (l, j) -> l.onFailed(j, error, finalFailure));
+        finished(job, finalFailure ? Outcome.FAILED : Outcome.RETRYING, error);
     }
 
     void stalled(String jobId) {
         deliver("onStalled", l -> l.onStalled(jobId));
+        instrument("stalledRecovered", i -> i.stalledRecovered(queue, jobId));
     }
 
     void lockLost(Job<T> job) {
         deliver("onLockLost", l -> l.onLockLost(job));
+        instrument("lockLost", i -> i.lockLost(queue, job));
+    }
+
+    void workerStarted(String worker) {
+        instrument("workerStarted", i -> i.workerStarted(queue, worker));
+    }
+
+    void workerStopped(String worker) {
+        instrument("workerStopped", i -> i.workerStopped(queue, worker));
     }
 
     void drained() {
@@ -105,8 +133,36 @@ final class SafeListener<T, R> {
         return () -> job.withAttemptsMade(job.attemptsMade() + 1);
     }
 
+    /** The end time is read here, on the worker's thread; the rest happens on the events thread. */
+    private void finished(Job<T> job, Outcome outcome, Throwable error) {
+        if (!instruments.isEmpty()) {
+            Instant end = Instant.now();
+            Supplier<Job<T>> ended = ended(job);
+            events.execute(() -> {
+                Job<T> j = ended.get();
+                Duration took = job.processedOn().map(start -> Duration.between(start, end)).orElse(Duration.ZERO);
+                Instrumentations.each(instruments, "jobFinished", i -> i.jobFinished(queue, j, outcome, took, error));
+            });
+        }
+    }
+
+    /** Ready = added plus its delay; a retried job's ready time (its backoff's end) is not stored. */
+    private static Optional<Duration> waited(Job<?> job) {
+        if (job.attemptsMade() > 0 || job.processedOn().isEmpty()) {
+            return Optional.empty();
+        }
+        Duration d = Duration.between(job.timestamp().plus(job.delay()), job.processedOn().get());
+        return Optional.of(d.isNegative() ? Duration.ZERO : d);
+    }
+
+    private void instrument(String name, java.util.function.Consumer<Instrumentation> call) {
+        if (!instruments.isEmpty()) {
+            events.execute(() -> Instrumentations.each(instruments, name, call));
+        }
+    }
+
     private void deliver(String name, Supplier<Job<T>> job, JobCallback<T, R> callback) {
-        if (events != null) {
+        if (!delegates.isEmpty()) {
             events.execute(() -> {
                 Job<T> j = job.get();
                 delegates.forEach(l -> call(name, () -> callback.call(l, j)));
@@ -115,7 +171,7 @@ final class SafeListener<T, R> {
     }
 
     private void deliver(String name, Callback<T, R> callback) {
-        if (events != null) {
+        if (!delegates.isEmpty()) {
             events.execute(() -> delegates.forEach(l -> call(name, () -> callback.call(l))));
         }
     }

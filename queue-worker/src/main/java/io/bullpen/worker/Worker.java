@@ -143,7 +143,8 @@ public final class Worker<T, R> implements AutoCloseable {
                 handoff = Executors.newSingleThreadExecutor(threads("bullpen-" + s.queue() + "-handoff"));
             }
             ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(threads("bullpen-" + s.queue() + "-timer"));
-            SafeListener<T, R> listeners = new SafeListener<>(config.listeners, "bullpen-" + s.queue() + "-events-1");
+            SafeListener<T, R> listeners = new SafeListener<>(config.listeners, config.instrumentations, s.queue(),
+                    "bullpen-" + s.queue() + "-events-1");
             rt = new WorkerRuntime<>(s, new Scripts(config.redisson, keys), config.dataType,
                     config.processor, listeners, executor, handoff, scheduler,
                     UUID.randomUUID().toString().substring(0, 13),
@@ -159,6 +160,7 @@ public final class Worker<T, R> implements AutoCloseable {
             fetchThread.start();
             config.redisson.getSet(keys.registry(), org.redisson.client.codec.StringCodec.INSTANCE).addAsync(s.queue());
             RedisChecks.warnIfEvictingInBackground(config.redisson);
+            listeners.workerStarted(s.name());
             log.info("worker {} started on queue {} (concurrency {})", s.name(), s.queue(), s.concurrency());
             return this;
         }
@@ -214,6 +216,7 @@ public final class Worker<T, R> implements AutoCloseable {
             rt.handoff.shutdownNow();
         }
         waiter.close();
+        rt.listener.workerStopped(config.name);
         rt.listener.flush(LISTENERS_CLOSE_TIMEOUT);
         log.info("worker {} closed", config.name);
     }
@@ -244,6 +247,8 @@ public final class Worker<T, R> implements AutoCloseable {
         private final JavaType dataType;
         private JobProcessor<T, R> processor;
         private final List<WorkerListener<T, ? super R>> listeners = new ArrayList<>();
+        private final List<io.bullpen.instrument.Instrumentation> instrumentations = new ArrayList<>();
+        private final List<java.util.function.Consumer<? super Worker<?, ?>>> onBuild = new ArrayList<>();
         /** How many of {@link #listeners} were added before any processor: typed for any result. */
         private int anyResultListeners;
         private String prefix = KeyScheme.DEFAULT_PREFIX;
@@ -285,6 +290,8 @@ public final class Worker<T, R> implements AutoCloseable {
             this.keepLogs = from.keepLogs;
             this.clock = from.clock;
             this.executor = from.executor;
+            this.instrumentations.addAll(from.instrumentations);
+            this.onBuild.addAll(from.onBuild);
         }
 
         /**
@@ -467,6 +474,30 @@ public final class Worker<T, R> implements AutoCloseable {
         }
 
         /**
+         * Adds an observer of this worker and its jobs, for metrics and tracing (several may be
+         * added). Called on the listeners' thread, next to them: it takes no listener's place.
+         *
+         * @param instrumentation the observer
+         * @return this builder
+         */
+        public Builder<T, R> instrumentation(io.bullpen.instrument.Instrumentation instrumentation) {
+            instrumentations.add(Objects.requireNonNull(instrumentation, "instrumentation"));
+            return this;
+        }
+
+        /**
+         * Calls {@code hook} with each worker this builder builds, e.g. to close them all at
+         * shutdown ({@code Bullpen} uses it to own the workers it hands out).
+         *
+         * @param hook called by {@link #build()} with the new worker
+         * @return this builder
+         */
+        public Builder<T, R> onBuild(java.util.function.Consumer<? super Worker<?, ?>> hook) {
+            onBuild.add(Objects.requireNonNull(hook, "hook"));
+            return this;
+        }
+
+        /**
          * @return the worker, not yet started
          * @throws IllegalStateException when no processor was set
          */
@@ -474,7 +505,9 @@ public final class Worker<T, R> implements AutoCloseable {
             if (processor == null) {
                 throw new IllegalStateException("a worker needs a processor: call processor(...) before build()");
             }
-            return new Worker<>(this);
+            Worker<T, R> worker = new Worker<>(this);
+            onBuild.forEach(hook -> hook.accept(worker));
+            return worker;
         }
 
         WorkerSettings settings() {

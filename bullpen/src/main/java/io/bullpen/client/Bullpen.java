@@ -1,0 +1,283 @@
+package io.bullpen.client;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JavaType;
+import io.bullpen.Queue;
+import io.bullpen.QueueEvents;
+import io.bullpen.dashboard.Dashboard;
+import io.bullpen.instrument.Instrumentation;
+import io.bullpen.internal.JsonCodec;
+import io.bullpen.internal.KeyScheme;
+import io.bullpen.internal.Validation;
+import io.bullpen.worker.Worker;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import org.redisson.api.RedissonClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client object for an application: it holds the Redis client, the key prefix and the
+ * {@link Instrumentation}s, hands out queues, workers, event listeners and the dashboard built
+ * with them, and closes all of those at once.
+ *
+ * <pre>{@code
+ * Bullpen bullpen = Bullpen.builder(redisson).prefix("bp").build();
+ * Queue<Order> orders = bullpen.queue("orders", Order.class);
+ * Worker<Order, String> worker = bullpen.worker("orders", Order.class)
+ *         .processor(ctx -> ship(ctx.job().data()))
+ *         .build()
+ *         .start();
+ * ...
+ * bullpen.close();   // closes the worker; the RedissonClient stays open
+ * }</pre>
+ *
+ * <p>What is shared: the prefix; the instrumentations, given to every queue and worker handed
+ * out (next to a worker's listeners, never in their place); the server checks, done once per
+ * {@link RedissonClient}; and the Lua script catalog, loaded once per JVM. Each worker and event
+ * listener still opens its own small client for blocking waits: a blocking wait holds its
+ * connection for the whole wait, so they cannot share one connection.
+ *
+ * <p>The static builders ({@code Queue.builder}, {@code Worker.builder}, ...) stay, for settings
+ * this class does not offer. Thread-safe.
+ */
+public final class Bullpen implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Bullpen.class);
+
+    private final RedissonClient redisson;
+    private final String prefix;
+    private final List<Instrumentation> instrumentations;
+    private final Map<String, HandedOut> queues = new ConcurrentHashMap<>();
+    private final List<AutoCloseable> owned = new ArrayList<>();
+    private boolean closed;
+
+    private record HandedOut(JavaType type, Queue<?> queue) {
+    }
+
+    private Bullpen(Builder b) {
+        this.redisson = b.redisson;
+        this.prefix = b.prefix;
+        this.instrumentations = List.copyOf(b.instrumentations);
+    }
+
+    /**
+     * @param redisson the Redis client (any codec: Bullpen always uses its own); not closed by
+     *     {@link #close()}
+     * @return a builder
+     * @throws NullPointerException when redisson is null
+     */
+    public static Builder builder(RedissonClient redisson) {
+        return new Builder(redisson);
+    }
+
+    /** @return the key prefix of every queue handed out */
+    public String prefix() {
+        return prefix;
+    }
+
+    /** @return the Redis client */
+    public RedissonClient redisson() {
+        return redisson;
+    }
+
+    /**
+     * The queue of that name, built on the first call and the same object afterwards.
+     *
+     * @param name the queue name
+     * @param dataType the class of the jobs' data
+     * @param <T> the type of the jobs' data
+     * @return the queue
+     * @throws IllegalArgumentException for an illegal name, or when the queue was already handed
+     *     out for another data type
+     */
+    public <T> Queue<T> queue(String name, Class<T> dataType) {
+        Objects.requireNonNull(dataType, "dataType");
+        return queue(name, JsonCodec.type(dataType), () -> Queue.builder(redisson, name, dataType));
+    }
+
+    /**
+     * As {@link #queue(String, Class)}, for a generic data type.
+     *
+     * @param name the queue name
+     * @param dataType the generic type of the jobs' data
+     * @param <T> the type of the jobs' data
+     * @return the queue
+     */
+    public <T> Queue<T> queue(String name, TypeReference<T> dataType) {
+        Objects.requireNonNull(dataType, "dataType");
+        return queue(name, JsonCodec.type(dataType), () -> Queue.builder(redisson, name, dataType));
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> Queue<T> queue(String name, JavaType type, java.util.function.Supplier<Queue.Builder<T>> builder) {
+        checkOpen();
+        HandedOut h = queues.computeIfAbsent(Validation.queueName(name), n -> {
+            Queue.Builder<T> b = builder.get().prefix(prefix);
+            instrumentations.forEach(b::instrumentation);
+            return new HandedOut(type, b.build());
+        });
+        if (!h.type().equals(type)) {
+            throw new IllegalArgumentException("queue \"" + name + "\" was already handed out for data type "
+                    + h.type().toCanonical() + ", not " + type.toCanonical());
+        }
+        return (Queue<T>) h.queue();
+    }
+
+    /**
+     * A builder for a worker of a queue, with this client's prefix and instrumentations. The
+     * worker it builds is closed by {@link #close()}.
+     *
+     * @param queue the queue name
+     * @param dataType the class of the jobs' data
+     * @param <T> the type of the jobs' data
+     * @return a builder; set a processor before {@code build()}
+     */
+    public <T> Worker.Builder<T, Object> worker(String queue, Class<T> dataType) {
+        checkOpen();
+        return own(Worker.builder(redisson, queue, dataType));
+    }
+
+    /**
+     * As {@link #worker(String, Class)}, for a generic data type.
+     *
+     * @param queue the queue name
+     * @param dataType the generic type of the jobs' data
+     * @param <T> the type of the jobs' data
+     * @return a builder
+     */
+    public <T> Worker.Builder<T, Object> worker(String queue, TypeReference<T> dataType) {
+        checkOpen();
+        return own(Worker.builder(redisson, queue, dataType));
+    }
+
+    private <T> Worker.Builder<T, Object> own(Worker.Builder<T, Object> b) {
+        b.prefix(prefix).onBuild(this::own);
+        instrumentations.forEach(b::instrumentation);
+        return b;
+    }
+
+    /**
+     * A listener for a queue's events, not yet started: add callbacks, then
+     * {@link QueueEvents#start()}. Closed by {@link #close()}.
+     *
+     * @param queue the queue name
+     * @return the listener
+     */
+    public QueueEvents events(String queue) {
+        checkOpen();
+        QueueEvents events = QueueEvents.builder(redisson, queue).prefix(prefix).build();
+        own(events);
+        return events;
+    }
+
+    /**
+     * A builder for the dashboard, showing the queues under this client's prefix. The dashboard
+     * it builds is closed by {@link #close()}.
+     *
+     * @return a builder
+     */
+    public Dashboard.Builder dashboard() {
+        checkOpen();
+        return Dashboard.builder(redisson).prefix(prefix).onBuild(this::own);
+    }
+
+    /**
+     * Closes every worker (each waiting up to its close timeout for its running jobs), event
+     * listener and dashboard handed out, in that order. The {@link RedissonClient} stays open:
+     * it is the caller's. Idempotent; nothing can be handed out afterwards.
+     */
+    @Override
+    public void close() {
+        List<AutoCloseable> all;
+        synchronized (owned) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            all = new ArrayList<>(owned);
+            owned.clear();
+        }
+        closeAll(all, Worker.class);
+        closeAll(all, QueueEvents.class);
+        closeAll(all, AutoCloseable.class);
+    }
+
+    private static void closeAll(List<AutoCloseable> all, Class<?> kind) {
+        for (var it = all.iterator(); it.hasNext(); ) {
+            AutoCloseable c = it.next();
+            if (kind.isInstance(c)) {
+                it.remove();
+                try {
+                    c.close();
+                } catch (Exception | LinkageError e) {
+                    log.warn("closing {} failed; ignored", c, e);
+                }
+            }
+        }
+    }
+
+    private void own(AutoCloseable resource) {
+        synchronized (owned) {
+            if (!closed) {
+                owned.add(resource);
+                return;
+            }
+        }
+        // Built from a builder handed out before close(): close it at once, so nothing outlives us.
+        try {
+            resource.close();
+        } catch (Exception e) {
+            log.warn("closing {} failed; ignored", resource, e);
+        }
+        throw new IllegalStateException("this Bullpen is closed");
+    }
+
+    private void checkOpen() {
+        synchronized (owned) {
+            if (closed) {
+                throw new IllegalStateException("this Bullpen is closed");
+            }
+        }
+    }
+
+    /** Configures a {@link Bullpen}. */
+    public static final class Builder {
+        private final RedissonClient redisson;
+        private String prefix = KeyScheme.DEFAULT_PREFIX;
+        private final List<Instrumentation> instrumentations = new ArrayList<>();
+
+        private Builder(RedissonClient redisson) {
+            this.redisson = Objects.requireNonNull(redisson, "redisson must not be null");
+        }
+
+        /**
+         * @param prefix the prefix of every key of the queues handed out (default "bp")
+         * @return this builder
+         * @throws IllegalArgumentException for an illegal prefix
+         */
+        public Builder prefix(String prefix) {
+            this.prefix = Validation.prefix(prefix);
+            return this;
+        }
+
+        /**
+         * Adds an observer of every queue and worker handed out (several may be added); it takes
+         * no worker listener's place.
+         *
+         * @param instrumentation the observer
+         * @return this builder
+         */
+        public Builder instrumentation(Instrumentation instrumentation) {
+            instrumentations.add(Objects.requireNonNull(instrumentation, "instrumentation"));
+            return this;
+        }
+
+        /** @return the client; nothing is written to Redis until a queue or worker is used */
+        public Bullpen build() {
+            return new Bullpen(this);
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package io.bullpen;
+
+import com.fasterxml.jackson.databind.JavaType;
+import io.bullpen.instrument.Instrumentation;
+import io.bullpen.internal.Instrumentations;
+import io.bullpen.internal.JobFields;
+import io.bullpen.internal.JsonCodec;
+import io.bullpen.internal.KeyScheme;
+import io.bullpen.internal.RedisCalls;
+import io.bullpen.internal.ScriptTypes.AddResult;
+import io.bullpen.internal.ScriptTypes.NewJob;
+import io.bullpen.internal.Scripts;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ForkJoinPool;
+import java.util.function.Consumer;
+import org.redisson.api.RMap;
+import org.redisson.api.RedissonClient;
+
+/** {@link Queue}'s add path and job reads: encodes, adds in one script call, builds the jobs. */
+final class JobAdder<T> {
+    private final RedissonClient redisson;
+    private final KeyScheme keys;
+    private final Scripts scripts;
+    private final JavaType dataType;
+    private final Clock clock;
+    private final int maxPayloadBytes;
+    private final List<Instrumentation> instrumentations;
+    private final Consumer<String> register;
+
+    JobAdder(RedissonClient redisson, KeyScheme keys, Scripts scripts, JavaType dataType, Clock clock,
+            int maxPayloadBytes, List<Instrumentation> instrumentations, Consumer<String> register) {
+        this.redisson = redisson;
+        this.keys = keys;
+        this.scripts = scripts;
+        this.dataType = dataType;
+        this.clock = clock;
+        this.maxPayloadBytes = maxPayloadBytes;
+        this.instrumentations = List.copyOf(instrumentations);
+        this.register = register;
+    }
+
+    String encodeData(String name, Object data) {
+        return JsonCodec.encodeData(name, data, maxPayloadBytes);
+    }
+
+    CompletionStage<List<Job<T>>> addAll(String operation, List<JobSpec<T>> specs) {
+        Objects.requireNonNull(specs, "specs");
+        if (specs.isEmpty()) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        List<NewJob> newJobs = new ArrayList<>(specs.size());
+        for (JobSpec<T> spec : specs) {
+            Objects.requireNonNull(spec, "job spec");
+            JobOptions o = spec.options();
+            newJobs.add(new NewJob(o.jobId().orElse(null), spec.name(), encodeData(spec.name(), spec.data()),
+                    JsonCodec.encodeOptions(o), o.delay().toMillis(), o.priority(), o.lifo()));
+        }
+        long now = clock.millis();
+        try {
+            register.accept(operation);
+        } catch (QueueUnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        List<Job<T>> added = new ArrayList<>();
+        CompletionStage<List<Job<T>>> stage = RedisCalls.translated(keys.queue(), operation,
+                scripts.addJob(now, newJobs).thenCompose(results -> {
+                    List<CompletableFuture<Job<T>>> jobs = new ArrayList<>(results.size());
+                    for (int i = 0; i < results.size(); i++) {
+                        AddResult r = results.get(i);
+                        if (r.added()) {
+                            Job<T> job = localJob(r.id(), newJobs.get(i), now);
+                            added.add(job);
+                            jobs.add(CompletableFuture.completedFuture(job));
+                        } else {
+                            jobs.add(readJob(r.id()).thenApply(existing -> existing.orElseThrow(
+                                    () -> new JobNotFoundException(keys.queue(), r.id()))).toCompletableFuture());
+                        }
+                    }
+                    return CompletableFuture.allOf(jobs.toArray(CompletableFuture[]::new))
+                            .thenApply(ignored -> jobs.stream().map(CompletableFuture::join).toList());
+                }));
+        if (instrumentations.isEmpty()) {
+            return stage;
+        }
+        // Off Redisson's I/O thread, and before the caller sees the jobs.
+        return stage.whenCompleteAsync((jobs, error) -> {
+            if (error == null) {
+                for (Job<T> job : added) {
+                    Instrumentations.each(instrumentations, "jobAdded", i -> i.jobAdded(keys.queue(), job.id(), job.name()));
+                }
+            }
+        }, ForkJoinPool.commonPool());
+    }
+
+    /** The job exactly as addJob stored it, without reading it back. */
+    private Job<T> localJob(String id, NewJob j, long now) {
+        Map<String, String> hash = new HashMap<>();
+        hash.put(JobFields.NAME, j.name());
+        hash.put(JobFields.DATA, j.data());
+        hash.put(JobFields.TIMESTAMP, Long.toString(now));
+        if (!j.opts().isEmpty()) {
+            hash.put(JobFields.OPTS, j.opts());
+        }
+        if (j.delayMs() > 0) {
+            hash.put(JobFields.DELAY, Long.toString(j.delayMs()));
+        }
+        if (j.priority() > 0) {
+            hash.put(JobFields.PRIORITY, Integer.toString(j.priority()));
+        }
+        return Job.fromHash(id, hash, dataType);
+    }
+
+    CompletionStage<Optional<Job<T>>> readJob(String id) {
+        Objects.requireNonNull(id, "id");
+        RMap<String, String> hash = redisson.getMap(RedisCalls.map(keys.job(id)));
+        return hash.readAllMapAsync().thenApply(fields -> fields.isEmpty()
+                ? Optional.<Job<T>>empty()
+                : Optional.of(Job.<T>fromHash(id, fields, dataType)));
+    }
+}

@@ -1,0 +1,99 @@
+package io.bullpen.instrument;
+
+import io.bullpen.Job;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Observes every queue and worker it is given to, for metrics and tracing, without taking the
+ * place of a worker's listeners. Every method has a no-op default: implement the ones you need.
+ * Give it to {@code Queue.Builder.instrumentation}, {@code Worker.Builder.instrumentation} or, for
+ * everything a {@code Bullpen} client hands out, to {@code Bullpen.Builder.instrumentation}.
+ *
+ * <p>Calls never run on Redisson's I/O threads and never cost a Redis call: a queue calls
+ * {@link #jobAdded} on a thread of the common {@code ForkJoinPool} before the add returns (or its
+ * stage completes), and a worker calls the rest on its events thread, the one that runs its
+ * listeners, so calls for one worker arrive in order. An implementation that throws is logged and
+ * ignored. Keep calls fast: a slow one delays the worker's listeners, never a job.
+ */
+public interface Instrumentation {
+
+    /** How an attempt ended. */
+    enum Outcome {
+        /** The job completed. */
+        COMPLETED,
+        /** The attempt failed and the job will run again (after its backoff). */
+        RETRYING,
+        /** The job failed for good. */
+        FAILED
+    }
+
+    /**
+     * A job was added (not called for a custom id that already existed).
+     *
+     * @param queue the queue name
+     * @param jobId the new job's id
+     * @param jobName the job's name
+     */
+    default void jobAdded(String queue, String jobId, String jobName) {
+    }
+
+    /**
+     * A worker took a job and is about to run it.
+     *
+     * @param queue the queue name
+     * @param job the job as taken
+     * @param waited from when the job was ready to run (added, plus its delay) to when it was
+     *     taken, by the jobs' timestamps; empty when they do not tell (a retried job)
+     */
+    default void jobStarted(String queue, Job<?> job, Optional<Duration> waited) {
+    }
+
+    /**
+     * An attempt ended and its outcome is stored.
+     *
+     * @param queue the queue name
+     * @param job the job, with the attempt that just ended counted
+     * @param outcome completed, retrying or failed for good
+     * @param duration from when the attempt started to when the worker recorded its end
+     * @param error the attempt's error; null when it completed
+     */
+    default void jobFinished(String queue, Job<?> job, Outcome outcome, Duration duration, Throwable error) {
+    }
+
+    /**
+     * A worker started taking jobs.
+     *
+     * @param queue the queue name
+     * @param worker the worker's name
+     */
+    default void workerStarted(String queue, String worker) {
+    }
+
+    /**
+     * A worker closed.
+     *
+     * @param queue the queue name
+     * @param worker the worker's name
+     */
+    default void workerStopped(String queue, String worker) {
+    }
+
+    /**
+     * A worker lost the lock of a job it was running (another worker may run it again).
+     *
+     * @param queue the queue name
+     * @param job the job
+     */
+    default void lockLost(String queue, Job<?> job) {
+    }
+
+    /**
+     * A worker found a stalled job (its worker died or lost its lock) and put it back to run.
+     *
+     * @param queue the queue name
+     * @param jobId the job's id
+     */
+    default void stalledRecovered(String queue, String jobId) {
+    }
+}
