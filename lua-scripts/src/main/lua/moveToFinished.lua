@@ -72,6 +72,10 @@
 --- @include "applyRetention"
 --- @include "recordMetric"
 --- @include "intText"
+--- @include "emitEvent"
+--- @include "pushReady"
+--- @include "removeJobData"
+--- @include "signalWorkers"
 
 local q = {
   wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], leases = KEYS[4],

@@ -34,6 +34,7 @@
 ]]
 --- @include "addSchedulerIteration"
 --- @include "removeJobData"
+--- @include "emitEvent"
 
 local q = {
   schedulers = KEYS[1], wait = KEYS[3], prioritized = KEYS[4], delayed = KEYS[5], marker = KEYS[6],

@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -72,6 +75,36 @@ class ScriptLintTest {
           .containsPattern("(?m)^local function " + Pattern.quote(name) + "\\(");
       soft.assertThat(used).as("scripts that include %s", name).contains(name);
       soft.assertAll();
+    }));
+  }
+
+  /**
+   * Every file names what it uses: a call to a function that an include defines needs that
+   * include's own directive in the calling file (arriving through another include does not
+   * count, so dropping an include from one file never breaks another).
+   */
+  @TestFactory
+  Stream<DynamicTest> everyFileDirectlyIncludesTheFunctionsItCalls() {
+    Map<String, String> definedIn = new TreeMap<>();
+    for (String include : includeNames()) {
+      for (String function : LuaLint.definedFunctions(read("includes/" + include + ".lua"))) {
+        definedIn.put(function, include);
+      }
+    }
+    List<String> files = new ArrayList<>();
+    SOURCE.names().forEach(name -> files.add(name + ".lua"));
+    includeNames().forEach(name -> files.add("includes/" + name + ".lua"));
+    return files.stream().map(file -> dynamicTest(file, () -> {
+      String text = read(file);
+      Set<String> direct = LuaLint.directIncludes(text);
+      Set<String> missing = new TreeSet<>();
+      for (String called : LuaLint.calledFunctions(text)) {
+        String include = definedIn.get(called);
+        if (include != null && !direct.contains(include) && !file.equals("includes/" + include + ".lua")) {
+          missing.add(include + " (for " + called + ")");
+        }
+      }
+      assertThat(missing).as("%s calls functions of includes it does not include", file).isEmpty();
     }));
   }
 

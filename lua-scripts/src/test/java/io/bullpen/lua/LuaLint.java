@@ -1,0 +1,55 @@
+package io.bullpen.lua;
+
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Reads what a Lua file defines, calls and includes, for the lint tests (comments ignored). */
+final class LuaLint {
+
+  private static final Pattern BLOCK_COMMENT = Pattern.compile("--\\[\\[[\\s\\S]*?\\]\\]");
+  private static final Pattern LINE_COMMENT = Pattern.compile("--[^\\n]*");
+  private static final Pattern DEFINITION = Pattern.compile("(?m)^local function ([A-Za-z_][A-Za-z0-9_]*)\\(");
+  /** A plain call {@code name(}: not a method ({@code a.name(}, {@code a:name(}), not a definition. */
+  private static final Pattern CALL = Pattern.compile("(?<![.:\\w])([A-Za-z_][A-Za-z0-9_]*)\\s*\\(");
+
+  private LuaLint() {}
+
+  /** The file without comments; include directives are comments too, so they go with them. */
+  static String code(String text) {
+    return LINE_COMMENT.matcher(BLOCK_COMMENT.matcher(text).replaceAll("")).replaceAll("");
+  }
+
+  static Set<String> definedFunctions(String text) {
+    return all(DEFINITION, code(text));
+  }
+
+  static Set<String> calledFunctions(String text) {
+    String code = code(text);
+    Set<String> calls = all(CALL, code);
+    // "local function f(" and "function f(" define f; they are not calls.
+    calls.removeAll(all(Pattern.compile("\\bfunction\\s+([A-Za-z_][A-Za-z0-9_]*)\\s*\\("), code));
+    return calls;
+  }
+
+  static Set<String> directIncludes(String text) {
+    Set<String> names = new TreeSet<>();
+    for (String line : Texts.normalize(text).split("\n")) {
+      Matcher m = IncludeExpander.DIRECTIVE.matcher(line);
+      if (m.matches()) {
+        names.add(m.group(1));
+      }
+    }
+    return names;
+  }
+
+  private static Set<String> all(Pattern pattern, String text) {
+    Set<String> found = new TreeSet<>();
+    Matcher m = pattern.matcher(text);
+    while (m.find()) {
+      found.add(m.group(1));
+    }
+    return found;
+  }
+}
