@@ -12,7 +12,9 @@
   Failed: atm (attemptsMade) + 1, failedReason and the stacktrace (a capped JSON array) recorded; then
   to failed when unrecoverable or attempts are exhausted (retention applied), else retried: to
   delayed after backoffMs, or to wait when backoffMs is 0. Optionally takes the next job(s) in
-  the same call (see moveToActive). Job keys are built from jobKeyPrefix (same slot).
+  the same call (see moveToActive). Job keys and
+  per-scheduler hashes (<prefix>:{<queue>}:scheduler:<id>: the job prefix with scheduler: for job:)
+  are built from jobKeyPrefix (same slot).
 
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait
@@ -27,6 +29,7 @@
     10 completed    ZSET    <prefix>:{<queue>}:completed
     11 metricsCompleted LIST <prefix>:{<queue>}:metrics:completed  (per-minute counts)
     12 metricsFailed  LIST  <prefix>:{<queue>}:metrics:failed  (per-minute counts)
+    13 schedulers   ZSET    <prefix>:{<queue>}:schedulers  (job scheduler ids by next run: advanced on take, janitor)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
@@ -81,7 +84,7 @@ local q = {
   wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], leases = KEYS[4],
   failed = KEYS[5], marker = KEYS[6], meta = KEYS[7], events = KEYS[8], fence = KEYS[9],
   completed = KEYS[10], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2],
-  metrics = { completed = KEYS[11], failed = KEYS[12] },
+  metrics = { completed = KEYS[11], failed = KEYS[12] }, schedulers = KEYS[13],
   finishing = true
 }
 local retentionBatch = 1000

@@ -14,7 +14,35 @@ final class LuaLint {
   /** A plain call {@code name(}: not a method ({@code a.name(}, {@code a:name(}), not a definition. */
   private static final Pattern CALL = Pattern.compile("(?<![.:\\w])([A-Za-z_][A-Za-z0-9_]*)\\s*\\(");
 
+  /** {@code redis.call("CMD", q.field, ...)} where the field itself (not a prefix of it) is the key. */
+  private static final Pattern COMMAND_KEY_FIELD =
+      Pattern.compile("redis\\.call\\(\"[A-Za-z]+\",\\s*q\\.([A-Za-z_]\\w*)(?![\\w\\[.])(?!\\s*\\.\\.)");
+  private static final Pattern FIELD_FROM_KEYS = Pattern.compile("\\b([A-Za-z_]\\w*)\\s*=\\s*KEYS\\[\\d+\\]");
+  private static final Pattern BUILT_FROM_BASE = Pattern.compile("q\\.base\\s*\\.\\.\\s*\"([^\"]*)\"");
+
+  private static final Pattern CONTEXT_FIELD = Pattern.compile("\\bq\\.([A-Za-z_]\\w*)");
+
   private LuaLint() {}
+
+  /** The fields of the context {@code q} that the file's code reads or writes. */
+  static Set<String> contextFields(String text) {
+    return all(CONTEXT_FIELD, code(text));
+  }
+
+  /** Context fields that a command names as its key, in comment-free code. */
+  static Set<String> commandKeyFields(String code) {
+    return all(COMMAND_KEY_FIELD, code);
+  }
+
+  /** Names assigned straight from KEYS ({@code wait = KEYS[1]}, {@code q.x = KEYS[2]}), in comment-free code. */
+  static Set<String> fieldsFromKeys(String code) {
+    return all(FIELD_FROM_KEYS, code);
+  }
+
+  /** The literal suffixes appended to {@code q.base}, in comment-free code. */
+  static Set<String> keysBuiltFromBase(String code) {
+    return all(BUILT_FROM_BASE, code);
+  }
 
   /** The file without comments; include directives are comments too, so they go with them. */
   static String code(String text) {

@@ -108,6 +108,46 @@ class ScriptLintTest {
     }));
   }
 
+  /**
+   * Every queue key a script touches is one of its KEYS: a context field a command names as its
+   * key ({@code redis.call("ZADD", q.schedulers, ...)}) must be set from KEYS somewhere in the
+   * expanded script, and the only keys built from the queue's base are the per-scheduler hashes
+   * ({@code q.base .. "scheduler:"}). Job-scoped keys (built from the job prefix) are exempt.
+   */
+  @TestFactory
+  Stream<DynamicTest> everyQueueKeyAScriptTouchesIsDeclared() {
+    return SOURCE.names().stream().map(name -> dynamicTest(name, () -> {
+      String code = LuaLint.code(SOURCE.get(name).source());
+      SoftAssertions soft = new SoftAssertions();
+      soft.assertThat(LuaLint.commandKeyFields(code))
+          .as("%s: context fields used as command keys but never set from KEYS", name)
+          .isSubsetOf(LuaLint.fieldsFromKeys(code));
+      soft.assertThat(LuaLint.keysBuiltFromBase(code))
+          .as("%s: keys built from q.base (only per-scheduler hashes may be)", name)
+          .allMatch("scheduler:"::equals);
+      soft.assertAll();
+    }));
+  }
+
+  /** The context {@code q} is described in one place: every field used anywhere is listed there. */
+  @Test
+  void everyContextFieldIsDocumentedInQueueContext() {
+    String documented = read("includes/queueContext.lua");
+    documented = documented.substring(0, documented.indexOf("]]"));
+    Set<String> undocumented = new TreeSet<>();
+    List<String> files = new ArrayList<>();
+    SOURCE.names().forEach(name -> files.add(name + ".lua"));
+    includeNames().forEach(name -> files.add("includes/" + name + ".lua"));
+    for (String file : files) {
+      for (String field : LuaLint.contextFields(read(file))) {
+        if (!Pattern.compile("\\b" + field + "\\b").matcher(documented).find()) {
+          undocumented.add(field + " (" + file + ")");
+        }
+      }
+    }
+    assertThat(undocumented).as("fields of q missing from includes/queueContext.lua's header").isEmpty();
+  }
+
   @Test
   void theJarHoldsTheSameScripts() {
     ScriptCatalog jar = ScriptCatalog.classpath();
