@@ -49,9 +49,9 @@
 --- @include "fetchJobs"
 
 local q = {
-  wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], leases = KEYS[4],
-  failed = KEYS[5], marker = KEYS[6], meta = KEYS[7], events = KEYS[8], fence = KEYS[9],
-  completed = KEYS[10], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2],
-  metrics = { completed = KEYS[11], failed = KEYS[12] }, schedulers = KEYS[13]
+  wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, leases = KEY.leases,
+  failed = KEY.failed, marker = KEY.marker, meta = KEY.meta, events = KEY.events, fence = KEY.fence,
+  completed = KEY.completed, jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2],
+  metrics = { completed = KEY.metricsCompleted, failed = KEY.metricsFailed }, schedulers = KEY.schedulers
 }
 return fetchJobs(q, readFetchArgs(3), {})

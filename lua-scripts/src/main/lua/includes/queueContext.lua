@@ -2,7 +2,8 @@
   queueContext: the one description of `q`, the context table a script builds once per call and
   passes to every include that works on the queue. A script sets only the fields its includes
   use; every field any script or include reads or writes is listed here (ScriptLintTest checks).
-  Keys (from the script's KEYS, each named in its header; all in the queue's slot):
+  Keys (from KEY, the table the catalog generates from the script's header KEYS names; all in
+  the queue's slot):
     wait prioritized delayed leases completed failed  the state structures
     marker         ZSET workers block on (signalWorkers)
     meta           the queue's settings hash (readMeta)

@@ -17,12 +17,19 @@ final class LuaLint {
   /** {@code redis.call("CMD", q.field, ...)} where the field itself (not a prefix of it) is the key. */
   private static final Pattern COMMAND_KEY_FIELD =
       Pattern.compile("redis\\.call\\(\"[A-Za-z]+\",\\s*q\\.([A-Za-z_]\\w*)(?![\\w\\[.])(?!\\s*\\.\\.)");
-  private static final Pattern FIELD_FROM_KEYS = Pattern.compile("\\b([A-Za-z_]\\w*)\\s*=\\s*KEYS\\[\\d+\\]");
+  private static final Pattern FIELD_FROM_KEYS = Pattern.compile("\\b([A-Za-z_]\\w*)\\s*=\\s*(?:KEYS\\[\\d+\\]|KEY\\.\\w+)");
   private static final Pattern BUILT_FROM_BASE = Pattern.compile("q\\.base\\s*\\.\\.\\s*\"([^\"]*)\"");
 
   private static final Pattern CONTEXT_FIELD = Pattern.compile("\\bq\\.([A-Za-z_]\\w*)");
 
+  private static final Pattern KEY_NAME = Pattern.compile("\\bKEY\\.([A-Za-z_]\\w*)");
+
   private LuaLint() {}
+
+  /** The names read from the generated KEY table ({@code KEY.wait}), in comment-free code. */
+  static Set<String> keyNamesUsed(String code) {
+    return all(KEY_NAME, code);
+  }
 
   /** The fields of the context {@code q} that the file's code reads or writes. */
   static Set<String> contextFields(String text) {
@@ -34,7 +41,7 @@ final class LuaLint {
     return all(COMMAND_KEY_FIELD, code);
   }
 
-  /** Names assigned straight from KEYS ({@code wait = KEYS[1]}, {@code q.x = KEYS[2]}), in comment-free code. */
+  /** Names assigned straight from KEYS ({@code wait = KEY.wait}, {@code q.x = KEYS[2]}), in comment-free code. */
   static Set<String> fieldsFromKeys(String code) {
     return all(FIELD_FROM_KEYS, code);
   }

@@ -46,9 +46,13 @@ class ScriptLintTest {
       soft.assertThat(script.keyCount()).as("%s declared key count", name).isGreaterThanOrEqualTo(1);
       soft.assertThat(script.source()).as("%s expanded source", name).doesNotContain("@include");
       String own = read(name + ".lua");
-      soft.assertThat(maxIndex(KEYS_INDEX, own))
-          .as("%s: highest literal KEYS[n] must be a declared key", name)
-          .isLessThanOrEqualTo(script.keyCount());
+      soft.assertThat(LuaLint.code(own))
+          .as("%s: keys are named (KEY.wait, generated from the header), never KEYS[n]", name)
+          .doesNotContainPattern(KEYS_INDEX);
+      soft.assertThat(LuaLint.code(own))
+          .as("%s: every KEY.name is a header key", name)
+          .satisfies(code -> assertThat(LuaLint.keyNamesUsed(code)).isSubsetOf(
+              script.header().keys().stream().map(ScriptHeader.Entry::name).toList()));
       List<ScriptHeader.Entry> argv = script.header().argv();
       boolean openEnded = !argv.isEmpty() && argv.get(argv.size() - 1).repeated();
       if (!openEnded) {
