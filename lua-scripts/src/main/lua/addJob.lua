@@ -36,10 +36,10 @@
 --- @include "readMeta"
 
 local q = {
-  wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], marker = KEYS[4], meta = KEYS[5],
-  events = KEYS[6], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), trimLazily = true
+  wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker, meta = KEY.meta,
+  events = KEY.events, jobPrefix = ARGV[1], now = tonumber(ARGV[2]), trimLazily = true
 }
-local idKey = KEYS[7]
+local idKey = KEY.id
 local results = {}
 
 for i = 3, #ARGV, 7 do

@@ -12,16 +12,16 @@
   Events:
     none
 ]]
-if redis.call("EXISTS", KEYS[1]) == 0 then
+if redis.call("EXISTS", KEY.job) == 0 then
   return -1
 end
-local count = redis.call("RPUSH", KEYS[2], ARGV[1])
+local count = redis.call("RPUSH", KEY.logs, ARGV[1])
 local keep = tonumber(ARGV[2])
 if keep == 0 then
-  redis.call("DEL", KEYS[2])
+  redis.call("DEL", KEY.logs)
   count = 0
 elseif keep > 0 and count > keep then
-  redis.call("LTRIM", KEYS[2], -keep, -1)
+  redis.call("LTRIM", KEY.logs, -keep, -1)
   count = keep
 end
 return count

@@ -28,13 +28,14 @@
     added (a new iteration)
 ]]
 --- @include "addSchedulerIteration"
+--- @include "queueContext"
 
 local q = {
-  schedulers = KEYS[1], wait = KEYS[3], prioritized = KEYS[4], delayed = KEYS[5], marker = KEYS[6],
-  meta = KEYS[7], events = KEYS[8], jobPrefix = ARGV[1], now = tonumber(ARGV[2])
+  schedulers = KEY.schedulers, wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker,
+  meta = KEY.meta, events = KEY.events, jobPrefix = ARGV[1], now = tonumber(ARGV[2])
 }
-q.base = string.sub(q.jobPrefix, 1, #q.jobPrefix - 4)
-local sKey, schedulerId, expected = KEYS[2], ARGV[3], ARGV[4]
+queueContext(q)
+local sKey, schedulerId, expected = KEY.scheduler, ARGV[3], ARGV[4]
 local due, following = tonumber(ARGV[5]), tonumber(ARGV[6])
 local current = redis.call("HGET", sKey, "jobId")
 if not current then

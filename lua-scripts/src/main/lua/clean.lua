@@ -30,8 +30,8 @@
 --- @include "removeJobData"
 --- @include "emitEvent"
 
-local q = { events = KEYS[2], meta = KEYS[3], jobPrefix = ARGV[1] }
-local source, state = KEYS[1], ARGV[2]
+local q = { events = KEY.events, meta = KEY.meta, jobPrefix = ARGV[1] }
+local source, state = KEY.source, ARGV[2]
 local cutoff = tonumber(ARGV[3]) - tonumber(ARGV[4])
 local cursor, batch, remaining = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local cap = batch

@@ -25,12 +25,12 @@
 --- @include "removeJobData"
 --- @include "emitEvent"
 
-local q = { events = KEYS[4], meta = KEYS[5], jobPrefix = ARGV[1] }
+local q = { events = KEY.events, meta = KEY.meta, jobPrefix = ARGV[1] }
 local withDelayed = ARGV[2] == "1"
 local limit = tonumber(ARGV[3])
 local removed = 0
 
-local ids = redis.call("RPOP", KEYS[1], limit)
+local ids = redis.call("RPOP", KEY.wait, limit)
 if ids then
   for _, id in ipairs(ids) do
     removeJobData(q.jobPrefix, id)
@@ -49,14 +49,14 @@ local function drainSet(key)
   removed = removed + #popped / 2
 end
 
-drainSet(KEYS[2])
+drainSet(KEY.prioritized)
 if withDelayed then
-  drainSet(KEYS[3])
+  drainSet(KEY.delayed)
 end
 
-local left = redis.call("LLEN", KEYS[1]) + redis.call("ZCARD", KEYS[2])
+local left = redis.call("LLEN", KEY.wait) + redis.call("ZCARD", KEY.prioritized)
 if withDelayed then
-  left = left + redis.call("ZCARD", KEYS[3])
+  left = left + redis.call("ZCARD", KEY.delayed)
 end
 if left > 0 then
   return {removed, 1}

@@ -15,7 +15,7 @@
   Events:
     none
 ]]
-local leases, jobPrefix = KEYS[1], ARGV[1]
+local leases, jobPrefix = KEY.leases, ARGV[1]
 local now, lockMs = tonumber(ARGV[2]), tonumber(ARGV[3])
 local lost = {}
 for i = 4, #ARGV, 2 do

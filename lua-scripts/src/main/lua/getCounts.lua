@@ -18,11 +18,11 @@
     none
 ]]
 return {
-  redis.call("LLEN", KEYS[1]),
-  redis.call("ZCARD", KEYS[2]),
-  redis.call("ZCARD", KEYS[3]),
-  redis.call("ZCARD", KEYS[4]),
-  redis.call("ZCARD", KEYS[5]),
-  redis.call("ZCARD", KEYS[6]),
-  redis.call("HEXISTS", KEYS[7], "paused")
+  redis.call("LLEN", KEY.wait),
+  redis.call("ZCARD", KEY.prioritized),
+  redis.call("ZCARD", KEY.delayed),
+  redis.call("ZCARD", KEY.leases),
+  redis.call("ZCARD", KEY.completed),
+  redis.call("ZCARD", KEY.failed),
+  redis.call("HEXISTS", KEY.meta, "paused")
 }

@@ -12,7 +12,7 @@
     none
 ]]
 local result = {}
-for _, id in ipairs(redis.call("ZRANGE", KEYS[1], 0, -1)) do
+for _, id in ipairs(redis.call("ZRANGE", KEY.schedulers, 0, -1)) do
   result[#result + 1] = {id, redis.call("HGETALL", ARGV[1] .. id)}
 end
 return result

@@ -20,11 +20,11 @@
 local order, first, last = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
 local ids
 if order == "list" then
-  ids = redis.call("LRANGE", KEYS[1], first, last)
+  ids = redis.call("LRANGE", KEY.state, first, last)
 elseif order == "desc" then
-  ids = redis.call("ZREVRANGE", KEYS[1], first, last)
+  ids = redis.call("ZREVRANGE", KEY.state, first, last)
 else
-  ids = redis.call("ZRANGE", KEYS[1], first, last)
+  ids = redis.call("ZRANGE", KEY.state, first, last)
 end
 local jobs = {}
 for _, id in ipairs(ids) do

@@ -15,13 +15,13 @@
   Events:
     none
 ]]
-local stored = redis.call("HMGET", KEYS[1], "mm:" .. ARGV[1], "mc:" .. ARGV[1])
+local stored = redis.call("HMGET", KEY.meta, "mm:" .. ARGV[1], "mc:" .. ARGV[1])
 if not stored[1] then
   return {-1, 0, {}}
 end
 local count = tonumber(ARGV[2])
 local older = {}
 if count > 0 then
-  older = redis.call("LRANGE", KEYS[2], 0, count - 1)
+  older = redis.call("LRANGE", KEY.metrics, 0, count - 1)
 end
 return {tonumber(stored[1]), tonumber(stored[2]) or 0, older}

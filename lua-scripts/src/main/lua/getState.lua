@@ -17,22 +17,22 @@
     none
 ]]
 local jobId = ARGV[1]
-if redis.call("ZSCORE", KEYS[5], jobId) then
+if redis.call("ZSCORE", KEY.completed, jobId) then
   return "completed"
 end
-if redis.call("ZSCORE", KEYS[6], jobId) then
+if redis.call("ZSCORE", KEY.failed, jobId) then
   return "failed"
 end
-if redis.call("ZSCORE", KEYS[3], jobId) then
+if redis.call("ZSCORE", KEY.delayed, jobId) then
   return "delayed"
 end
-if redis.call("ZSCORE", KEYS[2], jobId) then
+if redis.call("ZSCORE", KEY.prioritized, jobId) then
   return "prioritized"
 end
-if redis.call("ZSCORE", KEYS[4], jobId) then
+if redis.call("ZSCORE", KEY.leases, jobId) then
   return "active"
 end
-if redis.call("LPOS", KEYS[1], jobId) then
+if redis.call("LPOS", KEY.wait, jobId) then
   return "waiting"
 end
 return "unknown"

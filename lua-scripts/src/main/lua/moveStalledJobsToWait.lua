@@ -26,8 +26,8 @@
 --- @include "recoverStalledJobs"
 
 local q = {
-  wait = KEYS[1], prioritized = KEYS[2], leases = KEYS[3], failed = KEYS[4],
-  marker = KEYS[5], meta = KEYS[6], events = KEYS[7], metrics = { failed = KEYS[8] },
+  wait = KEY.wait, prioritized = KEY.prioritized, leases = KEY.leases, failed = KEY.failed,
+  marker = KEY.marker, meta = KEY.meta, events = KEY.events, metrics = { failed = KEY.metricsFailed },
   jobPrefix = ARGV[1], now = tonumber(ARGV[2])
 }
 local recovered, failed = recoverStalledJobs(q, tonumber(ARGV[3]), tonumber(ARGV[4]))

@@ -5,7 +5,9 @@
   the queue is paused, takes from wait, then prioritized. A taken job is active: its lease (in
   leases, the set of active jobs) is its only state entry. Each taken job gets a lock token
   (token .. ":" .. fence) with PX lockMs, a lease, a fencing token, processedOn, pb (processedBy, named
-  workers only) and ats (attemptsStarted) + 1. Job keys are built from jobKeyPrefix (same slot as the queue).
+  workers only) and ats (attemptsStarted) + 1. Job keys and
+  per-scheduler hashes (<prefix>:{<queue>}:scheduler:<id>, from the job prefix with scheduler: for job:)
+  are built from jobKeyPrefix (same slot as the queue).
 
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait
@@ -20,6 +22,7 @@
     10 completed    ZSET    <prefix>:{<queue>}:completed  (janitor)
     11 metricsCompleted LIST <prefix>:{<queue>}:metrics:completed  (unused here: same KEYS as moveToFinished)
     12 metricsFailed  LIST  <prefix>:{<queue>}:metrics:failed  (per-minute counts: jobs that stalled too often)
+    13 schedulers   ZSET    <prefix>:{<queue>}:schedulers  (job scheduler ids by next run: advanced on take, janitor)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
@@ -46,9 +49,9 @@
 --- @include "fetchJobs"
 
 local q = {
-  wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], leases = KEYS[4],
-  failed = KEYS[5], marker = KEYS[6], meta = KEYS[7], events = KEYS[8], fence = KEYS[9],
-  completed = KEYS[10], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2],
-  metrics = { completed = KEYS[11], failed = KEYS[12] }
+  wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, leases = KEY.leases,
+  failed = KEY.failed, marker = KEY.marker, meta = KEY.meta, events = KEY.events, fence = KEY.fence,
+  completed = KEY.completed, jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2],
+  metrics = { completed = KEY.metricsCompleted, failed = KEY.metricsFailed }, schedulers = KEY.schedulers
 }
 return fetchJobs(q, readFetchArgs(3), {})

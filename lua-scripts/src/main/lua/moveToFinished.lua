@@ -12,7 +12,9 @@
   Failed: atm (attemptsMade) + 1, failedReason and the stacktrace (a capped JSON array) recorded; then
   to failed when unrecoverable or attempts are exhausted (retention applied), else retried: to
   delayed after backoffMs, or to wait when backoffMs is 0. Optionally takes the next job(s) in
-  the same call (see moveToActive). Job keys are built from jobKeyPrefix (same slot).
+  the same call (see moveToActive). Job keys and
+  per-scheduler hashes (<prefix>:{<queue>}:scheduler:<id>, from the job prefix with scheduler: for job:)
+  are built from jobKeyPrefix (same slot).
 
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait
@@ -27,6 +29,7 @@
     10 completed    ZSET    <prefix>:{<queue>}:completed
     11 metricsCompleted LIST <prefix>:{<queue>}:metrics:completed  (per-minute counts)
     12 metricsFailed  LIST  <prefix>:{<queue>}:metrics:failed  (per-minute counts)
+    13 schedulers   ZSET    <prefix>:{<queue>}:schedulers  (job scheduler ids by next run: advanced on take, janitor)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
@@ -72,12 +75,16 @@
 --- @include "applyRetention"
 --- @include "recordMetric"
 --- @include "intText"
+--- @include "emitEvent"
+--- @include "pushReady"
+--- @include "removeJobData"
+--- @include "signalWorkers"
 
 local q = {
-  wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], leases = KEYS[4],
-  failed = KEYS[5], marker = KEYS[6], meta = KEYS[7], events = KEYS[8], fence = KEYS[9],
-  completed = KEYS[10], jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2],
-  metrics = { completed = KEYS[11], failed = KEYS[12] },
+  wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, leases = KEY.leases,
+  failed = KEY.failed, marker = KEY.marker, meta = KEY.meta, events = KEY.events, fence = KEY.fence,
+  completed = KEY.completed, jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2],
+  metrics = { completed = KEY.metricsCompleted, failed = KEY.metricsFailed }, schedulers = KEY.schedulers,
   finishing = true
 }
 local retentionBatch = 1000

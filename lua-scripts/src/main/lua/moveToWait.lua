@@ -26,7 +26,7 @@
 --- @include "emitEvent"
 
 local q = {
-  wait = KEYS[1], prioritized = KEYS[2], marker = KEYS[4], meta = KEYS[5], events = KEYS[6],
+  wait = KEY.wait, prioritized = KEY.prioritized, marker = KEY.marker, meta = KEY.meta, events = KEY.events,
   jobPrefix = ARGV[1]
 }
 local jobId = ARGV[2]
@@ -36,7 +36,7 @@ if lockCheck < 0 then
   return lockCheck
 end
 redis.call("DEL", jobKey .. ":lock")
-redis.call("ZREM", KEYS[3], jobId)
+redis.call("ZREM", KEY.leases, jobId)
 redis.call("HINCRBY", jobKey, "ats", -1)
 pushReady(q, jobId, tonumber(redis.call("HGET", jobKey, "priority")) or 0, true)
 signalWorkers(q, 0)

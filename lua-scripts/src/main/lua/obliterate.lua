@@ -40,7 +40,7 @@
 local jobPrefix, schedulerPrefix = ARGV[1], ARGV[2]
 local force, limit = ARGV[3] == "1", tonumber(ARGV[4])
 
-if not force and redis.call("ZCARD", KEYS[4]) > 0 then
+if not force and redis.call("ZCARD", KEY.leases) > 0 then
   return -7
 end
 
@@ -70,17 +70,17 @@ local function fromSet(key)
   deleted = deleted + #popped / 2
 end
 
-fromSet(KEYS[4])
-fromList(KEYS[1])
-fromSet(KEYS[2])
-fromSet(KEYS[3])
-fromSet(KEYS[5])
-fromSet(KEYS[6])
+fromSet(KEY.leases)
+fromList(KEY.wait)
+fromSet(KEY.prioritized)
+fromSet(KEY.delayed)
+fromSet(KEY.completed)
+fromSet(KEY.failed)
 if deleted >= limit then
   return {deleted, 0}
 end
 
-local schedulers = redis.call("ZPOPMIN", KEYS[12], limit)
+local schedulers = redis.call("ZPOPMIN", KEY.schedulers, limit)
 for i = 1, #schedulers, 2 do
   redis.call("DEL", schedulerPrefix .. schedulers[i])
 end
@@ -89,6 +89,6 @@ if #schedulers / 2 >= limit then
 end
 
 -- Everything the queue referenced is gone: its own keys go last (UNLINK frees big ones lazily).
-redis.call("UNLINK", KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8],
-    KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14])
+redis.call("UNLINK", KEY.wait, KEY.prioritized, KEY.delayed, KEY.leases, KEY.completed, KEY.failed, KEY.marker, KEY.meta,
+    KEY.events, KEY.id, KEY.fence, KEY.schedulers, KEY.metricsCompleted, KEY.metricsFailed)
 return {deleted, 1}

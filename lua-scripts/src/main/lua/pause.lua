@@ -15,7 +15,7 @@
 ]]
 --- @include "emitEvent"
 
-local q = { meta = KEYS[1], marker = KEYS[2], events = KEYS[3] }
+local q = { meta = KEY.meta, marker = KEY.marker, events = KEY.events }
 if ARGV[1] == "pause" then
   if redis.call("HSETNX", q.meta, "paused", 1) == 0 then
     return 0

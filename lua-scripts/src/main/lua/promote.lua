@@ -22,8 +22,8 @@
 --- @include "emitEvent"
 
 local q = {
-  wait = KEYS[1], prioritized = KEYS[2], delayed = KEYS[3], marker = KEYS[4], meta = KEYS[5],
-  events = KEYS[6], jobPrefix = ARGV[1]
+  wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker, meta = KEY.meta,
+  events = KEY.events, jobPrefix = ARGV[1]
 }
 local jobId = ARGV[2]
 local jobKey = q.jobPrefix .. jobId

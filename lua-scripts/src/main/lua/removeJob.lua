@@ -23,7 +23,7 @@
 --- @include "removeJobData"
 --- @include "emitEvent"
 
-local q = { events = KEYS[7], meta = KEYS[8], jobPrefix = ARGV[1] }
+local q = { events = KEY.events, meta = KEY.meta, jobPrefix = ARGV[1] }
 local jobId = ARGV[2]
 local jobKey = q.jobPrefix .. jobId
 if redis.call("EXISTS", jobKey) == 0 then
@@ -34,8 +34,8 @@ if redis.call("EXISTS", jobKey .. ":lock") == 1 then
 end
 -- Sorted sets first: O(log n); the wait list only when the id was in none of them.
 local prev
-local zsets = {{KEYS[5], "completed"}, {KEYS[6], "failed"}, {KEYS[3], "delayed"}, {KEYS[2], "prioritized"},
-  {KEYS[4], "active"}}
+local zsets = {{KEY.completed, "completed"}, {KEY.failed, "failed"}, {KEY.delayed, "delayed"}, {KEY.prioritized, "prioritized"},
+  {KEY.leases, "active"}}
 for _, entry in ipairs(zsets) do
   if redis.call("ZREM", entry[1], jobId) == 1 then
     prev = entry[2]
@@ -43,7 +43,7 @@ for _, entry in ipairs(zsets) do
   end
 end
 if not prev then
-  if redis.call("LREM", KEYS[1], 0, jobId) > 0 then
+  if redis.call("LREM", KEY.wait, 0, jobId) > 0 then
     prev = "waiting"
   else
     prev = "unknown"

@@ -21,19 +21,19 @@
 --- @include "removeJobData"
 --- @include "emitEvent"
 
-local q = { events = KEYS[6], meta = KEYS[7] }
-local pending = redis.call("HGET", KEYS[2], "jobId")
+local q = { events = KEY.events, meta = KEY.meta }
+local pending = redis.call("HGET", KEY.scheduler, "jobId")
 if not pending then
-  redis.call("ZREM", KEYS[1], ARGV[2])
+  redis.call("ZREM", KEY.schedulers, ARGV[2])
   return 0
 end
 if pending ~= "" then
   local prev = false
-  if redis.call("ZREM", KEYS[5], pending) == 1 then
+  if redis.call("ZREM", KEY.delayed, pending) == 1 then
     prev = "delayed"
-  elseif redis.call("ZREM", KEYS[4], pending) == 1 then
+  elseif redis.call("ZREM", KEY.prioritized, pending) == 1 then
     prev = "prioritized"
-  elseif redis.call("LREM", KEYS[3], 0, pending) > 0 then
+  elseif redis.call("LREM", KEY.wait, 0, pending) > 0 then
     prev = "waiting"
   end
   if prev then
@@ -41,6 +41,6 @@ if pending ~= "" then
     emitEvent(q, "removed", pending, "prev", prev)
   end
 end
-redis.call("DEL", KEYS[2])
-redis.call("ZREM", KEYS[1], ARGV[2])
+redis.call("DEL", KEY.scheduler)
+redis.call("ZREM", KEY.schedulers, ARGV[2])
 return 1

@@ -23,11 +23,11 @@
 --- @include "retryFinishedJob"
 
 local q = {
-  wait = KEYS[2], prioritized = KEYS[3], marker = KEYS[4], meta = KEYS[5], events = KEYS[6],
+  wait = KEY.wait, prioritized = KEY.prioritized, marker = KEY.marker, meta = KEY.meta, events = KEY.events,
   jobPrefix = ARGV[1]
 }
 local jobId = ARGV[2]
-if redis.call("ZREM", KEYS[1], jobId) == 0 then
+if redis.call("ZREM", KEY.source, jobId) == 0 then
   if redis.call("EXISTS", q.jobPrefix .. jobId) == 0 then
     return -1
   end

@@ -22,14 +22,14 @@
 --- @include "retryFinishedJob"
 
 local q = {
-  wait = KEYS[2], prioritized = KEYS[3], marker = KEYS[4], meta = KEYS[5], events = KEYS[6],
+  wait = KEY.wait, prioritized = KEY.prioritized, marker = KEY.marker, meta = KEY.meta, events = KEY.events,
   jobPrefix = ARGV[1]
 }
-local ids = redis.call("ZRANGE", KEYS[1], 0, tonumber(ARGV[3]) - 1)
+local ids = redis.call("ZRANGE", KEY.source, 0, tonumber(ARGV[3]) - 1)
 if #ids == 0 then
   return {0, 0}
 end
-redis.call("ZREMRANGEBYRANK", KEYS[1], 0, #ids - 1)
+redis.call("ZREMRANGEBYRANK", KEY.source, 0, #ids - 1)
 local retried = 0
 for _, id in ipairs(ids) do
   if redis.call("EXISTS", q.jobPrefix .. id) == 1 then

@@ -13,7 +13,7 @@
   Events:
     none
 ]]
-local previous = redis.call("HGET", KEYS[1], "eventsMaxLength") or ""
+local previous = redis.call("HGET", KEY.meta, "eventsMaxLength") or ""
 local eventsMaxLength = ARGV[1]
 if eventsMaxLength ~= "" then
   -- XADD would reject anything else in every later script of the queue: refuse it here.
@@ -21,7 +21,7 @@ if eventsMaxLength ~= "" then
     return redis.error_reply("ERR eventsMaxLength must be a whole number >= 1 but was '" .. eventsMaxLength .. "'")
   end
   if previous ~= eventsMaxLength then
-    redis.call("HSET", KEYS[1], "eventsMaxLength", eventsMaxLength)
+    redis.call("HSET", KEY.meta, "eventsMaxLength", eventsMaxLength)
   end
 end
 return {previous}

@@ -15,9 +15,9 @@
 ]]
 --- @include "emitEvent"
 
-if redis.call("EXISTS", KEYS[1]) == 0 then
+if redis.call("EXISTS", KEY.job) == 0 then
   return -1
 end
-redis.call("HSET", KEYS[1], "progress", ARGV[2])
-emitEvent({ events = KEYS[2], meta = KEYS[3] }, "progress", ARGV[1], "data", ARGV[2])
+redis.call("HSET", KEY.job, "progress", ARGV[2])
+emitEvent({ events = KEY.events, meta = KEY.meta }, "progress", ARGV[1], "data", ARGV[2])
 return 0

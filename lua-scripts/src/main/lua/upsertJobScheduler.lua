@@ -34,13 +34,15 @@
 ]]
 --- @include "addSchedulerIteration"
 --- @include "removeJobData"
+--- @include "emitEvent"
+--- @include "queueContext"
 
 local q = {
-  schedulers = KEYS[1], wait = KEYS[3], prioritized = KEYS[4], delayed = KEYS[5], marker = KEYS[6],
-  meta = KEYS[7], events = KEYS[8], jobPrefix = ARGV[1], now = tonumber(ARGV[2])
+  schedulers = KEY.schedulers, wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker,
+  meta = KEY.meta, events = KEY.events, jobPrefix = ARGV[1], now = tonumber(ARGV[2])
 }
-q.base = string.sub(q.jobPrefix, 1, #q.jobPrefix - 4)
-local sKey, schedulerId = KEYS[2], ARGV[3]
+queueContext(q)
+local sKey, schedulerId = KEY.scheduler, ARGV[3]
 local old = redis.call("HMGET", sKey, "name", "data", "opts", "repeat", "jobId", "priority")
 if old[1] and old[1] == ARGV[4] and old[2] == ARGV[5] and old[3] == ARGV[6] and old[4] == ARGV[8]
     and old[6] == ARGV[7] then

@@ -13,6 +13,7 @@
 --- @include "takeJobs"
 --- @include "nextWakeTimes"
 --- @include "removeExpiredJobs"
+--- @include "queueContext"
 
 local function readFetchArgs(firstIndex)
   return {
@@ -37,9 +38,8 @@ local function appendCounted(out, values)
 end
 
 local function fetchJobs(q, f, out)
-  -- Scheduler keys share the queue's tag: built here rather than grown into every KEYS list.
-  q.base = string.sub(q.jobPrefix, 1, #q.jobPrefix - 4)
-  q.schedulers = q.base .. "schedulers"
+  -- Per-scheduler hashes are built from the base, like job keys from the job prefix.
+  queueContext(q)
   q.schedulerUpdates = {}
   local recovered, failed = recoverStalledJobs(q, f.maxStalled, f.stalledLimit)
   promoteDelayedJobs(q, f.promoteLimit)

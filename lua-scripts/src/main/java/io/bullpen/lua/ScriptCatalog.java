@@ -86,6 +86,8 @@ public final class ScriptCatalog {
     return source.scriptNames();
   }
 
+  private static final Pattern LUA_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
   private Script load(String name) {
     String file = name + ".lua";
     String text = SCRIPT_NAME.matcher(name).matches() ? source.read(file).orElse(null) : null;
@@ -95,7 +97,39 @@ public final class ScriptCatalog {
     }
     ScriptHeader header = ScriptHeader.parse(name, text);
     IncludeExpander.Result expanded = IncludeExpander.expand(source, file, text);
-    return new Script(name, expanded.text(), header, expanded.includes());
+    return new Script(name, withKeyNames(expanded.text(), header), header, expanded.includes());
+  }
+
+  /**
+   * Puts {@code local KEY = {wait = KEYS[1], ...}} right after the header block, generated from
+   * the header's KEYS names, so scripts say {@code KEY.wait} and never a position: the header is
+   * the one place a key's position is written.
+   */
+  static String withKeyNames(String text, ScriptHeader header) {
+    StringBuilder table = new StringBuilder("local KEY = {");
+    boolean first = true;
+    for (ScriptHeader.Entry key : header.keys()) {
+      if (!LUA_NAME.matcher(key.name()).matches()) {
+        continue; // a malformed name is a header problem the lint reports; no field for it
+      }
+      table.append(first ? "" : ", ").append(key.name()).append(" = KEYS[").append(key.index()).append(']');
+      first = false;
+    }
+    table.append("} -- generated from the header's KEYS\n");
+    // After the header block's closing line (the parser found one, or load would have failed).
+    int at = 0;
+    while (at < text.length()) {
+      int next = text.indexOf('\n', at);
+      String line = next < 0 ? text.substring(at) : text.substring(at, next);
+      if (at > 0 && line.trim().equals("]]")) {
+        return next < 0 ? text + "\n" + table : text.substring(0, next + 1) + table + text.substring(next + 1);
+      }
+      if (next < 0) {
+        break;
+      }
+      at = next + 1;
+    }
+    return table + text;
   }
 
   @Override

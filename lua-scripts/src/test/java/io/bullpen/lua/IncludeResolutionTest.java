@@ -24,12 +24,12 @@ class IncludeResolutionTest {
   }
 
   @Test
-  void aScriptWithoutIncludesIsItsFileVerbatim() {
+  void aScriptWithoutIncludesIsItsFileWithItsKeysNamedAfterTheHeader() {
     tree.file("one.lua", LuaTree.header("one") + "return 1");
 
     Script script = tree.catalog().get("one");
 
-    assertThat(script.source()).isEqualTo(LuaTree.header("one") + "return 1");
+    assertThat(script.source()).isEqualTo(LuaTree.header("one") + LuaTree.KEY_TABLE + "return 1");
     assertThat(script.sha1()).isEqualTo(Sha1.hex(script.source())).matches("[0-9a-f]{40}");
     assertThat(script.includes()).isEmpty();
     assertThat(script.keyCount()).isEqualTo(1);
@@ -43,11 +43,35 @@ class IncludeResolutionTest {
 
     Script script = tree.catalog().get("main");
 
-    assertThat(script.source()).isEqualTo(LuaTree.header("main")
+    assertThat(script.source()).isEqualTo(LuaTree.header("main") + LuaTree.KEY_TABLE
         + "local x = 1\n"
         + "--[[ helper: fixture include ]]\nlocal function helper() return 1 end\n"
         + "return helper()\n");
     assertThat(script.includes()).containsExactly("helper");
+  }
+
+  @Test
+  void theKeyTableNamesEveryHeaderKeyByItsPosition() {
+    tree.file("two.lua", """
+        --[[
+          two: a script with two keys.
+          KEYS:
+            1 wait     LIST
+            2 metricsFailed LIST  (per-minute counts)
+          ARGV:
+            none
+          Returns:
+            nil
+          Events:
+            none
+        ]]
+        return KEY.metricsFailed
+        """);
+
+    Script script = tree.catalog().get("two");
+
+    assertThat(script.source()).contains("]]\nlocal KEY = {wait = KEYS[1], metricsFailed = KEYS[2]}"
+        + " -- generated from the header's KEYS\nreturn KEY.metricsFailed\n");
   }
 
   @Test
@@ -73,7 +97,7 @@ class IncludeResolutionTest {
     Script script = tree.catalog().get("main");
 
     assertThat(script.includes()).containsExactly("a", "c", "b");
-    assertThat(script.source()).isEqualTo(LuaTree.header("main")
+    assertThat(script.source()).isEqualTo(LuaTree.header("main") + LuaTree.KEY_TABLE
         + "--[[ a: fixture include ]]\n"
         + "--[[ c: fixture include ]]\nlocal function c() end\n"
         + "local function a() end\n"

@@ -9,6 +9,9 @@ import java.nio.file.Path;
 /** Writes a throwaway script tree laid out like src/main/lua. */
 final class LuaTree {
 
+  /** What the catalog puts after the header of {@link #header(String)}: its one key, by name. */
+  static final String KEY_TABLE = "local KEY = {key = KEYS[1]} -- generated from the header's KEYS\n";
+
   private final Path root;
 
   LuaTree(Path root) {

@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -43,9 +46,13 @@ class ScriptLintTest {
       soft.assertThat(script.keyCount()).as("%s declared key count", name).isGreaterThanOrEqualTo(1);
       soft.assertThat(script.source()).as("%s expanded source", name).doesNotContain("@include");
       String own = read(name + ".lua");
-      soft.assertThat(maxIndex(KEYS_INDEX, own))
-          .as("%s: highest literal KEYS[n] must be a declared key", name)
-          .isLessThanOrEqualTo(script.keyCount());
+      soft.assertThat(LuaLint.code(own))
+          .as("%s: keys are named (KEY.wait, generated from the header), never KEYS[n]", name)
+          .doesNotContainPattern(KEYS_INDEX);
+      soft.assertThat(LuaLint.code(own))
+          .as("%s: every KEY.name is a header key", name)
+          .satisfies(code -> assertThat(LuaLint.keyNamesUsed(code)).isSubsetOf(
+              script.header().keys().stream().map(ScriptHeader.Entry::name).toList()));
       List<ScriptHeader.Entry> argv = script.header().argv();
       boolean openEnded = !argv.isEmpty() && argv.get(argv.size() - 1).repeated();
       if (!openEnded) {
@@ -73,6 +80,76 @@ class ScriptLintTest {
       soft.assertThat(used).as("scripts that include %s", name).contains(name);
       soft.assertAll();
     }));
+  }
+
+  /**
+   * Every file names what it uses: a call to a function that an include defines needs that
+   * include's own directive in the calling file (arriving through another include does not
+   * count, so dropping an include from one file never breaks another).
+   */
+  @TestFactory
+  Stream<DynamicTest> everyFileDirectlyIncludesTheFunctionsItCalls() {
+    Map<String, String> definedIn = new TreeMap<>();
+    for (String include : includeNames()) {
+      for (String function : LuaLint.definedFunctions(read("includes/" + include + ".lua"))) {
+        definedIn.put(function, include);
+      }
+    }
+    List<String> files = new ArrayList<>();
+    SOURCE.names().forEach(name -> files.add(name + ".lua"));
+    includeNames().forEach(name -> files.add("includes/" + name + ".lua"));
+    return files.stream().map(file -> dynamicTest(file, () -> {
+      String text = read(file);
+      Set<String> direct = LuaLint.directIncludes(text);
+      Set<String> missing = new TreeSet<>();
+      for (String called : LuaLint.calledFunctions(text)) {
+        String include = definedIn.get(called);
+        if (include != null && !direct.contains(include) && !file.equals("includes/" + include + ".lua")) {
+          missing.add(include + " (for " + called + ")");
+        }
+      }
+      assertThat(missing).as("%s calls functions of includes it does not include", file).isEmpty();
+    }));
+  }
+
+  /**
+   * Every queue key a script touches is one of its KEYS: a context field a command names as its
+   * key ({@code redis.call("ZADD", q.schedulers, ...)}) must be set from KEYS somewhere in the
+   * expanded script, and the only keys built from the queue's base are the per-scheduler hashes
+   * ({@code q.base .. "scheduler:"}). Job-scoped keys (built from the job prefix) are exempt.
+   */
+  @TestFactory
+  Stream<DynamicTest> everyQueueKeyAScriptTouchesIsDeclared() {
+    return SOURCE.names().stream().map(name -> dynamicTest(name, () -> {
+      String code = LuaLint.code(SOURCE.get(name).source());
+      SoftAssertions soft = new SoftAssertions();
+      soft.assertThat(LuaLint.commandKeyFields(code))
+          .as("%s: context fields used as command keys but never set from KEYS", name)
+          .isSubsetOf(LuaLint.fieldsFromKeys(code));
+      soft.assertThat(LuaLint.keysBuiltFromBase(code))
+          .as("%s: keys built from q.base (only per-scheduler hashes may be)", name)
+          .allMatch("scheduler:"::equals);
+      soft.assertAll();
+    }));
+  }
+
+  /** The context {@code q} is described in one place: every field used anywhere is listed there. */
+  @Test
+  void everyContextFieldIsDocumentedInQueueContext() {
+    String documented = read("includes/queueContext.lua");
+    documented = documented.substring(0, documented.indexOf("]]"));
+    Set<String> undocumented = new TreeSet<>();
+    List<String> files = new ArrayList<>();
+    SOURCE.names().forEach(name -> files.add(name + ".lua"));
+    includeNames().forEach(name -> files.add("includes/" + name + ".lua"));
+    for (String file : files) {
+      for (String field : LuaLint.contextFields(read(file))) {
+        if (!Pattern.compile("\\b" + field + "\\b").matcher(documented).find()) {
+          undocumented.add(field + " (" + file + ")");
+        }
+      }
+    }
+    assertThat(undocumented).as("fields of q missing from includes/queueContext.lua's header").isEmpty();
   }
 
   @Test

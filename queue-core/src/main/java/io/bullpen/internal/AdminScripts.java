@@ -19,6 +19,7 @@ public final class AdminScripts {
     private final RedissonClient redisson;
     private final ScriptRunner runner;
     private final KeyScheme k;
+    private final ScriptKeys scriptKeys;
 
     /** One chunk of clean: jobs removed, and the cursor of the next call ({@code -1} = done). */
     public record CleanChunk(long removed, long nextCursor) {
@@ -58,6 +59,7 @@ public final class AdminScripts {
         this.redisson = redisson;
         this.runner = new ScriptRunner(redisson);
         this.k = keys;
+        this.scriptKeys = new ScriptKeys(keys);
     }
 
     /**
@@ -73,7 +75,7 @@ public final class AdminScripts {
      */
     public CompletionStage<CleanChunk> clean(JobState state, long now, long graceMs, long cursor, int batch,
                                              long remaining, long total) {
-        List<Object> keys = List.of(k.stateKey(state), k.events(), k.meta());
+        List<Object> keys = scriptKeys.of("clean", "source", k.stateKey(state));
         return runner.<List<Object>>run("clean", ReturnType.LIST, keys, k.jobPrefix(),
                         state.label(), Long.toString(now), Long.toString(graceMs), Long.toString(cursor),
                         Integer.toString(batch), Long.toString(remaining), Long.toString(total))
@@ -86,7 +88,7 @@ public final class AdminScripts {
      * @param total jobs removed by the earlier chunks (for the final event)
      */
     public CompletionStage<DrainChunk> drain(boolean includeDelayed, int limit, long total) {
-        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.events(), k.meta());
+        List<Object> keys = scriptKeys.of("drain");
         return runner.<List<Object>>run("drain", ReturnType.LIST, keys, k.jobPrefix(),
                         includeDelayed ? "1" : "0", Integer.toString(limit), Long.toString(total))
                 .thenApply(r -> new DrainChunk(Scripts.num(r.get(0)), Scripts.num(r.get(1)) == 1));
@@ -99,9 +101,7 @@ public final class AdminScripts {
      * @throws io.bullpen.QueueBusyException (in the stage) when jobs are active and not forced
      */
     public CompletionStage<ObliterateChunk> obliterate(boolean force, int limit) {
-        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.leases(), k.completed(),
-                k.failed(), k.marker(), k.meta(), k.events(), k.id(), k.fence(), k.schedulers(),
-                k.metrics(MetricsType.COMPLETED.label()), k.metrics(MetricsType.FAILED.label()));
+        List<Object> keys = scriptKeys.of("obliterate");
         return runner.<Object>run("obliterate", ReturnType.LIST, keys, k.jobPrefix(),
                         k.schedulerPrefix(), force ? "1" : "0", Integer.toString(limit))
                 .thenCompose(reply -> {
@@ -125,7 +125,7 @@ public final class AdminScripts {
      * @param from FAILED or COMPLETED
      */
     public CompletionStage<MoveChunk> retryJobs(JobState from, int limit) {
-        List<Object> keys = List.of(k.stateKey(from), k.waitList(), k.prioritized(), k.marker(), k.meta(), k.events());
+        List<Object> keys = scriptKeys.of("retryJobs", "source", k.stateKey(from));
         return runner.<List<Object>>run("retryJobs", ReturnType.LIST, keys, k.jobPrefix(),
                         from.label(), Integer.toString(limit))
                 .thenApply(AdminScripts::moveChunk);
@@ -133,7 +133,7 @@ public final class AdminScripts {
 
     /** promoteJobs: runs up to {@code limit} delayed jobs now, earliest due first. */
     public CompletionStage<MoveChunk> promoteJobs(int limit) {
-        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.marker(), k.meta(), k.events());
+        List<Object> keys = scriptKeys.of("promoteJobs");
         return runner.<List<Object>>run("promoteJobs", ReturnType.LIST, keys, k.jobPrefix(),
                         Integer.toString(limit))
                 .thenApply(AdminScripts::moveChunk);
@@ -145,7 +145,7 @@ public final class AdminScripts {
      * @param older most counts read from before the last counted minute
      */
     public CompletionStage<MetricsReading> getMetrics(MetricsType type, int older) {
-        List<Object> keys = List.of(k.meta(), k.metrics(type.label()));
+        List<Object> keys = scriptKeys.of("getMetrics", "metrics", k.metrics(type.label()));
         return runner.<List<Object>>run("getMetrics", ReturnType.LIST, keys, type.label(),
                         Integer.toString(older))
                 .thenApply(r -> {

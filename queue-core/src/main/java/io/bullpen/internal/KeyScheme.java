@@ -202,6 +202,36 @@ public final class KeyScheme {
     }
 
     /**
+     * The queue key a script header names (its KEYS entries): the scripts' KEYS lists are built
+     * from these names, so a header name with no key here fails the first call (and the tests).
+     * Keys chosen per call (a job's hash, a state picked by the caller) are bound by the caller.
+     *
+     * @param name a header key name: {@code wait prioritized delayed leases completed failed marker
+     *     meta events id fence schedulers metricsCompleted metricsFailed}
+     * @return the key
+     * @throws IllegalArgumentException naming {@code name} when no queue key has that name
+     */
+    public String key(String name) {
+        return switch (name) {
+            case "wait" -> waitList();
+            case "prioritized" -> prioritized();
+            case "delayed" -> delayed();
+            case "leases" -> leases();
+            case "completed" -> completed();
+            case "failed" -> failed();
+            case "marker" -> marker();
+            case "meta" -> meta();
+            case "events" -> events();
+            case "id" -> id();
+            case "fence" -> fence();
+            case "schedulers" -> schedulers();
+            case "metricsCompleted" -> metrics("completed");
+            case "metricsFailed" -> metrics("failed");
+            default -> throw new IllegalArgumentException("no queue key named '" + name + "'");
+        };
+    }
+
+    /**
      * @param state any state but {@link JobState#UNKNOWN}
      * @return the key holding the ids of jobs in that state
      */

@@ -11,6 +11,7 @@ import org.redisson.api.RedissonClient;
 public final class SchedulerScripts {
     private final ScriptRunner runner;
     private final KeyScheme k;
+    private final ScriptKeys scriptKeys;
 
     /**
      * @param redisson the client
@@ -19,6 +20,7 @@ public final class SchedulerScripts {
     public SchedulerScripts(RedissonClient redisson, KeyScheme keys) {
         this.runner = new ScriptRunner(redisson);
         this.k = keys;
+        this.scriptKeys = new ScriptKeys(keys);
     }
 
     /** A scheduler's stored definition, as upsertJobScheduler takes it. */
@@ -26,15 +28,15 @@ public final class SchedulerScripts {
                              long limit, long endAt) {
     }
 
-    private List<Object> keys(String schedulerId) {
-        return List.of(k.schedulers(), k.scheduler(schedulerId), k.waitList(), k.prioritized(), k.delayed(), k.marker(),
-                k.meta(), k.events());
+    /** The KEYS of a script that works on one scheduler: the header's names, its hash bound. */
+    private List<Object> keys(String script, String schedulerId) {
+        return scriptKeys.of(script, "scheduler", k.scheduler(schedulerId));
     }
 
     /** upsertJobScheduler: returns whether anything changed, and the pending iteration's id. */
     public CompletionStage<List<Object>> upsertJobScheduler(long now, String schedulerId, Definition d, long firstDue,
                                                             long following) {
-        return runner.run("upsertJobScheduler", ReturnType.LIST, keys(schedulerId), k.jobPrefix(),
+        return runner.run("upsertJobScheduler", ReturnType.LIST, keys("upsertJobScheduler", schedulerId), k.jobPrefix(),
                 Long.toString(now), schedulerId, d.name(), d.data(), d.opts(), Integer.toString(d.priority()),
                 d.repeatJson(), d.misfire(), Long.toString(d.limit()), Long.toString(d.endAt()), Long.toString(firstDue),
                 Long.toString(following));
@@ -43,20 +45,19 @@ public final class SchedulerScripts {
     /** advanceJobScheduler: 0 nothing, 1 following stored, 2 iteration created, 3 schedule ended. */
     public CompletionStage<Long> advanceJobScheduler(long now, String schedulerId, String expectedJobId, long due,
                                                      long following) {
-        return runner.<Long>run("advanceJobScheduler", ReturnType.LONG, keys(schedulerId), k.jobPrefix(),
+        return runner.<Long>run("advanceJobScheduler", ReturnType.LONG, keys("advanceJobScheduler", schedulerId), k.jobPrefix(),
                 Long.toString(now), schedulerId, expectedJobId, Long.toString(due), Long.toString(following));
     }
 
     /** removeJobScheduler: true when there was such a scheduler. */
     public CompletionStage<Boolean> removeJobScheduler(String schedulerId) {
-        List<Object> keys = List.of(k.schedulers(), k.scheduler(schedulerId), k.waitList(), k.prioritized(), k.delayed(),
-                k.events(), k.meta());
+        List<Object> keys = keys("removeJobScheduler", schedulerId);
         return runner.<Long>run("removeJobScheduler", ReturnType.LONG, keys, k.jobPrefix(), schedulerId).thenApply(r -> r == 1);
     }
 
     /** getJobSchedulers: id to stored fields, in next-run order. */
     public CompletionStage<List<Map.Entry<String, Map<String, String>>>> getJobSchedulers() {
-        return runner.<List<Object>>run("getJobSchedulers", ReturnType.LIST, List.of(k.schedulers()),
+        return runner.<List<Object>>run("getJobSchedulers", ReturnType.LIST, scriptKeys.of("getJobSchedulers"),
                 k.schedulerPrefix()).thenApply(reply -> {
                     List<Map.Entry<String, Map<String, String>>> out = new ArrayList<>();
                     for (Object entry : reply) {

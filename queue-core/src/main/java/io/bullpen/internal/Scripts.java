@@ -27,7 +27,7 @@ import org.redisson.api.RedissonClient;
 
 /**
  * One method per Lua script of one queue (the method is named after the script file). Builds
- * KEYS from {@link KeyScheme} in header order and ARGV as each header documents, and turns
+ * KEYS by the names in each header ({@link ScriptKeys}) and ARGV as each header documents, and turns
  * replies into records; negative codes become exceptions through {@link ErrorCode}. Not API.
  */
 public final class Scripts {
@@ -37,6 +37,7 @@ public final class Scripts {
 
     private final ScriptRunner runner;
     private final KeyScheme k;
+    private final ScriptKeys scriptKeys;
     private final int addReplicas;
     private final Duration addReplicaTimeout;
 
@@ -57,6 +58,7 @@ public final class Scripts {
     public Scripts(RedissonClient redisson, KeyScheme keys, int addReplicas, Duration addReplicaTimeout) {
         this.runner = new ScriptRunner(redisson);
         this.k = keys;
+        this.scriptKeys = new ScriptKeys(keys);
         this.addReplicas = addReplicas;
         this.addReplicaTimeout = addReplicaTimeout;
     }
@@ -80,7 +82,7 @@ public final class Scripts {
             args.add(Integer.toString(j.priority()));
             args.add(j.lifo() ? "1" : "0");
         }
-        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.marker(), k.meta(), k.events(), k.id());
+        List<Object> keys = scriptKeys.of("addJob");
         CompletionStage<List<Object>> call = addReplicas > 0
                 ? this.<List<Object>>replicatedAdd(keys, args)
                 : runner.<List<Object>>run("addJob", ReturnType.LIST, keys, args.toArray());
@@ -111,7 +113,7 @@ public final class Scripts {
         List<Object> args = new ArrayList<>(10);
         baseArgs(args, now);
         fetchArgs(args, f);
-        return runner.<List<Object>>run("moveToActive", ReturnType.LIST, fetchKeys(), args.toArray())
+        return runner.<List<Object>>run("moveToActive", ReturnType.LIST, scriptKeys.of("moveToActive"), args.toArray())
                 .thenApply(reply -> fetchResult(reply, new int[] {0}));
     }
 
@@ -156,7 +158,7 @@ public final class Scripts {
                 args.add(f.lifo() ? "1" : "0");
             }
         }
-        return runner.<List<Object>>run("moveToFinished", ReturnType.LIST, fetchKeys(), args.toArray())
+        return runner.<List<Object>>run("moveToFinished", ReturnType.LIST, scriptKeys.of("moveToFinished"), args.toArray())
                 .thenApply(reply -> {
                     int count = (int) num(reply.get(0));
                     List<FinishOutcome> outcomes = new ArrayList<>(count);
@@ -175,7 +177,7 @@ public final class Scripts {
 
     /** moveToWait: gives back a job taken but never started (lock checked, no stall counted). */
     public CompletionStage<Void> moveToWait(String jobId, String lockToken) {
-        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.leases(), k.marker(), k.meta(), k.events());
+        List<Object> keys = scriptKeys.of("moveToWait");
         return runner.<Object>run("moveToWait", ReturnType.LONG, keys, k.jobPrefix(), jobId, lockToken)
                 .thenAccept(reply -> check(reply, jobId, "give back", "active"));
     }
@@ -190,14 +192,13 @@ public final class Scripts {
             args.add(id);
             args.add(token);
         });
-        return runner.<List<Object>>run("extendLocks", ReturnType.LIST, List.of(k.leases()), args.toArray())
+        return runner.<List<Object>>run("extendLocks", ReturnType.LIST, scriptKeys.of("extendLocks"), args.toArray())
                 .thenApply(Scripts::strings);
     }
 
     /** moveStalledJobsToWait: recovers up to {@code limit} jobs whose lock expired. */
     public CompletionStage<StalledResult> moveStalledJobsToWait(long now, int maxStalled, int limit) {
-        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.leases(), k.failed(), k.marker(), k.meta(), k.events(),
-                k.metrics(MetricsType.FAILED.label()));
+        List<Object> keys = scriptKeys.of("moveStalledJobsToWait");
         return runner.<List<Object>>run("moveStalledJobsToWait", ReturnType.LIST, keys,
                         k.jobPrefix(), Long.toString(now), Integer.toString(maxStalled), Integer.toString(limit))
                 .thenApply(reply -> new StalledResult(strings(reply.get(0)), strings(reply.get(1))));
@@ -205,22 +206,21 @@ public final class Scripts {
 
     /** promote: a delayed job runs now. */
     public CompletionStage<Void> promote(String jobId) {
-        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.marker(), k.meta(), k.events());
+        List<Object> keys = scriptKeys.of("promote");
         return runner.<Object>run("promote", ReturnType.LONG, keys, k.jobPrefix(), jobId)
                 .thenAccept(reply -> check(reply, jobId, "promote", "delayed"));
     }
 
     /** retryJob: a failed (or completed) job runs again with fresh attempts. */
     public CompletionStage<Void> retryJob(String jobId, JobState from) {
-        List<Object> keys = List.of(k.stateKey(from), k.waitList(), k.prioritized(), k.marker(), k.meta(), k.events());
+        List<Object> keys = scriptKeys.of("retryJob", "source", k.stateKey(from));
         return runner.<Object>run("retryJob", ReturnType.LONG, keys, k.jobPrefix(), jobId, from.label())
                 .thenAccept(reply -> check(reply, jobId, "retry", from.label()));
     }
 
     /** removeJob: true when removed, false when there was no such job. */
     public CompletionStage<Boolean> removeJob(String jobId) {
-        List<Object> keys = List.of(k.waitList(), k.prioritized(), k.delayed(), k.leases(), k.completed(), k.failed(), k.events(),
-                k.meta());
+        List<Object> keys = scriptKeys.of("removeJob");
         return runner.<Object>run("removeJob", ReturnType.LONG, keys, k.jobPrefix(), jobId)
                 .thenApply(reply -> {
                     if (num(reply) == ErrorCode.JOB_NOT_FOUND.code()) {
@@ -233,7 +233,7 @@ public final class Scripts {
 
     /** pause: pauses (true) or resumes (false); returns whether the state changed. */
     public CompletionStage<Boolean> pause(boolean pause) {
-        return runner.<Object>run("pause", ReturnType.LONG, List.of(k.meta(), k.marker(), k.events()),
+        return runner.<Object>run("pause", ReturnType.LONG, scriptKeys.of("pause"),
                         pause ? "pause" : "resume")
                 .thenApply(reply -> num(reply) == 1);
     }
@@ -246,24 +246,18 @@ public final class Scripts {
      * @return the cap stored before, empty when none was
      */
     public CompletionStage<String> setQueueSettings(long eventsMaxLength) {
-        return runner.<List<Object>>run("setQueueSettings", ReturnType.LIST, List.of(k.meta()),
+        return runner.<List<Object>>run("setQueueSettings", ReturnType.LIST, scriptKeys.of("setQueueSettings"),
                         Long.toString(eventsMaxLength))
                 .thenApply(reply -> str(reply.get(0)));
     }
 
     /** getCounts: counts per state and the paused flag, read atomically. */
     public CompletionStage<JobCounts> getCounts() {
-        List<Object> keys = new ArrayList<>(stateKeys());
-        keys.add(k.meta());
+        List<Object> keys = scriptKeys.of("getCounts");
         return runner.<List<Object>>run("getCounts", ReturnType.LIST, keys)
                 .thenApply(r -> new JobCounts(count(r, JobState.WAITING), count(r, JobState.ACTIVE),
                         count(r, JobState.DELAYED), count(r, JobState.PRIORITIZED), count(r, JobState.COMPLETED),
                         count(r, JobState.FAILED), num(r.get(STORED_STATES.size())) == 1));
-    }
-
-    /** @return the keys of {@link #STORED_STATES}, in that order */
-    private List<Object> stateKeys() {
-        return STORED_STATES.stream().<Object>map(k::stateKey).toList();
     }
 
     /** @return the count of one state in getCounts' reply, which follows {@link #STORED_STATES} */
@@ -280,7 +274,7 @@ public final class Scripts {
             case ACTIVE, COMPLETED, FAILED -> "desc";
             case UNKNOWN -> throw new IllegalArgumentException("cannot list jobs in state UNKNOWN");
         };
-        return runner.<List<Object>>run("getJobs", ReturnType.LIST, List.of(k.stateKey(state)),
+        return runner.<List<Object>>run("getJobs", ReturnType.LIST, scriptKeys.of("getJobs", "state", k.stateKey(state)),
                         k.jobPrefix(), order, Long.toString(start), Long.toString(end))
                 .thenApply(reply -> {
                     List<RawJob> jobs = new ArrayList<>(reply.size());
@@ -297,20 +291,21 @@ public final class Scripts {
 
     /** getState: the job's state, {@link JobState#UNKNOWN} when there is no such job. */
     public CompletionStage<JobState> getState(String jobId) {
-        return runner.<Object>run("getState", ReturnType.VALUE, stateKeys(), jobId)
+        List<Object> keys = scriptKeys.of("getState");
+        return runner.<Object>run("getState", ReturnType.VALUE, keys, jobId)
                 .thenApply(reply -> JobState.fromLabel(str(reply)));
     }
 
     /** updateProgress: stores the progress JSON and emits a progress event. */
     public CompletionStage<Void> updateProgress(String jobId, String progressJson) {
-        return runner.<Object>run("updateProgress", ReturnType.LONG, List.of(k.job(jobId), k.events(), k.meta()),
+        return runner.<Object>run("updateProgress", ReturnType.LONG, scriptKeys.of("updateProgress", "job", k.job(jobId)),
                         jobId, progressJson)
                 .thenAccept(reply -> check(reply, jobId, "update progress", "existing"));
     }
 
     /** addLog: appends a log line keeping at most {@code keep} lines (-1 = all); returns the count kept. */
     public CompletionStage<Long> addLog(String jobId, String line, int keep) {
-        return runner.<Object>run("addLog", ReturnType.LONG, List.of(k.job(jobId), k.logs(jobId)),
+        return runner.<Object>run("addLog", ReturnType.LONG, scriptKeys.of("addLog", "job", k.job(jobId), "logs", k.logs(jobId)),
                         line, Integer.toString(keep))
                 .thenApply(reply -> {
                     check(reply, jobId, "log", "existing");
@@ -332,12 +327,6 @@ public final class Scripts {
         args.add(Integer.toString(f.stalledLimit()));
         args.add(Integer.toString(f.maxStalled()));
         args.add(Integer.toString(f.cleanLimit()));
-    }
-
-    private List<Object> fetchKeys() {
-        return List.of(k.waitList(), k.prioritized(), k.delayed(), k.leases(), k.failed(), k.marker(),
-                k.meta(), k.events(), k.fence(), k.completed(), k.metrics(MetricsType.COMPLETED.label()),
-                k.metrics(MetricsType.FAILED.label()));
     }
 
     /**

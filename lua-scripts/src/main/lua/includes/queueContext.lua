@@ -1,0 +1,33 @@
+--[[
+  queueContext: the one description of `q`, the context table a script builds once per call and
+  passes to every include that works on the queue. A script sets only the fields its includes
+  use; every field any script or include reads or writes is listed here (ScriptLintTest checks).
+  Keys (from KEY, the table the catalog generates from the script's header KEYS names; all in
+  the queue's slot):
+    wait prioritized delayed leases completed failed  the state structures
+    marker         ZSET workers block on (signalWorkers)
+    meta           the queue's settings hash (readMeta)
+    events         the event stream (emitEvent)
+    fence          the fencing-token counter (leaseJob)
+    schedulers     job scheduler ids by next run (addSchedulerIteration, advanceSchedulerOnTake)
+    metrics        {completed = key, failed = key}: the per-minute count lists (recordMetric)
+  From ARGV:
+    jobPrefix      <prefix>:{<queue>}:job: ; job keys are jobPrefix .. id (job-scoped, not in KEYS)
+    now, nowText   the caller's clock in epoch millis, as a number and as the text it came in
+  Set by the script to choose a behaviour:
+    finishing      true in moveToFinished: its take leaves the marker alone (takeJobs)
+    trimLazily     true in addJob: events are trimmed once per call, not per entry (emitEvent)
+  Derived (queueContext):
+    base           jobPrefix without "job:"; per-scheduler hashes are base .. "scheduler:" .. id
+  Filled in by includes during the call (caches and results):
+    metaRead maxLen paused metricMinute metricCount  meta read once per call (readMeta)
+    signalledReady the marker already says "a job is ready" (signalWorkers)
+    waitLength     wait's length after the last push (pushReady)
+    schedulerUpdates  scheduler updates for the worker (fetchJobs, advanceSchedulerOnTake)
+  queueContext(q) fills in the derived fields and returns q.
+]]
+
+local function queueContext(q)
+  q.base = string.sub(q.jobPrefix, 1, #q.jobPrefix - 4)
+  return q
+end
