@@ -100,6 +100,11 @@ public final class Worker<T, R> implements AutoCloseable {
         return r == null ? 0 : r.slots.inFlightCount();
     }
 
+    /** The slots of a started worker, for tests of their invariant. */
+    Slots<T> slots() {
+        return rt.slots;
+    }
+
     /**
      * Starts taking jobs. Returns at once; processing happens on the worker's threads.
      *
