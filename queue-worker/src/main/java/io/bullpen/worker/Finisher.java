@@ -23,11 +23,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Records every attempt's outcome (completed, failed, timed out, unreadable) and hands back a
- * future of where it landed. Results go in batches (group commit): while moveToFinished calls are in flight (at most
- * {@link #MAX_IN_FLIGHT}), the results that finish meanwhile queue up and go together in the next call, which also takes one
- * new job for each of them that wants one. A lone result goes out at once, so batching adds no
- * latency when the worker is not busy; under load the per-call costs (a round trip, the script's
- * entry, metrics, retention, the fetch's scans) are shared by the whole batch.
+ * future of where it landed. Results go in batches (group commit): while moveToFinished calls
+ * are under way (at most {@link #MAX_CALLS}; "in flight" is kept for attempts, see
+ * {@link Slots}), the results that finish meanwhile queue up and go together in the next call,
+ * which also takes one new job for each of them that wants one. A lone result goes out at once,
+ * so batching adds no latency when the worker is not busy; under load the per-call costs (a
+ * round trip, the script's entry, metrics, retention, the fetch's scans) are shared by the whole
+ * batch.
  *
  * <p>A Redis error (not a rejection) is retried alone with backoff, up to {@link #MAX_RETRIES}
  * times: the token check detects a repeat. If it never lands, the lock expires and the job is
@@ -41,10 +43,10 @@ final class Finisher {
     /**
      * Two calls overlap: Redis runs one while this process handles the other's reply and runs its
      * jobs. Measured on 2 cores (no-op jobs, alternating runs on a quiet machine): processing at
-     * concurrency 10 averaged ~9.6k jobs/s with 2 in flight against ~8.1k with 1, at concurrency
-     * 100 ~18k against ~14k; 3 in flight was no better than 2.
+     * concurrency 10 averaged ~9.6k jobs/s with 2 calls under way against ~8.1k with 1, at concurrency
+     * 100 ~18k against ~14k; 3 was no better than 2.
      */
-    static final int MAX_IN_FLIGHT = 2;
+    static final int MAX_CALLS = 2;
 
     /** Tries after the first call failed with a Redis error. */
     static final int MAX_RETRIES = 8;
@@ -66,7 +68,7 @@ final class Finisher {
 
     private final WorkerRuntime<?, ?> rt;
     private final Queue<Pending> queue = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger calls = new AtomicInteger();
 
     Finisher(WorkerRuntime<?, ?> rt) {
         this.rt = rt;
@@ -95,7 +97,7 @@ final class Finisher {
                 batch.add(p);
             }
             if (batch.isEmpty()) {
-                inFlight.decrementAndGet();
+                calls.decrementAndGet();
                 continue;
             }
             send(batch);
@@ -104,11 +106,11 @@ final class Finisher {
 
     private boolean acquire() {
         while (true) {
-            int n = inFlight.get();
-            if (n >= MAX_IN_FLIGHT) {
+            int n = calls.get();
+            if (n >= MAX_CALLS) {
                 return false;
             }
-            if (inFlight.compareAndSet(n, n + 1)) {
+            if (calls.compareAndSet(n, n + 1)) {
                 return true;
             }
         }
@@ -126,7 +128,7 @@ final class Finisher {
         try {
             rt.scripts.moveToFinished(rt.now(), rt.fetchArgsAfterFinish(next), finishes)
                     .whenComplete((result, failure) -> {
-                        inFlight.decrementAndGet();
+                        calls.decrementAndGet();
                         try {
                             settle(batch, result, failure);
                         } finally {
@@ -134,7 +136,7 @@ final class Finisher {
                         }
                     });
         } catch (RuntimeException e) {
-            inFlight.decrementAndGet();
+            calls.decrementAndGet();
             settle(batch, null, e);
             flush();
         }
