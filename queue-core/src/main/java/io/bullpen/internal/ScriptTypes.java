@@ -117,6 +117,49 @@ public final class ScriptTypes {
             this(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs, unrecoverable, lifo,
                     retention, -1);
         }
+
+        /** The longest retry delay recorded (a backoff may compute more). */
+        private static final long MAX_BACKOFF_MS = java.time.Duration.ofDays(3650).toMillis();
+
+        /**
+         * A successful attempt.
+         *
+         * @param id the job
+         * @param token the lock token of the attempt
+         * @param attemptsMadeBefore the job's attemptsMade when it was taken, or -1 to have the script read it
+         * @param resultJson the return value as JSON
+         * @param options the job's options (attempts, lifo, removeOnComplete)
+         * @param stackLimit stack traces kept per job
+         * @return the result to record
+         */
+        public static Finish completed(String id, String token, int attemptsMadeBefore, String resultJson,
+                                       io.bullpen.JobOptions options, int stackLimit) {
+            return new Finish(id, token, true, resultJson, null, stackLimit, options.attempts(), 0, false, options.lifo(),
+                    options.removeOnComplete(), attemptsMadeBefore);
+        }
+
+        /**
+         * A failed attempt; the retry delay comes from the job's backoff.
+         *
+         * @param id the job
+         * @param token the lock token of the attempt
+         * @param attemptsMadeBefore the job's attemptsMade when it was taken, or -1 to have the script read it
+         * @param reason the failed reason
+         * @param stacktrace the stack trace to record, or null
+         * @param unrecoverable fail now whatever attempts are left
+         * @param options the job's options (attempts, backoff, lifo, removeOnFail)
+         * @param stackLimit stack traces kept per job
+         * @return the result to record
+         */
+        public static Finish failed(String id, String token, int attemptsMadeBefore, String reason, String stacktrace,
+                                    boolean unrecoverable, io.bullpen.JobOptions options, int stackLimit) {
+            long backoffMs = options.backoff()
+                    .map(b -> b.delay(attemptsMadeBefore + 1))
+                    .map(d -> Math.min(d.toMillis(), MAX_BACKOFF_MS))
+                    .orElse(0L);
+            return new Finish(id, token, false, reason, stacktrace, stackLimit, options.attempts(), backoffMs,
+                    unrecoverable, options.lifo(), options.removeOnFail(), attemptsMadeBefore);
+        }
     }
 
     /** Where a finished job went, and the next jobs taken in the same call. */

@@ -57,23 +57,23 @@ final class FetchLoop<T, R> implements Runnable {
     }
 
     private void fetchOnce() throws InterruptedException {
-        int free = rt.slots.drainPermits();
+        int free = rt.slots.takeFree();
         if (free == 0) {
             // All slots busy: finishing jobs take the next ones; wake up now and then in case a
             // slot frees while the queue still has work.
-            rt.awaitSlot(1_000);
+            rt.slots.awaitFree(1_000, rt::running);
             return;
         }
         FetchResult result;
         try {
             result = Futures.join(rt.scripts.moveToActive(rt.now(), rt.fetchArgs(free)));
         } catch (RuntimeException e) {
-            rt.slots.release(free);
+            rt.slots.returnUnused(free);
             throw e;
         }
         rt.afterFetch(result);
         int taken = result.jobs().size();
-        rt.slots.release(free - taken);
+        rt.slots.returnUnused(free - taken);
         for (RawJob job : result.jobs()) {
             runner.start(job);
         }

@@ -1,25 +1,40 @@
 package io.bullpen.worker;
 
+import io.bullpen.JobNotFoundException;
 import io.bullpen.JobState;
+import io.bullpen.LockLostException;
 import io.bullpen.internal.ScriptTypes.FetchResult;
 import io.bullpen.internal.ScriptTypes.Finish;
 import io.bullpen.internal.ScriptTypes.FinishBatchResult;
 import io.bullpen.internal.ScriptTypes.FinishOutcome;
+import io.bullpen.internal.ScriptTypes.FinishResult;
 import io.bullpen.internal.ScriptTypes.RawJob;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Records results in batches (group commit): while moveToFinished calls are in flight (at most
- * {@link #MAX_IN_FLIGHT}), the results that finish meanwhile queue up and go together in the next call, which also takes one
- * new job for each of them that wants one. A lone result goes out at once, so batching adds no
- * latency when the worker is not busy; under load the per-call costs (a round trip, the script's
- * entry, metrics, retention, the fetch's scans) are shared by the whole batch.
+ * Records every attempt's outcome (completed, failed, timed out, unreadable) and hands back a
+ * future of where it landed. Results go in batches (group commit): while moveToFinished calls
+ * are under way (at most {@link #MAX_CALLS}; "in flight" is kept for attempts, see
+ * {@link Slots}), the results that finish meanwhile queue up and go together in the next call,
+ * which also takes one new job for each of them that wants one. A lone result goes out at once,
+ * so batching adds no latency when the worker is not busy; under load the per-call costs (a
+ * round trip, the script's entry, metrics, retention, the fetch's scans) are shared by the whole
+ * batch.
+ *
+ * <p>A Redis error (not a rejection) is retried alone with backoff, up to {@link #MAX_RETRIES}
+ * times: the token check detects a repeat. If it never lands, the lock expires and the job is
+ * recovered: at least once. Futures complete on a Redis client thread (or the timer thread for a
+ * retry), so what follows them must not block.
  */
 final class Finisher {
     private static final Logger log = LoggerFactory.getLogger(Finisher.class);
@@ -28,42 +43,49 @@ final class Finisher {
     /**
      * Two calls overlap: Redis runs one while this process handles the other's reply and runs its
      * jobs. Measured on 2 cores (no-op jobs, alternating runs on a quiet machine): processing at
-     * concurrency 10 averaged ~9.6k jobs/s with 2 in flight against ~8.1k with 1, at concurrency
-     * 100 ~18k against ~14k; 3 in flight was no better than 2.
+     * concurrency 10 averaged ~9.6k jobs/s with 2 calls under way against ~8.1k with 1, at concurrency
+     * 100 ~18k against ~14k; 3 was no better than 2.
      */
-    static final int MAX_IN_FLIGHT = 2;
+    static final int MAX_CALLS = 2;
 
-    /** Where a result ended up, and the job its slot passes to (null when none). */
-    interface Callback {
-        /**
-         * @param state the job's new state, null when {@code failure} is set
-         * @param next the job taken for this slot, or null
-         * @param failure why the result was not recorded: a rejection (lock lost) or a Redis error
-         */
-        void settled(JobState state, RawJob next, Throwable failure);
+    /** Tries after the first call failed with a Redis error. */
+    static final int MAX_RETRIES = 8;
+
+    /**
+     * Where a result ended up, and the job its slot passes to.
+     *
+     * @param state the job's new state, null when {@code failure} is set
+     * @param next the job taken for this slot, or null
+     * @param failure why the result was not recorded: a rejection (lock lost, job gone) or a Redis
+     *     error that outlasted the retries
+     * @param retried the result went out more than once
+     */
+    record Settled(JobState state, RawJob next, Throwable failure, boolean retried) {
     }
 
-    private record Pending(Finish finish, boolean wantsNext, Callback callback) {
+    private record Pending(Finish finish, boolean wantsNext, CompletableFuture<Settled> done) {
     }
 
     private final WorkerRuntime<?, ?> rt;
     private final Queue<Pending> queue = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger calls = new AtomicInteger();
 
     Finisher(WorkerRuntime<?, ?> rt) {
         this.rt = rt;
     }
 
     /**
-     * Records a result in the next call.
+     * Records a result in the next call; while the worker runs, that call also takes a job for
+     * this result's slot.
      *
      * @param finish the result
-     * @param wantsNext take a job for this slot in the same call
-     * @param callback called once, on a Redis client thread
+     * @return where it landed; never completes exceptionally
      */
-    void submit(Finish finish, boolean wantsNext, Callback callback) {
-        queue.add(new Pending(finish, wantsNext, callback));
+    CompletableFuture<Settled> submit(Finish finish) {
+        CompletableFuture<Settled> done = new CompletableFuture<>();
+        queue.add(new Pending(finish, rt.running(), done));
         flush();
+        return done;
     }
 
     private void flush() {
@@ -75,7 +97,7 @@ final class Finisher {
                 batch.add(p);
             }
             if (batch.isEmpty()) {
-                inFlight.decrementAndGet();
+                calls.decrementAndGet();
                 continue;
             }
             send(batch);
@@ -84,11 +106,11 @@ final class Finisher {
 
     private boolean acquire() {
         while (true) {
-            int n = inFlight.get();
-            if (n >= MAX_IN_FLIGHT) {
+            int n = calls.get();
+            if (n >= MAX_CALLS) {
                 return false;
             }
-            if (inFlight.compareAndSet(n, n + 1)) {
+            if (calls.compareAndSet(n, n + 1)) {
                 return true;
             }
         }
@@ -106,7 +128,7 @@ final class Finisher {
         try {
             rt.scripts.moveToFinished(rt.now(), rt.fetchArgsAfterFinish(next), finishes)
                     .whenComplete((result, failure) -> {
-                        inFlight.decrementAndGet();
+                        calls.decrementAndGet();
                         try {
                             settle(batch, result, failure);
                         } finally {
@@ -114,7 +136,7 @@ final class Finisher {
                         }
                     });
         } catch (RuntimeException e) {
-            inFlight.decrementAndGet();
+            calls.decrementAndGet();
             settle(batch, null, e);
             flush();
         }
@@ -139,11 +161,60 @@ final class Finisher {
         }
     }
 
-    private static void call(Pending p, JobState state, RawJob next, Throwable failure) {
-        try {
-            p.callback.settled(state, next, failure);
-        } catch (RuntimeException e) {
-            log.error("handling the result of job {} failed", p.finish.jobId(), e);
+    private void call(Pending p, JobState state, RawJob next, Throwable failure) {
+        if (failure != null && next == null && retryable(failure)) {
+            retry(p.finish, p.done, 0, unwrap(failure));
+        } else {
+            p.done.complete(new Settled(state, next, failure, false));
         }
+    }
+
+    /** A rejection is final; any other error may be a Redis hiccup. */
+    private static boolean retryable(Throwable failure) {
+        Throwable cause = unwrap(failure);
+        return !(cause instanceof LockLostException) && !(cause instanceof JobNotFoundException);
+    }
+
+    static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    }
+
+    /** Sends a result again, alone and taking no job, after a backoff. */
+    private void retry(Finish finish, CompletableFuture<Settled> done, int retry, Throwable cause) {
+        if (retry >= MAX_RETRIES || !schedule(finish, done, retry, cause)) {
+            done.complete(new Settled(null, null, cause, retry > 0));
+            return;
+        }
+        rt.listener.error(cause);
+    }
+
+    private boolean schedule(Finish finish, CompletableFuture<Settled> done, int retry, Throwable cause) {
+        long delay = Math.min(5_000, 100L << retry);
+        try {
+            rt.scheduler.schedule(() -> resend(finish, done, retry + 1), delay, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closed) {
+            return false;
+        }
+        log.warn("could not record the result of job {} (retry in {}ms): {}", finish.jobId(), delay, cause.toString());
+        return true;
+    }
+
+    private void resend(Finish finish, CompletableFuture<Settled> done, int retry) {
+        CompletableFuture<FinishResult> call;
+        try {
+            call = rt.scripts.moveToFinished(rt.now(), rt.fetchArgsAfterFinish(0), finish).toCompletableFuture();
+        } catch (RuntimeException e) {
+            call = CompletableFuture.failedFuture(e);
+        }
+        call.whenComplete((result, failure) -> {
+            if (result != null) {
+                rt.afterFetch(result.next());
+                done.complete(new Settled(result.state(), null, null, true));
+            } else if (retryable(failure)) {
+                retry(finish, done, retry, unwrap(failure));
+            } else {
+                done.complete(new Settled(null, null, unwrap(failure), true));
+            }
+        });
     }
 }

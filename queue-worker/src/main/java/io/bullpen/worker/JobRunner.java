@@ -11,10 +11,7 @@ import io.bullpen.internal.ScriptTypes.Finish;
 import io.bullpen.internal.ScriptTypes.RawJob;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.time.Duration;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,25 +20,26 @@ import org.slf4j.LoggerFactory;
  * 1. reads the job (data that cannot be read fails it as unrecoverable);
  * 2. runs the processor on the executor; at the job's timeout interrupts it and fails the
  *    attempt whether it stops or not (see {@link AttemptTimeouts});
- * 3. records the outcome with moveToFinished, batched with the results that finish meanwhile
- *    (see {@link Finisher}); the call also takes the next job, so the slot passes straight to it
- *    without another round trip; otherwise the slot is released;
- * 4. a result whose lock was lost is rejected by the token check and only logged;
- * 5. a Redis error while recording is retried with backoff (a repeat is detected by the token
- *    check); if it never lands, the lock expires and the job is recovered: at least once.
+ * 3. builds the outcome ({@link Finish#completed}, {@link Finish#failed}) and submits it to the
+ *    {@link Finisher}, which batches it, retries Redis errors, and takes the slot's next job in
+ *    the same call;
+ * 4. when it has landed: reports it to the listener (a result whose lock was lost is rejected by
+ *    the token check and only logged), ends the attempt, and passes the slot to the next job or
+ *    releases it (see {@link Slots}).
  */
 final class JobRunner<T, R> {
     private static final Logger log = LoggerFactory.getLogger(JobRunner.class);
     private static final int STACKTRACE_MAX_CHARS = 8_000;
-    private static final Duration MAX_BACKOFF = Duration.ofDays(3650);
 
     private final WorkerRuntime<T, R> rt;
     private final Finisher finisher;
+    private final Slots<T> slots;
     private final AttemptTimeouts timeouts;
 
     JobRunner(WorkerRuntime<T, R> rt, AttemptTimeouts timeouts) {
         this.rt = rt;
         this.finisher = new Finisher(rt);
+        this.slots = rt.slots;
         this.timeouts = timeouts;
     }
 
@@ -52,7 +50,7 @@ final class JobRunner<T, R> {
             job = Job.fromHash(raw.id(), raw.hash(), rt.dataType);
         } catch (BullpenException | IllegalArgumentException e) {
             log.error("job {} of queue {} cannot be read; failing it", raw.id(), rt.settings.queue(), e);
-            finish(raw.id(), raw.lockToken(), null, null, e, true, JobOptions.defaults(), raw.attemptsMade(), null);
+            finish(null, failed(raw.id(), raw.lockToken(), raw.attemptsMade(), e, true, JobOptions.defaults()), e, null);
             return;
         }
         if (!rt.running()) {
@@ -60,7 +58,7 @@ final class JobRunner<T, R> {
             return;
         }
         ActiveJob<T> attempt = new ActiveJob<>(job, raw.lockToken());
-        rt.inFlight.put(job.id(), attempt);
+        slots.begin(attempt);
         rt.markBusy();
         if (rt.handoff == null) {
             hand(attempt, raw);
@@ -69,7 +67,7 @@ final class JobRunner<T, R> {
         try {
             rt.handoff.execute(() -> hand(attempt, raw));
         } catch (RejectedExecutionException e) {
-            rt.inFlight.remove(job.id(), attempt);
+            slots.end(attempt);
             giveBack(raw);
         }
     }
@@ -83,7 +81,7 @@ final class JobRunner<T, R> {
         try {
             rt.executor.execute(() -> run(attempt));
         } catch (RejectedExecutionException e) {
-            rt.inFlight.remove(attempt.id(), attempt);
+            slots.end(attempt);
             giveBack(raw);
         }
     }
@@ -98,7 +96,7 @@ final class JobRunner<T, R> {
                 log.warn("could not give back job {} (it will be recovered when its lock expires): {}", raw.id(),
                         error.toString());
             }
-            rt.releaseSlot();
+            slots.release();
         });
     }
 
@@ -128,8 +126,8 @@ final class JobRunner<T, R> {
             // the job is recovered and run again rather than charged a failed attempt. (A success
             // is still recorded below; the token check rejects it if the lock has gone.)
             log.info("job {} interrupted by a forced close; it will be recovered when its lock expires", job.id());
-            rt.inFlight.remove(job.id(), attempt);
-            rt.releaseSlot();
+            slots.end(attempt);
+            slots.release();
             return;
         }
         if (error instanceof Error fatal && !(error instanceof AssertionError)) {
@@ -148,125 +146,90 @@ final class JobRunner<T, R> {
                 unrecoverable = true;
             }
         }
-        finish(job.id(), attempt.lockToken, attempt, resultJson, error, unrecoverable, job.options(), job.attemptsMade(),
-                result);
+        Finish finish = error == null
+                ? Finish.completed(job.id(), attempt.lockToken, job.attemptsMade(), resultJson, job.options(),
+                        rt.settings.stackTraceLimit())
+                : failed(job.id(), attempt.lockToken, job.attemptsMade(), error, unrecoverable, job.options());
+        finish(attempt, finish, error, result);
     }
 
     /** The timeout won over the processor: fail the attempt now, through the normal finish. */
     private void timedOut(ActiveJob<T> attempt, JobTimeoutException error) {
         Job<T> job = attempt.job;
-        finish(job.id(), attempt.lockToken, attempt, null, error, false, job.options(), job.attemptsMade(), null);
+        finish(attempt, failed(job.id(), attempt.lockToken, job.attemptsMade(), error, false, job.options()), error, null);
     }
 
-    private void finish(String id, String token, ActiveJob<T> attempt, String resultJson, Throwable error,
-                        boolean unrecoverable, JobOptions options, int attemptsMadeBefore, R result) {
-        Finish finish;
-        if (error == null) {
-            finish = new Finish(id, token, true, resultJson, null, rt.settings.stackTraceLimit(), options.attempts(), 0,
-                    false, options.lifo(), options.removeOnComplete(), attemptsMadeBefore);
-        } else {
-            long backoffMs = options.backoff()
-                    .map(b -> b.delay(attemptsMadeBefore + 1))
-                    .map(d -> Math.min(d.toMillis(), MAX_BACKOFF.toMillis()))
-                    .orElse(0L);
-            finish = new Finish(id, token, false, reason(error), stacktrace(error), rt.settings.stackTraceLimit(),
-                    options.attempts(), backoffMs, unrecoverable, options.lifo(), options.removeOnFail(), attemptsMadeBefore);
-        }
-        record(finish, attempt, error, result, 0);
+    private Finish failed(String id, String token, int attemptsMadeBefore, Throwable error, boolean unrecoverable,
+                          JobOptions options) {
+        return Finish.failed(id, token, attemptsMadeBefore, reason(error), stacktrace(error), unrecoverable, options,
+                rt.settings.stackTraceLimit());
     }
 
-    private void record(Finish finish, ActiveJob<T> attempt, Throwable error, R result, int retry) {
-        if (retry == 0) {
-            // Batched with the results that finish meanwhile; the call also takes this slot's next job.
-            finisher.submit(finish, rt.running(),
-                    (state, next, failure) -> settled(finish, attempt, error, result, retry, state, next, failure));
-            return;
-        }
-        rt.scripts.moveToFinished(rt.now(), rt.fetchArgsAfterFinish(0), finish).whenComplete((done, failure) -> {
-            if (done != null) {
-                rt.afterFetch(done.next());
+    /**
+     * Records the outcome, then reports it and passes the slot on. One way: the finisher batches
+     * and retries; this only acts on where the result landed.
+     *
+     * @param attempt the attempt, null for a job that could not be read
+     */
+    private void finish(ActiveJob<T> attempt, Finish finish, Throwable error, R result) {
+        finisher.submit(finish).thenAccept(settled -> {
+            try {
+                report(finish, attempt, error, result, settled);
+            } finally {
+                if (attempt != null) {
+                    slots.end(attempt);
+                }
+                passOn(settled.next());
             }
-            settled(finish, attempt, error, result, retry, done == null ? null : done.state(), null, failure);
+        }).exceptionally(e -> {
+            log.error("handling the result of job {} failed", finish.jobId(), e);
+            return null;
         });
     }
 
-    private void settled(Finish finish, ActiveJob<T> attempt, Throwable error, R result, int retry, JobState state,
-                         RawJob next, Throwable failure) {
+    private void report(Finish finish, ActiveJob<T> attempt, Throwable error, R result, Finisher.Settled settled) {
+        Throwable failure = settled.failure();
         if (failure == null) {
-            recorded(finish, attempt, error, result, state, next);
+            if (attempt != null) {
+                if (error == null) {
+                    rt.listener.completed(attempt.job, result);
+                } else {
+                    rt.listener.failed(attempt.job, error, settled.state() == JobState.FAILED);
+                }
+            }
             return;
         }
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        if (cause instanceof LockLostException lost) {
-            if (retry > 0 && lost.reason() == LockLostException.Reason.MISSING) {
+        if (failure instanceof LockLostException lost) {
+            if (settled.retried() && lost.reason() == LockLostException.Reason.MISSING) {
                 log.info("job {}: a retried result found the lock gone: the first call landed, or the job is "
                         + "being recovered and will run again", finish.jobId());
             } else {
-                log.warn("result of job {} rejected: {} (another worker may run it)", finish.jobId(), cause.getMessage());
+                log.warn("result of job {} rejected: {} (another worker may run it)", finish.jobId(), failure.getMessage());
                 if (attempt != null && attempt.markLockLost()) {
                     rt.listener.lockLost(attempt.job);
                 }
             }
-            release(finish.jobId(), attempt, next);
-        } else if (cause instanceof JobNotFoundException) {
+        } else if (failure instanceof JobNotFoundException) {
             // Deleted while active (drain, obliterate): there is nothing left to record.
-            log.warn("result of job {} not recorded: {}", finish.jobId(), cause.getMessage());
-            release(finish.jobId(), attempt, next);
-        } else if (next != null) {
+            log.warn("result of job {} not recorded: {}", finish.jobId(), failure.getMessage());
+        } else if (settled.next() != null) {
             // Not expected: a rejection of a kind we don't know; the slot passes on, the result is dropped.
-            log.error("result of job {} rejected", finish.jobId(), cause);
-            release(finish.jobId(), attempt, next);
-        } else if (retry < 8 && scheduleRetry(finish, attempt, error, result, retry, cause)) {
-            rt.listener.error(cause);
+            log.error("result of job {} rejected", finish.jobId(), failure);
         } else {
             log.error("gave up recording the result of job {}; its lock will expire and it will be recovered",
-                    finish.jobId(), cause);
-            release(finish.jobId(), attempt, next);
+                    finish.jobId(), failure);
         }
     }
 
-    private boolean scheduleRetry(Finish finish, ActiveJob<T> attempt, Throwable error, R result, int retry, Throwable cause) {
-        long delay = Math.min(5_000, 100L << retry);
-        try {
-            rt.scheduler.schedule(() -> record(finish, attempt, error, result, retry + 1), delay, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException closed) {
-            return false;
-        }
-        log.warn("could not record the result of job {} (retry in {}ms): {}", finish.jobId(), delay, cause.toString());
-        return true;
-    }
-
-    private void recorded(Finish finish, ActiveJob<T> attempt, Throwable error, R result, JobState state, RawJob next) {
-        if (attempt != null) {
-            if (error == null) {
-                rt.listener.completed(attempt.job, result);
-            } else {
-                rt.listener.failed(attempt.job, error, state == JobState.FAILED);
-            }
-        }
-        if (attempt != null) {
-            rt.inFlight.remove(finish.jobId(), attempt);
-        }
-        if (next == null) {
-            rt.releaseSlot();
-            if (rt.running()) {
-                rt.maybeDrained();
-            }
-        } else {
+    /** The slot passes to {@code next}, or is freed when no job was taken for it. */
+    private void passOn(RawJob next) {
+        if (next != null) {
             start(next);
+            return;
         }
-    }
-
-    /** The attempt is over without a recorded result; its slot passes to {@code next} if one was taken for it. */
-    private void release(String jobId, ActiveJob<T> attempt, RawJob next) {
-        if (attempt != null) {
-            // Conditional: the same job may already run again in this worker as a new attempt.
-            rt.inFlight.remove(jobId, attempt);
-        }
-        if (next == null) {
-            rt.releaseSlot();
-        } else {
-            start(next);
+        slots.release();
+        if (rt.running()) {
+            rt.maybeDrained();
         }
     }
 

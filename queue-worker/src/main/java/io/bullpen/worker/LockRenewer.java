@@ -23,7 +23,7 @@ final class LockRenewer<T, R> implements Runnable {
     @Override
     public void run() {
         Map<String, String> tokens = new LinkedHashMap<>();
-        rt.inFlight.forEach((id, attempt) -> {
+        rt.slots.inFlight().forEach((id, attempt) -> {
             // An attempt whose outcome is being recorded (returned or timed out): its lock ends with it.
             if (!attempt.lockLost() && !attempt.ended()) {
                 tokens.put(id, attempt.lockToken);
@@ -35,7 +35,7 @@ final class LockRenewer<T, R> implements Runnable {
         try {
             List<String> lost = Futures.join(rt.scripts.extendLocks(rt.now(), rt.settings.lockDuration().toMillis(), tokens));
             for (String id : lost) {
-                ActiveJob<T> attempt = rt.inFlight.get(id);
+                ActiveJob<T> attempt = rt.slots.attempt(id);
                 // The job may have finished and been taken again since: blame only the attempt
                 // whose token was sent, and only while its processor still runs.
                 if (attempt != null && attempt.lockToken.equals(tokens.get(id)) && !attempt.ended()

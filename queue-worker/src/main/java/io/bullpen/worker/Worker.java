@@ -4,10 +4,6 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JavaType;
 import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.KeyScheme;
-import io.bullpen.internal.RedisChecks;
-import io.bullpen.internal.SchedulerAdvancer;
-import io.bullpen.internal.SchedulerScripts;
-import io.bullpen.internal.Scripts;
 import io.bullpen.internal.Validation;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
@@ -15,17 +11,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.redisson.api.RedissonClient;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Processes the jobs of one queue with a processor function, up to {@code concurrency} at a
@@ -51,17 +39,12 @@ import org.slf4j.LoggerFactory;
  * @param <R> the type of the processor's result
  */
 public final class Worker<T, R> implements AutoCloseable {
-    private static final Logger log = LoggerFactory.getLogger(Worker.class);
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
-    /** How long close() waits for listeners to take the callbacks queued by then. */
-    private static final Duration LISTENERS_CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     private final Builder<T, R> config;
     private final Object lifecycle = new Object();
-    private WorkerRuntime<T, R> rt;
-    private MarkerWaiter waiter;
-    private Thread fetchThread;
-    private boolean ownExecutor;
+    private volatile WorkerRuntime<T, R> rt;
+    private WorkerLifecycle<T, R> parts;
     private boolean started;
     private boolean closed;
 
@@ -114,7 +97,12 @@ public final class Worker<T, R> implements AutoCloseable {
     /** @return the number of jobs this worker is running now */
     public int activeCount() {
         WorkerRuntime<T, R> r = rt;
-        return r == null ? 0 : r.inFlight.size();
+        return r == null ? 0 : r.slots.inFlightCount();
+    }
+
+    /** The slots of a started worker, for tests of their invariant. */
+    Slots<T> slots() {
+        return rt.slots;
     }
 
     /**
@@ -129,39 +117,8 @@ public final class Worker<T, R> implements AutoCloseable {
                 throw new IllegalStateException("worker " + config.name + " was already " + (closed ? "closed" : "started"));
             }
             started = true;
-            WorkerSettings s = config.settings();
-            KeyScheme keys = new KeyScheme(s.prefix(), s.queue());
-            ExecutorService executor = config.executor;
-            ownExecutor = executor == null;
-            ThreadPoolExecutor pool = null;
-            ExecutorService handoff = null;
-            if (ownExecutor) {
-                // A fixed pool (as Executors.newFixedThreadPool) whose queue wakes fewer threads per batch.
-                executor = pool = new ThreadPoolExecutor(s.concurrency(), s.concurrency(), 0L, TimeUnit.MILLISECONDS,
-                        new WakeOneQueue(), threads("bullpen-" + s.queue() + "-worker"));
-            } else {
-                handoff = Executors.newSingleThreadExecutor(threads("bullpen-" + s.queue() + "-handoff"));
-            }
-            ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(threads("bullpen-" + s.queue() + "-timer"));
-            SafeListener<T, R> listeners = new SafeListener<>(config.listeners, config.instrumentations, s.queue(),
-                    "bullpen-" + s.queue() + "-events-1");
-            rt = new WorkerRuntime<>(s, new Scripts(config.redisson, keys), config.dataType,
-                    config.processor, listeners, executor, handoff, scheduler,
-                    UUID.randomUUID().toString().substring(0, 13),
-                    new SchedulerAdvancer(new SchedulerScripts(config.redisson, keys), s.clock()));
-            waiter = new MarkerWaiter(config.redisson, keys.marker(), s.blockTimeout(), s.name());
-            JobRunner<T, R> runner = new JobRunner<>(rt, new AttemptTimeouts(scheduler, pool, s.concurrency()));
-            long renewMs = Math.max(1, s.lockDuration().toMillis() / 2);
-            scheduler.scheduleAtFixedRate(new LockRenewer<>(rt), renewMs, renewMs, TimeUnit.MILLISECONDS);
-            long stalledMs = s.stalledInterval().toMillis();
-            scheduler.scheduleAtFixedRate(new StalledJobChecker<>(rt), stalledMs, stalledMs, TimeUnit.MILLISECONDS);
-            rt.running(true);
-            fetchThread = threads("bullpen-" + s.queue() + "-fetch").newThread(new FetchLoop<>(rt, runner, waiter));
-            fetchThread.start();
-            config.redisson.getSet(keys.registry(), org.redisson.client.codec.StringCodec.INSTANCE).addAsync(s.queue());
-            RedisChecks.warnIfEvictingInBackground(config.redisson);
-            listeners.workerStarted(s.name());
-            log.info("worker {} started on queue {} (concurrency {})", s.name(), s.queue(), s.concurrency());
+            parts = new WorkerLifecycle<>(config);
+            rt = parts.rt;
             return this;
         }
     }
@@ -189,45 +146,7 @@ public final class Worker<T, R> implements AutoCloseable {
                 return;
             }
         }
-        rt.running(false);
-        waiter.wakeForClose();
-        try {
-            fetchThread.join(5_000);
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (!rt.inFlight.isEmpty() && System.nanoTime() < deadline) {
-                rt.awaitSlot(Math.max(1, Math.min(50, (deadline - System.nanoTime()) / 1_000_000)));
-                if (!rt.inFlight.isEmpty()) {
-                    Thread.sleep(5);
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        int left = rt.inFlight.size();
-        if (left > 0) {
-            log.warn("worker {} closed with {} job(s) still running; their locks will expire and another worker will "
-                    + "recover them", config.name, left);
-            rt.inFlight.values().forEach(ActiveJob::abandon);
-        }
-        rt.scheduler.shutdownNow();
-        if (ownExecutor) {
-            rt.executor.shutdownNow();
-        } else {
-            rt.handoff.shutdownNow();
-        }
-        waiter.close();
-        rt.listener.workerStopped(config.name);
-        rt.listener.flush(LISTENERS_CLOSE_TIMEOUT);
-        log.info("worker {} closed", config.name);
-    }
-
-    private static ThreadFactory threads(String prefix) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
+        parts.close(timeout);
     }
 
     private static String defaultName() {
@@ -242,12 +161,12 @@ public final class Worker<T, R> implements AutoCloseable {
      * @param <R> the type of the processor's result
      */
     public static final class Builder<T, R> {
-        private final RedissonClient redisson;
+        final RedissonClient redisson;
         private final String queue;
-        private final JavaType dataType;
-        private JobProcessor<T, R> processor;
-        private final List<WorkerListener<T, ? super R>> listeners = new ArrayList<>();
-        private final List<io.bullpen.instrument.Instrumentation> instrumentations = new ArrayList<>();
+        final JavaType dataType;
+        JobProcessor<T, R> processor;
+        final List<WorkerListener<T, ? super R>> listeners = new ArrayList<>();
+        final List<io.bullpen.instrument.Instrumentation> instrumentations = new ArrayList<>();
         private final List<java.util.function.Consumer<? super Worker<?, ?>>> onBuild = new ArrayList<>();
         /** How many of {@link #listeners} were added before any processor: typed for any result. */
         private int anyResultListeners;
@@ -264,7 +183,7 @@ public final class Worker<T, R> implements AutoCloseable {
         private int stackTraceLimit = 10;
         private int keepLogs = 1_000;
         private Clock clock = Clock.systemUTC();
-        private ExecutorService executor;
+        ExecutorService executor;
 
         private Builder(RedissonClient redisson, String queue, JavaType dataType) {
             this.redisson = Objects.requireNonNull(redisson, "redisson");

@@ -4,16 +4,13 @@ import com.fasterxml.jackson.databind.JavaType;
 import io.bullpen.internal.ScriptTypes.FetchArgs;
 import io.bullpen.internal.ScriptTypes.FetchResult;
 import io.bullpen.internal.Scripts;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The state the worker's parts share: settings, scripts, slots (one permit per free
- * concurrency slot), the attempts in flight, and the running flag.
+ * The state the worker's parts share: settings, scripts, the slots (with the attempts in flight,
+ * see {@link Slots}), and the running flag.
  */
 final class WorkerRuntime<T, R> {
     final WorkerSettings settings;
@@ -27,13 +24,11 @@ final class WorkerRuntime<T, R> {
     final ScheduledExecutorService scheduler;
     final String token;
     final io.bullpen.internal.SchedulerAdvancer schedulers;
-    final Semaphore slots;
-    final Map<String, ActiveJob<T>> inFlight = new ConcurrentHashMap<>();
+    final Slots<T> slots;
     private final AtomicLong lastFetch = new AtomicLong();
     private final AtomicLong lastClean = new AtomicLong();
     private final AtomicLong lastStalledScan = new AtomicLong();
     private static final long STALLED_SCAN_EVERY_MS = 500;
-    private final Object slotSignal = new Object();
     private final java.util.concurrent.atomic.AtomicBoolean drained = new java.util.concurrent.atomic.AtomicBoolean(true);
     private volatile boolean running;
 
@@ -50,7 +45,7 @@ final class WorkerRuntime<T, R> {
         this.scheduler = scheduler;
         this.token = token;
         this.schedulers = schedulers;
-        this.slots = new Semaphore(settings.concurrency());
+        this.slots = new Slots<>(settings.concurrency());
     }
 
     long now() {
@@ -63,9 +58,7 @@ final class WorkerRuntime<T, R> {
 
     void running(boolean value) {
         running = value;
-        synchronized (slotSignal) {
-            slotSignal.notifyAll();
-        }
+        slots.signal();
     }
 
     /** Arguments to take {@code count} jobs; includes a janitor pass when one is due. */
@@ -122,25 +115,8 @@ final class WorkerRuntime<T, R> {
 
     /** The queue had nothing ready: announce "drained" once per busy period, when nothing runs. */
     void maybeDrained() {
-        if (inFlight.isEmpty() && drained.compareAndSet(false, true)) {
+        if (slots.inFlightCount() == 0 && drained.compareAndSet(false, true)) {
             listener.drained();
-        }
-    }
-
-    /** A slot became free: give it back and wake the fetch loop if it waits for one. */
-    void releaseSlot() {
-        slots.release();
-        synchronized (slotSignal) {
-            slotSignal.notifyAll();
-        }
-    }
-
-    /** Blocks until a slot is free, the worker stops, or {@code maxMillis} pass. */
-    void awaitSlot(long maxMillis) throws InterruptedException {
-        synchronized (slotSignal) {
-            if (running && slots.availablePermits() == 0) {
-                slotSignal.wait(maxMillis);
-            }
         }
     }
 }

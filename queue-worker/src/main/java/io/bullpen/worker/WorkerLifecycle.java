@@ -1,0 +1,107 @@
+package io.bullpen.worker;
+
+import io.bullpen.internal.KeyScheme;
+import io.bullpen.internal.RedisChecks;
+import io.bullpen.internal.SchedulerAdvancer;
+import io.bullpen.internal.SchedulerScripts;
+import io.bullpen.internal.Scripts;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.redisson.client.codec.StringCodec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A started worker's parts and threads: wires them on start, and on close stops intake, waits for
+ * the attempts in flight (see {@link Slots}), abandons the rest and shuts the threads down.
+ */
+final class WorkerLifecycle<T, R> {
+    private static final Logger log = LoggerFactory.getLogger(Worker.class);
+    /** How long close() waits for listeners to take the callbacks queued by then. */
+    private static final Duration LISTENERS_CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
+    final WorkerRuntime<T, R> rt;
+    private final MarkerWaiter waiter;
+    private final Thread fetchThread;
+    private final boolean ownExecutor;
+
+    WorkerLifecycle(Worker.Builder<T, R> config) {
+        WorkerSettings s = config.settings();
+        KeyScheme keys = new KeyScheme(s.prefix(), s.queue());
+        ExecutorService executor = config.executor;
+        ownExecutor = executor == null;
+        ThreadPoolExecutor pool = null;
+        ExecutorService handoff = null;
+        if (ownExecutor) {
+            // A fixed pool (as Executors.newFixedThreadPool) whose queue wakes fewer threads per batch.
+            executor = pool = new ThreadPoolExecutor(s.concurrency(), s.concurrency(), 0L, TimeUnit.MILLISECONDS,
+                    new WakeOneQueue(), threads("bullpen-" + s.queue() + "-worker"));
+        } else {
+            handoff = Executors.newSingleThreadExecutor(threads("bullpen-" + s.queue() + "-handoff"));
+        }
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(threads("bullpen-" + s.queue() + "-timer"));
+        SafeListener<T, R> listeners = new SafeListener<>(config.listeners, config.instrumentations, s.queue(),
+                "bullpen-" + s.queue() + "-events-1");
+        rt = new WorkerRuntime<>(s, new Scripts(config.redisson, keys), config.dataType,
+                config.processor, listeners, executor, handoff, scheduler,
+                UUID.randomUUID().toString().substring(0, 13),
+                new SchedulerAdvancer(new SchedulerScripts(config.redisson, keys), s.clock()));
+        waiter = new MarkerWaiter(config.redisson, keys.marker(), s.blockTimeout(), s.name());
+        JobRunner<T, R> runner = new JobRunner<>(rt, new AttemptTimeouts(scheduler, pool, s.concurrency()));
+        long renewMs = Math.max(1, s.lockDuration().toMillis() / 2);
+        scheduler.scheduleAtFixedRate(new LockRenewer<>(rt), renewMs, renewMs, TimeUnit.MILLISECONDS);
+        long stalledMs = s.stalledInterval().toMillis();
+        scheduler.scheduleAtFixedRate(new StalledJobChecker<>(rt), stalledMs, stalledMs, TimeUnit.MILLISECONDS);
+        rt.running(true);
+        fetchThread = threads("bullpen-" + s.queue() + "-fetch").newThread(new FetchLoop<>(rt, runner, waiter));
+        fetchThread.start();
+        config.redisson.getSet(keys.registry(), StringCodec.INSTANCE).addAsync(s.queue());
+        RedisChecks.warnIfEvictingInBackground(config.redisson);
+        listeners.workerStarted(s.name());
+        log.info("worker {} started on queue {} (concurrency {})", s.name(), s.queue(), s.concurrency());
+    }
+
+    void close(Duration timeout) {
+        String name = rt.settings.name();
+        rt.running(false);
+        waiter.wakeForClose();
+        try {
+            fetchThread.join(5_000);
+            rt.slots.awaitNoneInFlight(System.nanoTime() + timeout.toNanos());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        int left = rt.slots.inFlightCount();
+        if (left > 0) {
+            log.warn("worker {} closed with {} job(s) still running; their locks will expire and another worker will "
+                    + "recover them", name, left);
+            rt.slots.inFlight().values().forEach(ActiveJob::abandon);
+        }
+        rt.scheduler.shutdownNow();
+        if (ownExecutor) {
+            rt.executor.shutdownNow();
+        } else {
+            rt.handoff.shutdownNow();
+        }
+        waiter.close();
+        rt.listener.workerStopped(name);
+        rt.listener.flush(LISTENERS_CLOSE_TIMEOUT);
+        log.info("worker {} closed", name);
+    }
+
+    private static ThreadFactory threads(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}
