@@ -39,6 +39,7 @@ public final class JobOptions {
     private final Retention removeOnComplete;
     private final Retention removeOnFail;
     private final Duration timeout;
+    private final String group;
 
     private JobOptions(Builder b) {
         Validation.nonNegative("delay", b.delay);
@@ -66,6 +67,7 @@ public final class JobOptions {
         this.removeOnComplete = b.removeOnComplete;
         this.removeOnFail = b.removeOnFail;
         this.timeout = b.timeout == null ? null : Duration.ofMillis(b.timeout.toMillis());
+        this.group = b.group == null ? null : Validation.groupName(b.group);
     }
 
     /**
@@ -261,6 +263,7 @@ public final class JobOptions {
         private Retention removeOnComplete = Retention.keepAll();
         private Retention removeOnFail = Retention.keepAll();
         private Duration timeout;
+        private String group;
 
         private Builder() {
         }
@@ -369,6 +372,19 @@ public final class JobOptions {
          */
         public Builder timeout(Duration timeout) {
             this.timeout = timeout;
+            return this;
+        }
+
+        /**
+         * Puts the job in a group (e.g. a tenant): the queue takes jobs round robin over the
+         * groups that have ready jobs, FIFO (or by priority) inside a group, and applies the
+         * group's concurrency, rate limit, max size and pause.
+         *
+         * @param group the group: 1-128 characters, no control characters; or null for none
+         * @return this builder
+         */
+        public Builder group(String group) {
+            this.group = group;
             return this;
         }
 

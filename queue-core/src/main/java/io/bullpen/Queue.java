@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -55,6 +56,8 @@ public final class Queue<T> {
     private final QueueAdmin admin;
     private final JobAdder<T> adder;
     private final QueueSchedulers<T> schedulers;
+    private final QueueLimits limits;
+    private final QueueGroups groups;
     private final JavaType dataType;
     private final Clock clock;
     private final long eventsMaxLength; // 0: not set here, the stored setting stays
@@ -72,6 +75,8 @@ public final class Queue<T> {
                 this::register);
         this.schedulers = new QueueSchedulers<>(keys.queue(), new SchedulerScripts(redisson, keys), adder, clock,
                 this::register);
+        this.limits = new QueueLimits(redisson, keys, scripts);
+        this.groups = new QueueGroups(redisson, keys, scripts);
     }
 
     /**
@@ -438,6 +443,192 @@ public final class Queue<T> {
             registered.set(true);
             RedisChecks.warnIfEvicting(redisson);
         }
+    }
+
+    // ---- Flow control (README "Flow control"): settings stored in Redis, shared by every client.
+
+    /**
+     * Limits how many jobs of this queue start, across all workers: at most {@code limit.max()}
+     * in any window of {@code limit.per()} (plus its burst). Stored in Redis and applied at once
+     * by every worker; replaces the previous limit and wakes waiting workers.
+     *
+     * @param limit the limit
+     */
+    public void setRateLimit(RateLimit limit) {
+        register("setRateLimit");
+        limits.setRateLimit(Objects.requireNonNull(limit, "limit"));
+    }
+
+    /** @return the queue's rate limit, empty when none is set */
+    public Optional<RateLimit> getRateLimit() {
+        return limits.getRateLimit();
+    }
+
+    /** Removes the queue's rate limit and wakes waiting workers. */
+    public void removeRateLimit() {
+        limits.removeRateLimit();
+    }
+
+    /**
+     * Caps how many jobs of this queue are active at once across all workers, counted from the
+     * live leases (a crashed worker's jobs stop counting when their locks expire).
+     *
+     * @param concurrency the cap, at least 1
+     * @throws IllegalArgumentException for a cap under 1
+     */
+    public void setGlobalConcurrency(long concurrency) {
+        register("setGlobalConcurrency");
+        limits.setGlobalConcurrency(concurrency);
+    }
+
+    /** @return the queue's global concurrency, empty when none is set */
+    public OptionalLong getGlobalConcurrency() {
+        return limits.getGlobalConcurrency();
+    }
+
+    /** Removes the queue's global concurrency cap and wakes waiting workers. */
+    public void removeGlobalConcurrency() {
+        limits.removeGlobalConcurrency();
+    }
+
+    /**
+     * Caps how many jobs of a group are active at once (see {@link JobOptions.Builder#group(String)}).
+     *
+     * @param group the group
+     * @param concurrency the cap, at least 1
+     */
+    public void setGroupConcurrency(String group, long concurrency) {
+        register("setGroupConcurrency");
+        groups.setGroupConcurrency(group, concurrency);
+    }
+
+    /**
+     * Removes a group's own concurrency cap (the default for groups applies again).
+     *
+     * @param group the group
+     */
+    public void removeGroupConcurrency(String group) {
+        groups.removeGroupConcurrency(group);
+    }
+
+    /**
+     * Limits how many jobs of a group start per window, across all workers.
+     *
+     * @param group the group
+     * @param limit the limit
+     */
+    public void setGroupRateLimit(String group, RateLimit limit) {
+        register("setGroupRateLimit");
+        groups.setGroupRateLimit(group, Objects.requireNonNull(limit, "limit"));
+    }
+
+    /**
+     * Removes a group's own rate limit (the default for groups applies again).
+     *
+     * @param group the group
+     */
+    public void removeGroupRateLimit(String group) {
+        groups.removeGroupRateLimit(group);
+    }
+
+    /**
+     * Caps how many jobs of a group may wait: an add beyond it throws {@link GroupFullException}.
+     *
+     * @param group the group
+     * @param maxSize the most waiting jobs, at least 1
+     */
+    public void setGroupMaxSize(String group, long maxSize) {
+        register("setGroupMaxSize");
+        groups.setGroupMaxSize(group, maxSize);
+    }
+
+    /**
+     * Removes a group's max size.
+     *
+     * @param group the group
+     */
+    public void removeGroupMaxSize(String group) {
+        groups.removeGroupMaxSize(group);
+    }
+
+    /**
+     * Sets a group's share of the round robin: a group of weight 3 gets 3 jobs for every job of a
+     * group of weight 1 while both have jobs ready.
+     *
+     * @param group the group
+     * @param weight the weight, 1 to 1000 (default 1)
+     */
+    public void setGroupWeight(String group, int weight) {
+        register("setGroupWeight");
+        groups.setGroupWeight(group, weight);
+    }
+
+    /**
+     * Pauses a group: its jobs are still added, but none starts until {@link #resumeGroup(String)}.
+     *
+     * @param group the group
+     */
+    public void pauseGroup(String group) {
+        register("pauseGroup");
+        groups.pauseGroup(group);
+    }
+
+    /**
+     * Resumes a paused group and wakes waiting workers.
+     *
+     * @param group the group
+     */
+    public void resumeGroup(String group) {
+        groups.resumeGroup(group);
+    }
+
+    /**
+     * Caps the active jobs of every group that has no cap of its own.
+     *
+     * @param concurrency the cap, at least 1
+     */
+    public void setDefaultGroupConcurrency(long concurrency) {
+        register("setDefaultGroupConcurrency");
+        groups.setDefaultGroupConcurrency(concurrency);
+    }
+
+    /** Removes the default concurrency cap for groups. */
+    public void removeDefaultGroupConcurrency() {
+        groups.removeDefaultGroupConcurrency();
+    }
+
+    /**
+     * Rate-limits every group that has no rate limit of its own, each group on its own.
+     *
+     * @param limit the limit per group
+     */
+    public void setDefaultGroupRateLimit(RateLimit limit) {
+        register("setDefaultGroupRateLimit");
+        groups.setDefaultGroupRateLimit(Objects.requireNonNull(limit, "limit"));
+    }
+
+    /** Removes the default rate limit for groups. */
+    public void removeDefaultGroupRateLimit() {
+        groups.removeDefaultGroupRateLimit();
+    }
+
+    /**
+     * Pages through the queue's groups in name order.
+     *
+     * @param after the last group of the previous page, or null for the first page
+     * @param limit the most groups returned, 1 to 1000
+     * @return the groups after {@code after}, with their counts and settings
+     */
+    public List<GroupInfo> getGroups(String after, int limit) {
+        return groups.getGroups(after, limit);
+    }
+
+    /**
+     * @param group the group
+     * @return the group's counts and settings, empty when the queue has no such group
+     */
+    public Optional<GroupInfo> getGroup(String group) {
+        return groups.getGroup(group);
     }
 
     private <R> R join(String operation, CompletionStage<R> stage) {

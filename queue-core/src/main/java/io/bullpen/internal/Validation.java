@@ -62,6 +62,29 @@ public final class Validation {
     }
 
     /**
+     * Checks a group name: 1-128 characters, no control characters (a group name is part of its
+     * Redis keys, after the queue's hash tag, so braces and colons are fine).
+     *
+     * @param group the group name
+     * @return {@code group}
+     * @throws NullPointerException if {@code group} is null
+     * @throws IllegalArgumentException if the name breaks a rule; the message quotes it
+     */
+    public static String groupName(String group) {
+        Objects.requireNonNull(group, "group");
+        if (group.isEmpty() || group.length() > 128) {
+            throw new IllegalArgumentException("group " + quote(group) + " must be 1-128 characters long but has "
+                    + group.length());
+        }
+        for (int i = 0; i < group.length(); i++) {
+            if (Character.isISOControl(group.charAt(i))) {
+                throw new IllegalArgumentException("group " + quote(group) + " must not contain control characters");
+            }
+        }
+        return group;
+    }
+
+    /**
      * Checks a key prefix: non-empty, at most {@value #MAX_PREFIX_LENGTH} characters, without
      * braces, whitespace or control characters. Unlike a queue name it may contain {@code :}, so
      * prefixes such as {@code "app:bp"} namespace several applications on one Redis.
