@@ -50,7 +50,7 @@ class WorkerKillChaosTest extends ChaosRedisTest {
     /** The same under a global concurrency: live leases (sampled every 10 ms) never exceed it. */
     @Test
     void killNineUnderAGlobalConcurrencyNeverExceedsItAndLosesNoJob() throws Exception {
-        killNine(6);
+        killNine(10);
     }
 
     private void killNine(int globalConcurrency) throws Exception {
