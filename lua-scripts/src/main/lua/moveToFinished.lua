@@ -42,10 +42,12 @@
     9  maxStalled   stalled-count limit
     10 cleanLimit   janitor batch (0 = skip)
     11.. the finished jobs, one record each, back to back; a record has 7 values for a
-         completed job and 13 for a failed one (completed jobs need no retry settings):
+         completed or limited job and 13 for a failed one (completed jobs need no retry settings):
     11 jobId        the finished job
     12 lockToken    the lock token the worker holds for it
-    13 outcome      "completed" or "failed"
+    13 outcome      "completed", "failed" or "limited" (the processor threw RateLimitedException:
+                    see putBackLimited; value is the delay in ms, keepCount the scope "queue" or
+                    "group", attemptsMade and keepAgeMs are "")
     14 attemptsMade the job's attemptsMade when the worker took it ("" = read it here); the
                     worker holds the lock, so nothing else changed it since
     15 value        completed: return value (JSON); failed: failedReason
@@ -60,14 +62,17 @@
     23 lifo         "1" = a retry to wait runs next
   Returns:
     one flat array: outcomeCount, then one outcome per finished job, in order: where it went
-    (completed | failed | delayed | waiting | prioritized), or an error code for a result that
+    (completed | failed | delayed | waiting | prioritized; a limited job: waiting | prioritized),
+    or an error code for a result that
     was rejected and changed nothing: -1 job not found, -2 lock missing (expired or recovered,
     or the same job twice in one call), -3 lock held by another token. Then the fetch as in
     moveToActive's reply (0, 0, 0, -1, -1, 0 when count = 0).
   Events:
     completed (returnValue; consecutive completed jobs of the call share one entry, see
     emitEvents), failed (failedReason, attemptsMade), retrying (attemptsMade,
-    delay, failedReason), plus moveToActive's when fetching
+    delay, failedReason), waiting (a limited job, prev = active), plus moveToActive's when
+    fetching. After its take, a call that freed slots under a global concurrency wakes one idle
+    worker when jobs and room are left (signalCapacity).
 ]]
 --- @include "checkLock"
 --- @include "fetchJobs"
@@ -79,6 +84,8 @@
 --- @include "pushReady"
 --- @include "removeJobData"
 --- @include "signalWorkers"
+--- @include "putBackLimited"
+--- @include "limitTake"
 
 local q = {
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, leases = KEY.leases,
@@ -172,6 +179,12 @@ while i <= #ARGV do
   local check = seen[jobId] and -2 or checkLock(jobKey, lockToken)
   if check < 0 then
     outcomes[#outcomes + 1] = check
+  elseif outcome == "limited" then
+    seen[jobId] = true
+    lockKeys[#lockKeys + 1] = jobKey .. ":lock"
+    leaseIds[#leaseIds + 1] = jobId
+    flushCompleted()
+    outcomes[#outcomes + 1] = putBackLimited(q, jobId, tonumber(value), ARGV[i + 5])
   else
     seen[jobId] = true
     lockKeys[#lockKeys + 1] = jobKey .. ":lock"
@@ -198,7 +211,7 @@ while i <= #ARGV do
       outcomes[#outcomes + 1] = fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
     end
   end
-  i = i + (completed and 7 or 13)
+  i = i + ((completed or outcome == "limited") and 7 or 13)
 end
 
 -- Before the fetch below, which may take a retried job again.
@@ -225,7 +238,14 @@ end
 local out = {}
 appendCounted(out, outcomes)
 if tonumber(ARGV[3]) > 0 then
-  return fetchJobs(q, readFetchArgs(3), out)
+  fetchJobs(q, readFetchArgs(3), out)
+  if #leaseIds > 0 then
+    signalCapacity(q)
+  end
+  return out
+end
+if #leaseIds > 0 then
+  signalCapacity(q)
 end
 out[#out + 1] = 0
 out[#out + 1] = 0

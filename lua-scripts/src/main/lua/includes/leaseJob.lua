@@ -8,7 +8,9 @@
   end; commitLeases(q, l) adds every lease (scored by expiry) with one ZADD to q.leases, the set
   of active jobs, and emits the call's active events as one stream entry (emitEvents).
   The fence is in the lock token and in the reply, not stored in the hash (a finished job's hash
-  stays lean). Numbers reach Redis as strings formatted with %d: a Lua number argument is
+  stays lean). A job booked by a rate limit (bookStart's processedOn and ms until it) gets its
+  booked start as processedOn and, when it is in the future, a reply-only field startIn (ms the
+  worker waits before it starts the job). Numbers reach Redis as strings formatted with %d: a Lua number argument is
   formatted with printf("%.17g"), which showed up in profiles.
 ]]
 --- @include "intText"
@@ -22,9 +24,9 @@ local function newLease(q, f, count)
   return l
 end
 
-local function leaseJob(q, f, l, out, id, hash, attemptsStarted, atStarted, atOn, atBy)
+local function leaseJob(q, f, l, out, id, hash, attemptsStarted, atStarted, atOn, atBy, bookedOn, startIn)
   local jobKey = q.jobPrefix .. id
-  local nowText = q.nowText
+  local nowText = bookedOn or q.nowText
   local fence = string.format("%d", l.nextFence)
   l.nextFence = l.nextFence + 1
   local started = intText(attemptsStarted)
@@ -48,6 +50,11 @@ local function leaseJob(q, f, l, out, id, hash, attemptsStarted, atStarted, atOn
   end
   hash[n + 1] = "fence"
   hash[n + 2] = fence
+  if startIn and startIn > 0 then
+    hash[n + 3] = "startIn"
+    hash[n + 4] = string.format("%d", startIn)
+    n = n + 2
+  end
   l.ids[#l.ids + 1] = id
   -- The job's own table goes in the reply with the id and lock token at its end: one table per
   -- job for Redis to convert, and no copying in Lua (each costs about as much).

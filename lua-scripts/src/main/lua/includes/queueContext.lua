@@ -24,6 +24,9 @@
     signalledReady the marker already says "a job is ready" (signalWorkers)
     waitLength     wait's length after the last push (pushReady)
     schedulerUpdates  scheduler updates for the worker (fetchJobs, advanceSchedulerOnTake)
+    concurrency rlMax rlPer rlBurst rlTat limitedUntil  the queue's limits (readMeta)
+    redisNow       Redis's clock, read once per call when a limit needs it (limitTake)
+    limitWake      when a take held back by the rate limit must look again (takeJobs, nextWakeTimes)
   queueContext(q) fills in the derived fields and returns q.
 ]]
 

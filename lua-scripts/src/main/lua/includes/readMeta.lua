@@ -6,7 +6,10 @@
   q.paused, whether the queue is paused (field paused);
   q.metricMinute[kind] and q.metricCount[kind] for each kind with a key in q.metrics: the
   current metrics minute and its count (fields mm:<kind> and mc:<kind>; nil and 0 when absent),
-  kept current by recordMetric.
+  kept current by recordMetric;
+  the queue's limits (limitTake), each a number or nil when not set: q.concurrency (field
+  concurrency), q.rlMax, q.rlPer, q.rlBurst, q.rlTat (rl:max, rl:per, rl:burst, rl:tat) and
+  q.limitedUntil (limitedUntil).
   Folding them into one read keeps a worker's call at one meta command, whatever it needs.
 ]]
 local function readMeta(q)
@@ -24,7 +27,14 @@ local function readMeta(q)
       end
     end
   end
+  -- The limits ride on the same HMGET: no command of its own when none is set.
+  local limitsAt = #fields
+  fields[limitsAt + 1], fields[limitsAt + 2], fields[limitsAt + 3] = "concurrency", "rl:max", "rl:per"
+  fields[limitsAt + 4], fields[limitsAt + 5], fields[limitsAt + 6] = "rl:burst", "rl:tat", "limitedUntil"
   local values = redis.call("HMGET", q.meta, unpack(fields))
+  q.concurrency, q.rlMax = tonumber(values[limitsAt + 1]), tonumber(values[limitsAt + 2])
+  q.rlPer, q.rlBurst = tonumber(values[limitsAt + 3]), tonumber(values[limitsAt + 4])
+  q.rlTat, q.limitedUntil = tonumber(values[limitsAt + 5]), tonumber(values[limitsAt + 6])
   q.maxLen = values[1] or "10000"
   q.paused = values[2] ~= false
   q.metricMinute, q.metricCount = {}, {}

@@ -8,6 +8,11 @@
              and skipped iterations
     lease    newLease (fences), leaseJob per job (lock, hash fields, reply), commitLeases (one
              ZADD, the active events)
+  Before the pop, limitTake caps the count by the queue's limits (global concurrency, rate limit)
+  and books each job's start (bookStart: processedOn is the booked start; commitLimit stores
+  the GCRA state). A capped take leaves the marker alone (a finish or the wake time brings the
+  next one); when jobs are left it sets q.limitWake, the time the rate limit allows the next
+  start minus the horizon (nextWakeTimes).
   Then, when work is left another blocked worker is woken, unless q.finishing (the caller is a
   finishing worker, which never consumed the marker); when this take emptied the queue a
   "drained" event is emitted. Appends one array per job to out: the job hash as HGETALL (with
@@ -18,28 +23,46 @@
 --- @include "popReadyJobs"
 --- @include "prepareTakenJob"
 --- @include "leaseJob"
+--- @include "limitTake"
 
 local function takeJobs(q, f, out)
   if f.count <= 0 or isPaused(q) then
     return 0
   end
-  local ids, short = popReadyJobs(q, f)
+  local limit = limitTake(q, f)
+  local pop = f
+  if limit then
+    if limit.count == 0 then
+      -- Held back with jobs left: say when to look again (nothing when the queue is empty).
+      if redis.call("LLEN", q.wait) > 0 or redis.call("ZCARD", q.prioritized) > 0 then
+        q.limitWake = limit.wake
+      end
+      return 0
+    end
+    -- The pop step sees the capped count; every other fetch argument as the caller gave it.
+    pop = setmetatable({count = limit.count, countText = string.format("%d", limit.count)}, {__index = f})
+  end
+  local ids, short = popReadyJobs(q, pop)
   local l = newLease(q, f, #ids)
   for _, id in ipairs(ids) do
     local hash, attemptsStarted, atStarted, atOn, atBy = prepareTakenJob(q, id)
     if hash then
-      leaseJob(q, f, l, out, id, hash, attemptsStarted, atStarted, atOn, atBy)
+      leaseJob(q, f, l, out, id, hash, attemptsStarted, atStarted, atOn, atBy, bookStart(q, limit))
     end
   end
+  commitLimit(q, limit)
   local taken = commitLeases(q, l)
   if taken > 0 then
     -- A take that came up short emptied the queue; a full one looks ("or" short-circuits:
     -- prioritized is only counted when wait is empty).
     if not short and (redis.call("LLEN", q.wait) > 0 or redis.call("ZCARD", q.prioritized) > 0) then
+      if limit and limit.capped then
+        q.limitWake = limit.wake
+      end
       -- Work is left: wake the next blocked worker. Only a caller that consumed the marker
       -- needs to (moveToActive); a finishing worker's take never consumed it, so it leaves the
-      -- marker as it found it.
-      if not q.finishing then
+      -- marker as it found it. A take a limit capped wakes nobody: no capacity is left.
+      if not q.finishing and not (limit and limit.capped) then
         redis.call("ZADD", q.marker, "0", "0")
       end
     else

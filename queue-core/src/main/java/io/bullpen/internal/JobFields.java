@@ -48,6 +48,13 @@ public final class JobFields {
      * it returns (it is the end of the lock token).
      */
     public static final String FENCE = "fence";
+    /**
+     * Milliseconds until the start a rate limit booked for a job just taken (its processedOn).
+     * Never stored: a take adds it to the hash it returns when the start is in the future.
+     */
+    public static final String START_IN = "startIn";
     /** The job scheduler that made this job, for scheduler iterations. */
     public static final String SCHEDULER_ID = "schedulerId";
+    /** The job's group (JobOptions.group), absent for an ungrouped job. */
+    public static final String GROUP = "grp";
 }

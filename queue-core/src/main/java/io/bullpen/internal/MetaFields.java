@@ -18,4 +18,17 @@ public final class MetaFields {
     public static final String METRICS_MINUTE_PREFIX = "mm:";
     /** Prefix of {@code mc:<kind>}: the count of the current metrics minute of a kind. */
     public static final String METRICS_COUNT_PREFIX = "mc:";
+
+    /** Global concurrency: at most this many jobs active at once (absent = no cap), see limitTake. */
+    public static final String CONCURRENCY = "concurrency";
+    /** Rate limit: starts allowed per window (with {@link #RATE_PER}; absent = no rate limit). */
+    public static final String RATE_MAX = "rl:max";
+    /** Rate limit: the window in ms. */
+    public static final String RATE_PER = "rl:per";
+    /** Rate limit: extra starts allowed after idling (absent = 0). */
+    public static final String RATE_BURST = "rl:burst";
+    /** Rate limit state: the GCRA theoretical arrival time (Redis clock, ms, fractional). */
+    public static final String RATE_TAT = "rl:tat";
+    /** No job starts before this time (Redis clock, ms): set by a processor's RateLimitedException. */
+    public static final String LIMITED_UNTIL = "limitedUntil";
 }

@@ -106,16 +106,47 @@ public final class ScriptTypes {
      * @param attemptsMade the job's attemptsMade when it was taken (the lock holder's view, which
      *     nothing else changes while the lock is held), or -1 to have the script read it: knowing
      *     it saves the script a command per job
+     * @param limitScope null for a completed or failed attempt; "queue" or "group" for a processor
+     *     that threw {@code RateLimitedException} (value is then the delay in ms), see {@link #limited}
      */
     public record Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
                          int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
-                         Retention retention, int attemptsMade) {
+                         Retention retention, int attemptsMade, String limitScope) {
+        /** A completed or failed result. */
+        public Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
+                      int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
+                      Retention retention, int attemptsMade) {
+            this(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs, unrecoverable, lifo,
+                    retention, attemptsMade, null);
+        }
+
         /** A result whose attemptsMade the script reads itself. */
         public Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
                       int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
                       Retention retention) {
             this(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs, unrecoverable, lifo,
                     retention, -1);
+        }
+
+        /**
+         * The processor threw {@code RateLimitedException}: the job goes back to the front of its
+         * line without using an attempt, and the queue (or the job's group) takes no job for
+         * {@code delayMs} (moveToFinished's "limited" outcome).
+         *
+         * @param id the job
+         * @param token the lock token of the attempt
+         * @param delayMs how long the queue or group is held back, >= 1
+         * @param group true to limit only the job's group (the queue for a job without one)
+         * @return the result to record
+         */
+        public static Finish limited(String id, String token, long delayMs, boolean group) {
+            return new Finish(id, token, false, Long.toString(delayMs), null, 0, 0, 0, false, false, Retention.keepAll(),
+                    -1, group ? "group" : "queue");
+        }
+
+        /** @return true for a {@link #limited} result */
+        public boolean limited() {
+            return limitScope != null;
         }
 
         /** The longest retry delay recorded (a backoff may compute more). */

@@ -142,6 +142,16 @@ public final class Scripts {
         // A completed result needs no retry settings: 7 values instead of 13 (fewer arguments
         // to encode and for the script to read).
         for (Finish f : finishes) {
+            if (f.limited()) {
+                args.add(f.jobId());
+                args.add(f.lockToken());
+                args.add("limited");
+                args.add("");
+                args.add(f.value());
+                args.add(f.limitScope());
+                args.add("");
+                continue;
+            }
             args.add(f.jobId());
             args.add(f.lockToken());
             args.add(f.completed() ? "completed" : "failed");
@@ -249,6 +259,23 @@ public final class Scripts {
         return runner.<List<Object>>run("setQueueSettings", ReturnType.LIST, scriptKeys.of("setQueueSettings"),
                         Long.toString(eventsMaxLength))
                 .thenApply(reply -> str(reply.get(0)));
+    }
+
+    /**
+     * setQueueLimits: sets or removes the queue's rate limit and global concurrency in meta and
+     * wakes the blocked workers. Each value: null = unchanged, {@code "-"} = remove, else the value.
+     *
+     * @param rateMax starts per window
+     * @param ratePerMs the window in ms (with rateMax)
+     * @param rateBurst extra starts after idling (with rateMax)
+     * @param concurrency the global concurrency
+     * @return when done
+     */
+    public CompletionStage<Void> setQueueLimits(String rateMax, long ratePerMs, long rateBurst, String concurrency) {
+        return runner.<Object>run("setQueueLimits", ReturnType.LONG, scriptKeys.of("setQueueLimits"),
+                        rateMax == null ? "" : rateMax, Long.toString(ratePerMs), Long.toString(rateBurst),
+                        concurrency == null ? "" : concurrency)
+                .thenAccept(reply -> { });
     }
 
     /** getCounts: counts per state and the paused flag, read atomically. */

@@ -6,21 +6,29 @@ import io.bullpen.JobOptions;
 import io.bullpen.JobNotFoundException;
 import io.bullpen.JobState;
 import io.bullpen.LockLostException;
+import io.bullpen.RateLimitedException;
+import io.bullpen.internal.JobFields;
 import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.ScriptTypes.Finish;
 import io.bullpen.internal.ScriptTypes.RawJob;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs one attempt of a job, with a slot already held:
- * 1. reads the job (data that cannot be read fails it as unrecoverable);
+ * 1. reads the job (data that cannot be read fails it as unrecoverable); a job whose start a
+ *    rate limit booked in the future ({@link JobFields#START_IN}) waits for it on the timer
+ *    thread, its slot held and its lock renewed; on close it is given back unstarted;
  * 2. runs the processor on the executor; at the job's timeout interrupts it and fails the
  *    attempt whether it stops or not (see {@link AttemptTimeouts});
- * 3. builds the outcome ({@link Finish#completed}, {@link Finish#failed}) and submits it to the
+ * 3. builds the outcome ({@link Finish#completed}, {@link Finish#failed}, {@link Finish#limited}
+ *    for a {@link RateLimitedException}) and submits it to the
  *    {@link Finisher}, which batches it, retries Redis errors, and takes the slot's next job in
  *    the same call;
  * 4. when it has landed: reports it to the listener (a result whose lock was lost is rejected by
@@ -35,6 +43,8 @@ final class JobRunner<T, R> {
     private final Finisher finisher;
     private final Slots<T> slots;
     private final AttemptTimeouts timeouts;
+    /** Attempts waiting for their booked start, by job id; whoever removes one starts or gives it back. */
+    private final Map<String, ActiveJob<T>> booked = new ConcurrentHashMap<>();
 
     JobRunner(WorkerRuntime<T, R> rt, AttemptTimeouts timeouts) {
         this.rt = rt;
@@ -60,6 +70,52 @@ final class JobRunner<T, R> {
         ActiveJob<T> attempt = new ActiveJob<>(job, raw.lockToken());
         slots.begin(attempt);
         rt.markBusy();
+        long startIn = startIn(raw);
+        if (startIn > 0) {
+            book(attempt, raw, startIn);
+            return;
+        }
+        dispatch(attempt, raw);
+    }
+
+    private static long startIn(RawJob raw) {
+        String value = raw.hash().get(JobFields.START_IN);
+        return value == null ? 0 : Long.parseLong(value);
+    }
+
+    /** The rate limit booked this job's start {@code delayMs} from now: start it then, on the timer thread. */
+    private void book(ActiveJob<T> attempt, RawJob raw, long delayMs) {
+        booked.put(attempt.id(), attempt);
+        try {
+            rt.scheduler.schedule(() -> {
+                if (booked.remove(attempt.id(), attempt)) {
+                    if (rt.running()) {
+                        dispatch(attempt, raw);
+                    } else {
+                        slots.end(attempt);
+                        giveBack(raw);
+                    }
+                }
+            }, delayMs, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            if (booked.remove(attempt.id(), attempt)) {
+                slots.end(attempt);
+                giveBack(raw);
+            }
+        }
+    }
+
+    /** On close: every job still waiting for its booked start goes back to its line at once, unstarted. */
+    void giveBackBooked() {
+        booked.forEach((id, attempt) -> {
+            if (booked.remove(id, attempt)) {
+                slots.end(attempt);
+                giveBack(attempt.job.id(), attempt.lockToken);
+            }
+        });
+    }
+
+    private void dispatch(ActiveJob<T> attempt, RawJob raw) {
         if (rt.handoff == null) {
             hand(attempt, raw);
             return;
@@ -91,9 +147,13 @@ final class JobRunner<T, R> {
      * returned to wait at once, so it neither waits for its lock to lapse nor counts as stalled.
      */
     private void giveBack(RawJob raw) {
-        rt.scripts.moveToWait(raw.id(), raw.lockToken()).whenComplete((ok, error) -> {
+        giveBack(raw.id(), raw.lockToken());
+    }
+
+    private void giveBack(String jobId, String lockToken) {
+        rt.scripts.moveToWait(jobId, lockToken).whenComplete((ok, error) -> {
             if (error != null) {
-                log.warn("could not give back job {} (it will be recovered when its lock expires): {}", raw.id(),
+                log.warn("could not give back job {} (it will be recovered when its lock expires): {}", jobId,
                         error.toString());
             }
             slots.release();
@@ -134,6 +194,12 @@ final class JobRunner<T, R> {
             // Policy: the attempt fails (and is retried) like any other, and the worker goes on.
             log.error("processor of job {} threw {}; the attempt fails and the worker keeps running{}", job.id(),
                     fatal, fatal instanceof OutOfMemoryError ? " (this JVM is short of memory)" : "", fatal);
+        }
+        if (error instanceof RateLimitedException limited) {
+            // Not a failure: the job goes back to the front of its line, unused attempt and all.
+            finish(attempt, Finish.limited(job.id(), attempt.lockToken, limited.delay().toMillis(), limited.isGroup()),
+                    error, null);
+            return;
         }
         boolean unrecoverable = error instanceof UnrecoverableJobException;
         String resultJson = null;
@@ -190,7 +256,8 @@ final class JobRunner<T, R> {
     private void report(Finish finish, ActiveJob<T> attempt, Throwable error, R result, Finisher.Settled settled) {
         Throwable failure = settled.failure();
         if (failure == null) {
-            if (attempt != null) {
+            // A limited attempt is neither completed nor failed: listeners see nothing of it.
+            if (attempt != null && !finish.limited()) {
                 if (error == null) {
                     rt.listener.completed(attempt.job, result);
                 } else {

@@ -30,6 +30,7 @@ final class WorkerLifecycle<T, R> {
     final WorkerRuntime<T, R> rt;
     private final MarkerWaiter waiter;
     private final Thread fetchThread;
+    private final JobRunner<T, R> runner;
     private final boolean ownExecutor;
 
     WorkerLifecycle(Worker.Builder<T, R> config) {
@@ -54,7 +55,7 @@ final class WorkerLifecycle<T, R> {
                 UUID.randomUUID().toString().substring(0, 13),
                 new SchedulerAdvancer(new SchedulerScripts(config.redisson, keys), s.clock()));
         waiter = new MarkerWaiter(config.redisson, keys.marker(), s.blockTimeout(), s.name());
-        JobRunner<T, R> runner = new JobRunner<>(rt, new AttemptTimeouts(scheduler, pool, s.concurrency()));
+        runner = new JobRunner<>(rt, new AttemptTimeouts(scheduler, pool, s.concurrency()));
         long renewMs = Math.max(1, s.lockDuration().toMillis() / 2);
         scheduler.scheduleAtFixedRate(new LockRenewer<>(rt), renewMs, renewMs, TimeUnit.MILLISECONDS);
         long stalledMs = s.stalledInterval().toMillis();
@@ -72,8 +73,11 @@ final class WorkerLifecycle<T, R> {
         String name = rt.settings.name();
         rt.running(false);
         waiter.wakeForClose();
+        runner.giveBackBooked();
         try {
             fetchThread.join(5_000);
+            // A fetch or finish under way at close may have booked more since.
+            runner.giveBackBooked();
             rt.slots.awaitNoneInFlight(System.nanoTime() + timeout.toNanos());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

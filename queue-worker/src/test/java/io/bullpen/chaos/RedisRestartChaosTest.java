@@ -33,6 +33,16 @@ class RedisRestartChaosTest extends ChaosRedisTest {
 
     @Test
     void workersAndEventsResumeAfterRedisCrashesAndNoAcknowledgedJobIsLost() throws Exception {
+        crashAndRestart(0);
+    }
+
+    /** The same under a global concurrency: live leases (sampled every 10 ms) never exceed it. */
+    @Test
+    void restartsUnderAGlobalConcurrencyNeverExceedItAndLoseNoJob() throws Exception {
+        crashAndRestart(5);
+    }
+
+    private void crashAndRestart(int globalConcurrency) throws Exception {
         int jobs = ChaosSupport.pick(2_000, 10_000);
         Duration produceOver = Duration.ofSeconds(ChaosSupport.pick(15, 45));
         String name = ChaosSupport.queueName("restart");
@@ -44,6 +54,8 @@ class RedisRestartChaosTest extends ChaosRedisTest {
         long worstWorkerResume = 0;
         long worstEventsResume = 0;
         long t0 = System.currentTimeMillis();
+        LiveLeaseSampler sampler = globalConcurrency > 0
+                ? LiveLeaseSampler.start(producerClient, name, () -> queue.setGlobalConcurrency(globalConcurrency)) : null;
         try (QueueEvents events = ledger.listen(QueueEvents.builder(redis.newClient(), name).lastEventId("0").build());
                 SteadyProducer producer = new SteadyProducer(queue, ledger, jobs)) {
             for (int i = 0; i < 2; i++) {
@@ -95,7 +107,16 @@ class RedisRestartChaosTest extends ChaosRedisTest {
                     .isLessThanOrEqualTo(RESUME_LIMIT.toMillis());
             assertThat(worstEventsResume).as("QueueEvents resumes within 5 s: %s", resumes)
                     .isLessThanOrEqualTo(RESUME_LIMIT.toMillis());
+            if (sampler != null) {
+                log.info("global concurrency {}: at most {} live leases in {} samples", globalConcurrency,
+                        sampler.max(), sampler.samples());
+                assertThat(sampler.max()).as("live leases sampled every 10 ms").isLessThanOrEqualTo(globalConcurrency);
+                assertThat(sampler.samples()).isGreaterThan(100);
+            }
         } finally {
+            if (sampler != null) {
+                sampler.close();
+            }
             for (Worker<Long, String> w : workers) {
                 w.close(Duration.ZERO);
             }

@@ -44,6 +44,16 @@ class WorkerKillChaosTest extends ChaosRedisTest {
 
     @Test
     void killNineOfAWorkerJvmLosesNoJob() throws Exception {
+        killNine(0);
+    }
+
+    /** The same under a global concurrency: live leases (sampled every 10 ms) never exceed it. */
+    @Test
+    void killNineUnderAGlobalConcurrencyNeverExceedsItAndLosesNoJob() throws Exception {
+        killNine(10);
+    }
+
+    private void killNine(int globalConcurrency) throws Exception {
         int jobs = ChaosSupport.pick(2_000, 10_000);
         int kills = ChaosSupport.pick(4, 10);
         Duration produceOver = Duration.ofSeconds(ChaosSupport.pick(14, 40));
@@ -57,6 +67,8 @@ class WorkerKillChaosTest extends ChaosRedisTest {
         List<Path> logs = new ArrayList<>();
         Process child = null;
         long t0 = System.currentTimeMillis();
+        LiveLeaseSampler sampler = globalConcurrency > 0
+                ? LiveLeaseSampler.start(producerClient, name, () -> queue.setGlobalConcurrency(globalConcurrency)) : null;
         try (QueueEvents events = ledger.listen(QueueEvents.builder(workerClient, name).build());
                 SteadyProducer producer = new SteadyProducer(queue, ledger, jobs)) {
             for (int i = 0; i < 2; i++) {
@@ -139,7 +151,16 @@ class WorkerKillChaosTest extends ChaosRedisTest {
             assertThat(t.problems).as("jobs in contradictory states").isEmpty();
             assertThat(done).hasSize(kills);
             assertThat(t.starts).as("processor starts").isGreaterThanOrEqualTo(jobs);
+            if (sampler != null) {
+                log.info("global concurrency {}: at most {} live leases in {} samples", globalConcurrency,
+                        sampler.max(), sampler.samples());
+                assertThat(sampler.max()).as("live leases sampled every 10 ms").isLessThanOrEqualTo(globalConcurrency);
+                assertThat(sampler.samples()).isGreaterThan(100);
+            }
         } finally {
+            if (sampler != null) {
+                sampler.close();
+            }
             if (child != null) {
                 child.destroyForcibly();
                 child.waitFor(10, TimeUnit.SECONDS);

@@ -1,0 +1,41 @@
+--[[
+  putBackLimited: moveToFinished's "limited" outcome (a processor threw RateLimitedException),
+  after the lock check: the job goes back to the front of its line (wait, prioritized or its
+  group, through pushReady) with ats - 1, so no attempt is used and no stall is counted (atm is
+  unchanged); limitedUntil = Redis now + delayMs is set on the queue (meta) or, for scope
+  "group" on a job with a group (field grp), on the group (groupmeta:<g>, which the group pick
+  honours); a job without a group limits the queue. A limit already further out is kept. The
+  caller releases the lock and lease with the batch's others. Emits waiting (prev = active).
+  Returns the state the job is now in.
+]]
+--- @include "redisNowMs"
+--- @include "readMeta"
+--- @include "pushReady"
+--- @include "emitEvent"
+--- @include "intText"
+--- @include "queueContext"
+
+local function putBackLimited(q, jobId, delayMs, scope)
+  local jobKey = q.jobPrefix .. jobId
+  local job = redis.call("HMGET", jobKey, "priority", "grp")
+  local group = job[2] or nil
+  redis.call("HINCRBY", jobKey, "ats", -1)
+  local untilMs = redisNowMs(q) + delayMs
+  if scope == "group" and group then
+    local groupMeta = (q.base or queueContext(q).base) .. "groupmeta:" .. group
+    local current = tonumber(redis.call("HGET", groupMeta, "limitedUntil")) or 0
+    if untilMs > current then
+      redis.call("HSET", groupMeta, "limitedUntil", intText(untilMs))
+    end
+  else
+    readMeta(q)
+    if untilMs > (q.limitedUntil or 0) then
+      redis.call("HSET", q.meta, "limitedUntil", intText(untilMs))
+      -- The same call's take honours it.
+      q.limitedUntil = untilMs
+    end
+  end
+  local state = pushReady(q, jobId, tonumber(job[1]) or 0, true, group)
+  emitEvent(q, "waiting", jobId, "prev", "active")
+  return state
+end
