@@ -70,10 +70,42 @@ final class LimiterWorkload implements Workload {
             processor.sort(Long::compare);
             double span = (processor.get(processor.size() - 1) - processor.get(0)) / 1e6;
             values.put(meanRate, (processor.size() - 1) / span);
-            log.info("{}: {} starts over {} s; max in 1 s: {} by processedOn, {} by the processor's clock", peer.title(),
-                    processor.size(), String.format("%.2f", span), values.get(byProcessedOn), values.get(byProcessor));
+            log.info("{}: {} starts over {} s; max in 1 s: {} by processedOn, {} by the processor's clock"
+                            + " (that window begins {} ms after the first start); starts per 100 ms by the processor's clock: {}",
+                    peer.title(), processor.size(), String.format("%.2f", span), values.get(byProcessedOn),
+                    values.get(byProcessor), (densest(processor, PER_MS * 1_000) - processor.get(0)) / 1_000,
+                    histogram(processor, 100_000));
         }
         return values;
+    }
+
+    /** @return where the densest window of {@link #maxInWindow} begins */
+    static long densest(List<Long> sorted, long window) {
+        int best = 0;
+        long at = sorted.get(0);
+        for (int i = 0, end = 0; i < sorted.size(); i++) {
+            while (end < sorted.size() && sorted.get(end) < sorted.get(i) + window) {
+                end++;
+            }
+            if (end - i > best) {
+                best = end - i;
+                at = sorted.get(i);
+            }
+        }
+        return at;
+    }
+
+    /** @return starts per bucket of {@code width} from the first start, for the log */
+    static List<Integer> histogram(List<Long> sorted, long width) {
+        List<Integer> counts = new ArrayList<>();
+        for (long t : sorted) {
+            int bucket = (int) ((t - sorted.get(0)) / width);
+            while (counts.size() <= bucket) {
+                counts.add(0);
+            }
+            counts.set(bucket, counts.get(bucket) + 1);
+        }
+        return counts;
     }
 
     /**
