@@ -55,6 +55,32 @@ function createOps(port, warmUpJobs) {
       return { seconds: Number(last - first) / 1e9 };
     },
 
+    // Several workers share BullMQ's limiter ({max, duration}: a window counted from the first
+    // job in it). Records each job's processedOn (ms, from the worker's clock when it moved the
+    // job to active) and the processor's own clock (us) when it was called.
+    async processRateLimited({ queue: name, n, workers, concurrency, max, perMs }) {
+      const processedOn = [];
+      const processorMicros = [];
+      const running = [];
+      let done = 0;
+      await new Promise((resolve, reject) => {
+        for (let w = 0; w < workers; w++) {
+          const worker = new Worker(name, async (job) => {
+            processorMicros.push(Number(process.hrtime.bigint() / 1000n));
+            processedOn.push(job.processedOn || -1);
+            return null;
+          }, { connection, concurrency, limiter: { max, duration: perMs } });
+          worker.on('completed', () => {
+            if (++done === n) resolve();
+          });
+          worker.on('error', reject);
+          running.push(worker);
+        }
+      });
+      await Promise.all(running.map((w) => w.close()));
+      return { processedOn, processorMicros };
+    },
+
     async addOneAtATime({ queue: name, n }) {
       const q = queue(name);
       const start = process.hrtime.bigint();

@@ -63,7 +63,7 @@ public final class BenchMain {
              RedisControl control = RedisControl.connect(server.port())) {
             BenchContext ctx = new BenchContext(server, control, options.sizes(), bullmqDir(options));
             List<Peer> peers = options.peers().stream().map(Peers::create).toList();
-            List<Workload> workloads = Workloads.all(options.sizes()).stream()
+            List<Workload> workloads = Workloads.known(options.sizes(), options.quick()).stream()
                     .filter(w -> options.workloads().contains(w.name())).toList();
             Results results = runAll(ctx, workloads, peers, options.runs());
             String version = RedisControl.infoText(control.info("server"), "redis_version");

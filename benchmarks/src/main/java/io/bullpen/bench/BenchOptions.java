@@ -22,13 +22,16 @@ public record BenchOptions(List<String> workloads, boolean quick, List<String> p
                            String redisServer, String bullmqDir, boolean help) {
     /** The workloads, in the order a full run does them. */
     public static final List<String> ALL_WORKLOADS = List.of("processing", "adding", "delayed", "cost", "scale");
+    /** The flow-control workloads (issue 15): run only when named, or all of them with {@code flow}. */
+    public static final List<String> FLOW_WORKLOADS = List.of("limiter", "wakeup", "fairness", "groupcost");
     /** The peers, in column order. */
     public static final List<String> ALL_PEERS = List.of("bullpen", "bullmq", "redisson");
 
     /** What {@code --help} prints. */
     public static final String USAGE = """
             usage: java -jar benchmarks/target/bullpen-bench.jar [workload...] [options]
-              workloads: processing adding delayed cost scale (default: all)
+              workloads: processing adding delayed cost scale (default: these five, "all")
+                         limiter wakeup fairness groupcost (flow control; only when named, or "flow")
               --quick              reduced sizes, 1 run (under 2 minutes)
               --peers LIST         comma-separated, from bullpen,bullmq,redisson (default: all)
               --runs N             runs per workload and peer; the table shows the median (default 3, --quick 1)
@@ -64,16 +67,20 @@ public record BenchOptions(List<String> workloads, boolean quick, List<String> p
                 default -> {
                     if (arg.equals("all")) {
                         workloads.addAll(ALL_WORKLOADS);
-                    } else if (ALL_WORKLOADS.contains(arg)) {
+                    } else if (arg.equals("flow")) {
+                        workloads.addAll(FLOW_WORKLOADS);
+                    } else if (ALL_WORKLOADS.contains(arg) || FLOW_WORKLOADS.contains(arg)) {
                         workloads.add(arg);
                     } else {
-                        throw new IllegalArgumentException("unknown argument '" + arg + "'; workloads are " + ALL_WORKLOADS);
+                        throw new IllegalArgumentException("unknown argument '" + arg + "'; workloads are " + ALL_WORKLOADS
+                                + " and " + FLOW_WORKLOADS);
                     }
                 }
             }
         }
         List<String> chosen = workloads.isEmpty() ? ALL_WORKLOADS
-                : ALL_WORKLOADS.stream().filter(workloads::contains).toList();
+                : java.util.stream.Stream.concat(ALL_WORKLOADS.stream(), FLOW_WORKLOADS.stream())
+                        .filter(workloads::contains).toList();
         return new BenchOptions(chosen, quick, peers, runs != null ? runs : quick ? 1 : 3, hz, redisServer, bullmqDir, help);
     }
 

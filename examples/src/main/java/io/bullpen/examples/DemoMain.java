@@ -8,7 +8,8 @@ import java.util.Locale;
 /**
  * The demo: every example at once, with producers and workers running continuously, and the job
  * counts of each queue logged every few seconds. Orders are placed, paid or cancelled,
- * notifications retried on their schedule, prioritized tasks run in priority order.
+ * notifications retried on their schedule, prioritized tasks run in priority order, API calls
+ * made under a rate limit, and tenants' exports run fairly, one at a time per tenant.
  *
  * <pre>
  * mvn -q -DskipTests package &amp;&amp; java -jar examples/target/bullpen-demo.jar [--redis URL] [--duration SECONDS] [--port N]
@@ -20,8 +21,9 @@ import java.util.Locale;
  * 8080, or any free port when 8080 is taken) and prints its URL and the token for actions. On a
  * Redis that outlives it (given with {@code --redis}, or the local one), it removes its queues
  * when it stops: {@value CancelUnpaidOrderExample#QUEUE}, {@value NotificationRetryExample#QUEUE},
- * {@value PriorityExample#QUEUE}, {@value NightlyReportExample#QUEUE} and
- * {@value QueueEventsExample#QUEUE}, one queue per example.
+ * {@value PriorityExample#QUEUE}, {@value NightlyReportExample#QUEUE},
+ * {@value QueueEventsExample#QUEUE}, {@value RateLimitedApiExample#QUEUE} and
+ * {@value MultiTenantExportExample#QUEUE}, one queue per example.
  */
 public final class DemoMain extends Example {
     private final Duration countsEvery;
@@ -52,6 +54,8 @@ public final class DemoMain extends Example {
         include(new PriorityExample(Duration.ofSeconds(10), Duration.ofMillis(200)));
         include(new NightlyReportExample(Duration.ofSeconds(10)));
         include(new QueueEventsExample(QueueEventsExample.Part.ALL, Duration.ofSeconds(10), Duration.ofMillis(250), 0.3));
+        include(new RateLimitedApiExample());
+        include(new MultiTenantExportExample());
         every(countsEvery, countsEvery, "reading job counts", this::logCounts);
     }
 

@@ -8,7 +8,11 @@
  *       when the order is paid;</li>
  *   <li>{@link io.bullpen.examples.NotificationRetryExample}: retries on a staged schedule
  *       (15 s, 3 min, 10 min ... 15 h);</li>
- *   <li>{@link io.bullpen.examples.PriorityExample}: priorities and the order jobs run in.</li>
+ *   <li>{@link io.bullpen.examples.PriorityExample}: priorities and the order jobs run in;</li>
+ *   <li>{@link io.bullpen.examples.RateLimitedApiExample}: a queue rate limit shared by its
+ *       workers, and {@code RateLimitedException} on a 429;</li>
+ *   <li>{@link io.bullpen.examples.MultiTenantExportExample}: a group per tenant, per-tenant
+ *       concurrency 1, fair round robin over the tenants.</li>
  * </ul>
  *
  * <p>Each takes {@code --redis URL} and {@code --duration SECONDS}; without {@code --redis} it

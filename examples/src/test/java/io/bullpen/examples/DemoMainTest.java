@@ -28,6 +28,7 @@ class DemoMainTest {
 
     @Test
     void runsEveryExampleForTheDurationThenClosesAllWorkers(BullpenTestContext ctx) {
+        FlowControlBuilt.assumeBuilt(ctx);   // the demo includes the flow-control examples
         DemoMain demo = new DemoMain(Duration.ofSeconds(1));
         Map<String, JobCounts> lastCounts;
         try (LogCapture demoLog = LogCapture.of(DemoMain.class);
@@ -38,7 +39,7 @@ class DemoMainTest {
 
             assertThat(status).isZero();
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
-            assertThat(demo.workers()).hasSize(5).noneMatch(Worker::isRunning);
+            assertThat(demo.workers()).hasSize(8).noneMatch(Worker::isRunning);
             assertThat(commandLog.messages()).contains("Redis: " + ctx.redis().uri() + " (given with --redis)");
             assertThat(commandLog.messages()).anyMatch(m -> m.startsWith("Dashboard: http://127.0.0.1:")
                     && m.contains("token for actions"));
@@ -56,10 +57,13 @@ class DemoMainTest {
         assertThat(notifications.completed() + notifications.delayed() + notifications.failed()).isPositive();
         assertThat(tasks.completed()).isPositive();
         assertThat(lastCounts.get(QueueEventsExample.QUEUE).total()).isPositive();
+        assertThat(lastCounts.get(RateLimitedApiExample.QUEUE).total()).isPositive();
+        assertThat(lastCounts.get(MultiTenantExportExample.QUEUE).total()).isPositive();
     }
 
     @Test
     void everyExampleHasAQueueOfItsOwnSoNoWorkerTakesAnotherExamplesJobs(BullpenTestContext ctx) {
+        FlowControlBuilt.assumeBuilt(ctx);   // the demo includes the flow-control examples
         DemoMain demo = new DemoMain(Duration.ofSeconds(1));
         try (LogCapture all = LogCapture.of("io.bullpen")) {
             int status = ExampleRunner.run("bullpen-demo", demo, "--redis", ctx.redis().uri(), "--duration", "4", "--port", "0");
@@ -67,7 +71,8 @@ class DemoMainTest {
             assertThat(status).isZero();
             assertThat(demo.queues()).extracting(Queue::name).containsExactlyInAnyOrder(
                     CancelUnpaidOrderExample.QUEUE, NotificationRetryExample.QUEUE, PriorityExample.QUEUE,
-                    NightlyReportExample.QUEUE, QueueEventsExample.QUEUE);
+                    NightlyReportExample.QUEUE, QueueEventsExample.QUEUE, RateLimitedApiExample.QUEUE,
+                    MultiTenantExportExample.QUEUE);
             // A worker given another example's job sees its fields as null ("ran null", "report
             // null done") or fails on them.
             assertThat(all.messages()).isNotEmpty().noneMatch(m -> m.contains("null"));
@@ -78,6 +83,7 @@ class DemoMainTest {
 
     @Test
     void onARedisGivenWithDashDashRedisTheDemoRemovesItsQueuesWhenItStops(BullpenTestContext ctx) {
+        FlowControlBuilt.assumeBuilt(ctx);   // the demo includes the flow-control examples
         int status = ExampleRunner.run("bullpen-demo", new DemoMain(Duration.ofSeconds(1)),
                 "--redis", ctx.redis().uri(), "--duration", "2", "--port", "0");
 
@@ -96,6 +102,7 @@ class DemoMainTest {
 
     @Test
     void theDemoProcessExitsZeroAtTheEndOfDuration(BullpenTestContext ctx) throws Exception {
+        FlowControlBuilt.assumeBuilt(ctx);   // the demo includes the flow-control examples
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process process = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
                 DemoMain.class.getName(), "--redis", ctx.redis().uri(), "--duration", "2")
@@ -107,7 +114,7 @@ class DemoMainTest {
             String out = output.get(5, TimeUnit.SECONDS);
             assertThat(process.exitValue()).as(out).isZero();
             assertThat(out).contains("running for 2s", "stopped");
-            assertThat(out.lines().filter(l -> l.contains("worker ") && l.endsWith(" closed"))).as(out).hasSize(5);
+            assertThat(out.lines().filter(l -> l.contains("worker ") && l.endsWith(" closed"))).as(out).hasSize(8);
         } finally {
             process.destroyForcibly();
         }

@@ -11,6 +11,14 @@ public interface Peer {
     String title();
 
     /**
+     * @return true when its drivers offer {@link PeerDriver#flowControl()} (groups, wake-ups):
+     *         Bullpen only; the workloads that need it show n/a for the others without starting them
+     */
+    default boolean hasFlowControl() {
+        return false;
+    }
+
+    /**
      * Connects a driver for one workload run and warms it up (JIT, script cache, connections).
      *
      * @param ctx the benchmark's Redis

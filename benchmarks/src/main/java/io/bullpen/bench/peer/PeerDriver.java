@@ -133,6 +133,33 @@ public interface PeerDriver extends AutoCloseable {
      */
     void addNear(String queue, int jobs, long leadMs, long spreadMs) throws Exception;
 
+    /**
+     * Processes pre-added jobs ({@link #prefill}) with {@code workers} workers at {@code concurrency}
+     * each under the peer's own rate limiter ({@code max} starts per {@code perMs}), noting when
+     * each job started; returns when all completed and the workers are closed.
+     *
+     * @param queue the queue
+     * @param jobs how many it holds
+     * @param workers how many workers
+     * @param concurrency each worker's concurrency
+     * @param max the limit's starts per window
+     * @param perMs the limit's window
+     * @return the start times
+     * @throws Exception on failure; {@link UnsupportedOperationException} when the peer has no limiter
+     */
+    default Starts processRateLimited(String queue, int jobs, int workers, int concurrency, int max, long perMs)
+            throws Exception {
+        throw new UnsupportedOperationException("no rate limiter");
+    }
+
+    /**
+     * @return the flow-control operations only Bullpen has
+     * @throws UnsupportedOperationException for the other peers
+     */
+    default FlowControl flowControl() {
+        throw new UnsupportedOperationException("no groups or wake-ups to measure");
+    }
+
     /** Stops the consumers, if any, and disconnects (a Node peer's process exits). */
     @Override
     void close();

@@ -5,7 +5,7 @@ import io.bullpen.bench.Sizes;
 import io.bullpen.bench.Workload;
 import java.util.List;
 
-/** The workloads, in the order a full run does them. */
+/** The workloads, in the order a full run does them, and the flow-control ones run when named. */
 public final class Workloads {
     private Workloads() {
     }
@@ -17,6 +17,29 @@ public final class Workloads {
     public static List<Workload> all(Sizes sizes) {
         return List.of(new ProcessingWorkload(sizes), new AddingWorkload(sizes), new DelayedWorkload(sizes),
                 new CostWorkload(sizes), new ScaleWorkload(sizes));
+    }
+
+    /**
+     * The flow-control workloads (issue 15): run only when named, not in a default run.
+     *
+     * @param quick small sizes
+     * @return limiter, wakeup, fairness, groupcost
+     */
+    public static List<Workload> flow(boolean quick) {
+        FlowSizes sizes = quick ? FlowSizes.quick() : FlowSizes.full();
+        return List.of(new LimiterWorkload(sizes), new WakeUpWorkload(sizes), new FairnessWorkload(sizes),
+                new GroupCostWorkload(sizes));
+    }
+
+    /**
+     * @param sizes full or quick sizes
+     * @param quick small sizes for the flow-control workloads
+     * @return every workload, the default ones then the flow-control ones
+     */
+    public static List<Workload> known(Sizes sizes, boolean quick) {
+        List<Workload> all = new java.util.ArrayList<>(all(sizes));
+        all.addAll(flow(quick));
+        return all;
     }
 
     /**

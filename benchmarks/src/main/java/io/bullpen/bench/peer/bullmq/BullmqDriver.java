@@ -3,6 +3,7 @@ package io.bullpen.bench.peer.bullmq;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.bullpen.bench.BenchContext;
 import io.bullpen.bench.peer.PeerDriver;
+import io.bullpen.bench.peer.Starts;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -99,6 +100,20 @@ final class BullmqDriver implements PeerDriver {
     @Override
     public void addNear(String queue, int jobs, long leadMs, long spreadMs) throws Exception {
         node.request("addNear", Map.of("queue", queue, "n", jobs, "leadMs", leadMs, "spreadMs", spreadMs));
+    }
+
+    @Override
+    public Starts processRateLimited(String queue, int jobs, int workers, int concurrency, int max, long perMs)
+            throws Exception {
+        JsonNode reply = node.request("processRateLimited", Map.of("queue", queue, "n", jobs, "workers", workers,
+                "concurrency", concurrency, "max", max, "perMs", perMs));
+        return new Starts(longs(reply.path("processedOn")), longs(reply.path("processorMicros")));
+    }
+
+    private static List<Long> longs(JsonNode array) {
+        List<Long> values = new ArrayList<>(array.size());
+        array.forEach(v -> values.add(v.asLong()));
+        return values;
     }
 
     private static double seconds(JsonNode reply) {

@@ -4,10 +4,13 @@ import io.bullpen.Job;
 import io.bullpen.JobOptions;
 import io.bullpen.JobSpec;
 import io.bullpen.Queue;
+import io.bullpen.RateLimit;
 import io.bullpen.bench.peer.ChildJvm;
 import io.bullpen.bench.peer.Consumed;
 import io.bullpen.bench.peer.DelayedProducerMain;
+import io.bullpen.bench.peer.FlowControl;
 import io.bullpen.bench.peer.PeerDriver;
+import io.bullpen.bench.peer.Starts;
 import io.bullpen.worker.Worker;
 import io.bullpen.worker.WorkerListener;
 import java.time.Duration;
@@ -15,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -168,6 +172,50 @@ final class BullpenDriver implements PeerDriver {
     @Override
     public void addNear(String queue, int jobs, long leadMs, long spreadMs) {
         BullpenProducer.addDueUniformly(queue(queue), jobs, leadMs, spreadMs);
+    }
+
+    @Override
+    public Starts processRateLimited(String queue, int jobs, int workers, int concurrency, int max, long perMs)
+            throws Exception {
+        queue(queue).setRateLimit(RateLimit.of(max, Duration.ofMillis(perMs)));
+        ConcurrentLinkedQueue<Long> processedOn = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<Long> processor = new ConcurrentLinkedQueue<>();
+        AtomicInteger completed = new AtomicInteger();
+        CountDownLatch done = new CountDownLatch(1);
+        List<Worker<Payload, Object>> running = new ArrayList<>();
+        try {
+            for (int w = 0; w < workers; w++) {
+                running.add(Worker.builder(redisson, queue, Payload.class)
+                        .processor(ctx -> {
+                            processor.add(System.nanoTime() / 1_000);
+                            processedOn.add(ctx.job().processedOn().map(java.time.Instant::toEpochMilli).orElse(-1L));
+                            return null;
+                        })
+                        .concurrency(concurrency)
+                        .listener(new WorkerListener<>() {
+                            @Override
+                            public void onCompleted(Job<Payload> job, Object result) {
+                                if (completed.incrementAndGet() == jobs) {
+                                    done.countDown();
+                                }
+                            }
+                        })
+                        .build()
+                        .start());
+            }
+            if (!done.await(MAX_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new TimeoutException("completed " + completed.get() + " of " + jobs + " jobs in " + MAX_WAIT);
+            }
+        } finally {
+            running.forEach(Worker::close);
+            queue(queue).removeRateLimit();
+        }
+        return new Starts(List.copyOf(processedOn), List.copyOf(processor));
+    }
+
+    @Override
+    public FlowControl flowControl() {
+        return new BullpenFlowControl(redisson);
     }
 
     private double addInChunks(String queue, int jobs, int chunk, JobOptions options) {

@@ -17,6 +17,11 @@ public final class BullpenPeer implements Peer {
     }
 
     @Override
+    public boolean hasFlowControl() {
+        return true;
+    }
+
+    @Override
     public PeerDriver open(BenchContext ctx, String workload) throws Exception {
         return BullpenDriver.open(ctx.url(), ctx.sizes().warmUpJobs());
     }
