@@ -3,6 +3,7 @@ package io.bullpen.worker;
 import io.bullpen.internal.Futures;
 import io.bullpen.internal.ScriptTypes.FetchResult;
 import io.bullpen.internal.ScriptTypes.RawJob;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,12 +13,15 @@ import org.slf4j.LoggerFactory;
  * 2. hands each job to the runner (finishing a job takes the next one itself, so while the
  *    queue has work this loop mostly waits for a slot);
  * 3. with free slots and nothing ready, waits on the marker until a job is added, the next
- *    delayed job is due or a lease expires (a crashed worker's job), or the block times out;
+ *    delayed job is due, a lease expires (a crashed worker's job) or a limit lets the next job
+ *    start; with no such time known, until the block times out;
  * 4. on any error: reports it, backs off (up to 2 s) and tries again, so a Redis restart or a
  *    dropped connection never ends consumption.
  */
 final class FetchLoop<T, R> implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(FetchLoop.class);
+
+    private static final long QUIET_MAX_NANOS = TimeUnit.SECONDS.toNanos(60);
 
     private final WorkerRuntime<T, R> rt;
     private final JobRunner<T, R> runner;
@@ -83,7 +87,26 @@ final class FetchLoop<T, R> implements Runnable {
         if (taken == 0) {
             rt.maybeDrained();
         }
-        waiter.await(rt.now(), nextWake(result));
+        awaitWork(nextWake(result));
+    }
+
+    /**
+     * Waits until a signal or the time the fetch said to look again (next delayed job, lease
+     * expiry, a limit's next start). A pop that times out before that time means nothing was
+     * signalled, so the worker blocks again without asking the queue: waiting out a limit costs
+     * only the blocking wait. At most {@link #QUIET_MAX_NANOS} pass without a look, a safety net
+     * for a signal lost with a worker that died holding it.
+     */
+    private void awaitWork(long wake) throws InterruptedException {
+        long quietSince = System.nanoTime();
+        while (rt.running()) {
+            if (waiter.await(rt.now(), wake)) {
+                return;
+            }
+            if (wake <= 0 || rt.now() >= wake || System.nanoTime() - quietSince >= QUIET_MAX_NANOS) {
+                return;
+            }
+        }
     }
 
     private static long nextWake(FetchResult r) {

@@ -34,6 +34,9 @@ import org.slf4j.LoggerFactory;
  *    one (a job added 4.5 s after a restart waited 4.7 s). When the connection is back the
  *    worker is woken (it looks at the queue and sends a fresh pop) and logs it once.
  * Whatever ends the wait, the caller then asks the queue itself: a pop's result is only a hint.
+ * {@link #await} says whether a signal ended it (a pop that took the marker, the connection back,
+ * close) or only time (the deadline, a pop's block timeout, the watchdog), so a worker that knows
+ * when to look next can block again without asking the queue.
  */
 final class MarkerWaiter implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MarkerWaiter.class);
@@ -47,6 +50,7 @@ final class MarkerWaiter implements AutoCloseable {
     private final Set<InetSocketAddress> lost = ConcurrentHashMap.newKeySet();
     private final Object wake = new Object();
     private boolean woken; // guarded by wake
+    private boolean signalled; // guarded by wake: woken by a signal, not by time
     private volatile boolean closed;
     private volatile CompletableFuture<String> pending; // replaced by the fetch thread only
     private long pendingSince;
@@ -63,17 +67,20 @@ final class MarkerWaiter implements AutoCloseable {
     /**
      * Waits for a signal, until {@code deadlineMillis} (epoch ms per {@code nowMillis}; <= 0 for
      * none) or until the block timeout, whichever comes first.
+     *
+     * @return true when a signal ended the wait (or one came while the worker was busy), false
+     *     when only time did
      */
-    void await(long nowMillis, long deadlineMillis) throws InterruptedException {
+    boolean await(long nowMillis, long deadlineMillis) throws InterruptedException {
         if (closed) {
-            return;
+            return true;
         }
         if (pending != null && pending.isDone()) {
             pending = null;
         }
-        if (takeWake()) {
+        if (takeSignal()) {
             // A signal came while the worker was busy (or the connection came back): look first.
-            return;
+            return true;
         }
         long now = System.currentTimeMillis();
         if (pending == null) {
@@ -83,12 +90,14 @@ final class MarkerWaiter implements AutoCloseable {
         if (deadlineMillis > 0) {
             waitMs = Math.min(waitMs, deadlineMillis - nowMillis);
         }
-        if (waitMs <= 0 || !awaitWake(waitMs)) {
+        boolean bySignal = waitMs > 0 && awaitWake(waitMs);
+        if (!bySignal) {
             abandonIfStuck(System.currentTimeMillis());
         }
         if (pending != null && pending.isDone()) {
             pending = null;
         }
+        return bySignal;
     }
 
     private void pop(long now) {
@@ -106,8 +115,10 @@ final class MarkerWaiter implements AutoCloseable {
                 log.debug("marker wait failed; looking at the queue anyway", error);
             }
             // A null (timed out) or failed pop ends the current wait only; a signal always counts.
-            if (value != null || pop == pending) {
+            if (value != null) {
                 signal();
+            } else if (pop == pending) {
+                endWait();
             }
         });
     }
@@ -125,19 +136,33 @@ final class MarkerWaiter implements AutoCloseable {
     private void signal() {
         synchronized (wake) {
             woken = true;
+            signalled = true;
             wake.notifyAll();
         }
     }
 
-    private boolean takeWake() {
+    /** Ends the current wait without a signal: the pop timed out or failed. */
+    private void endWait() {
         synchronized (wake) {
-            boolean was = woken;
+            woken = true;
+            wake.notifyAll();
+        }
+    }
+
+    /** @return whether a signal came since the last wait; forgets any end of wait by time */
+    private boolean takeSignal() {
+        synchronized (wake) {
+            boolean was = signalled;
             woken = false;
+            signalled = false;
             return was;
         }
     }
 
-    /** @return true when woken (signal, connection back or close), false when the time ran out */
+    /**
+     * @return true when woken by a signal (a pop that took the marker, connection back, close),
+     *     false when the time ran out or the pop timed out
+     */
     private boolean awaitWake(long millis) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         synchronized (wake) {
@@ -148,8 +173,10 @@ final class MarkerWaiter implements AutoCloseable {
                 }
                 TimeUnit.NANOSECONDS.timedWait(wake, left);
             }
+            boolean bySignal = signalled || closed;
             woken = false;
-            return true;
+            signalled = false;
+            return bySignal;
         }
     }
 
