@@ -118,16 +118,19 @@ class RateLimitWorkerTest {
         ctx.redis().assumeNotCluster("INFO commandstats of one server");
         queue.setRateLimit(RateLimit.of(1, Duration.ofMinutes(1)));
         List<Job<String>> jobs = addJobs(2);
-        start(builder().processor(c -> null).concurrency(2));
+        // Blocking waits of 1 s: the window below outlasts several, and none may end in a fetch.
+        start(builder().processor(c -> null).concurrency(2).blockTimeout(Duration.ofSeconds(1)));
         await().atMost(Duration.ofSeconds(5)).until(() -> queue.getState(jobs.get(0).id()) == JobState.COMPLETED);
         // Let the worker settle into its wait.
         await().pollDelay(Duration.ofMillis(300)).until(() -> true);
 
         Map<String, Long> t0 = RawRedis.commandCalls(ctx.redis().uri());
-        await().pollDelay(Duration.ofSeconds(1)).until(() -> true);
+        await().pollDelay(Duration.ofMillis(3_500)).until(() -> true);
         Map<String, Long> t1 = RawRedis.commandCalls(ctx.redis().uri());
         assertThat(t1.getOrDefault("evalsha", 0L) - t0.getOrDefault("evalsha", 0L)).as("script calls while limited")
                 .isZero();
+        assertThat(t1.getOrDefault("bzpopmin", 0L) - t0.getOrDefault("bzpopmin", 0L)).as("blocking waits")
+                .isGreaterThanOrEqualTo(2);
         assertThat(queue.getState(jobs.get(1).id())).isEqualTo(JobState.WAITING);
 
         queue.removeRateLimit();
