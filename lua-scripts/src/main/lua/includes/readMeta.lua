@@ -6,7 +6,9 @@
   q.paused, whether the queue is paused (field paused);
   q.metricMinute[kind] and q.metricCount[kind] for each kind with a key in q.metrics: the
   current metrics minute and its count (fields mm:<kind> and mc:<kind>; nil and 0 when absent),
-  kept current by recordMetric.
+  kept current by recordMetric;
+  q.groupsOn, q.gvt, q.gConcurrency, q.gRateMax/gRatePer/gRateBurst: the group flag, virtual
+  time and defaults for groups (fields groups, gvt, g:concurrency, g:rl:max/per/burst; see groupState).
   Folding them into one read keeps a worker's call at one meta command, whatever it needs.
 ]]
 local function readMeta(q)
@@ -14,7 +16,8 @@ local function readMeta(q)
     return
   end
   q.metaRead = true
-  local fields, kinds = {"eventsMaxLength", "paused"}, {}
+  local fields, kinds = {"eventsMaxLength", "paused", "groups", "gvt", "g:concurrency", "g:rl:max", "g:rl:per", "g:rl:burst"}, {}
+  local fixed = #fields
   if q.metrics then
     for _, kind in ipairs({"completed", "failed"}) do
       if q.metrics[kind] then
@@ -27,9 +30,11 @@ local function readMeta(q)
   local values = redis.call("HMGET", q.meta, unpack(fields))
   q.maxLen = values[1] or "10000"
   q.paused = values[2] ~= false
+  q.groupsOn, q.gvt, q.gConcurrency = values[3] ~= false, values[4] or "0", tonumber(values[5])
+  q.gRateMax, q.gRatePer, q.gRateBurst = tonumber(values[6]), tonumber(values[7]), tonumber(values[8]) or 0
   q.metricMinute, q.metricCount = {}, {}
   for i, kind in ipairs(kinds) do
-    q.metricMinute[kind] = tonumber(values[1 + 2 * i])
-    q.metricCount[kind] = tonumber(values[2 + 2 * i]) or 0
+    q.metricMinute[kind] = tonumber(values[fixed - 1 + 2 * i])
+    q.metricCount[kind] = tonumber(values[fixed + 2 * i]) or 0
   end
 end

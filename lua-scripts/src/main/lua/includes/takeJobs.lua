@@ -3,7 +3,8 @@
   set of active jobs: a taken job's lease is its only state entry). Honours pause. Three steps,
   each its own include so rate limits and groups can slot in (a capped count or another id
   source before the pop; a per-job check between prepare and lease):
-    pop      popReadyJobs: ids from wait, then prioritized
+    pop      pickReadyJobs: ids from wait, then prioritized (popReadyJobs); with groups, fair
+             queueing over groups:ready
     prepare  prepareTakenJob, per job: read the hash, advance its scheduler, drop dangling ids
              and skipped iterations
     lease    newLease (fences), leaseJob per job (lock, hash fields, reply), commitLeases (one
@@ -15,7 +16,7 @@
 ]]
 --- @include "emitEvent"
 --- @include "signalWorkers"
---- @include "popReadyJobs"
+--- @include "pickReadyJobs"
 --- @include "prepareTakenJob"
 --- @include "leaseJob"
 
@@ -23,7 +24,7 @@ local function takeJobs(q, f, out)
   if f.count <= 0 or isPaused(q) then
     return 0
   end
-  local ids, short = popReadyJobs(q, f)
+  local ids, short = pickReadyJobs(q, f)
   local l = newLease(q, f, #ids)
   for _, id in ipairs(ids) do
     local hash, attemptsStarted, atStarted, atOn, atBy = prepareTakenJob(q, id)
@@ -33,9 +34,8 @@ local function takeJobs(q, f, out)
   end
   local taken = commitLeases(q, l)
   if taken > 0 then
-    -- A take that came up short emptied the queue; a full one looks ("or" short-circuits:
-    -- prioritized is only counted when wait is empty).
-    if not short and (redis.call("LLEN", q.wait) > 0 or redis.call("ZCARD", q.prioritized) > 0) then
+    -- A take that came up short emptied the queue; a full one looks (readyLeft).
+    if not short and readyLeft(q) then
       -- Work is left: wake the next blocked worker. Only a caller that consumed the marker
       -- needs to (moveToActive); a finishing worker's take never consumed it, so it leaves the
       -- marker as it found it.

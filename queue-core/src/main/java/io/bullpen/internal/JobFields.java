@@ -50,4 +50,6 @@ public final class JobFields {
     public static final String FENCE = "fence";
     /** The job scheduler that made this job, for scheduler iterations. */
     public static final String SCHEDULER_ID = "schedulerId";
+    /** The job's group, when it has one (JobOptions.group); absent otherwise. */
+    public static final String GROUP = "grp";
 }

@@ -18,4 +18,18 @@ public final class MetaFields {
     public static final String METRICS_MINUTE_PREFIX = "mm:";
     /** Prefix of {@code mc:<kind>}: the count of the current metrics minute of a kind. */
     public static final String METRICS_COUNT_PREFIX = "mc:";
+    /** "1" once the queue had a grouped job: turns the group path of the take on. */
+    public static final String GROUPS = "groups";
+    /** The virtual time of fair queueing: the start tag of the group served last. */
+    public static final String GROUP_VIRTUAL_TIME = "gvt";
+    /** How many grouped jobs are ready (in a {@code group:<g>}), for the waiting count. */
+    public static final String GROUP_WAITING = "gwaiting";
+    /** The default concurrency of groups without their own. */
+    public static final String GROUP_CONCURRENCY = "g:concurrency";
+    /** The default rate limit of groups without their own: max starts per window. */
+    public static final String GROUP_RATE_MAX = "g:rl:max";
+    /** The default rate limit's window, ms. */
+    public static final String GROUP_RATE_PER = "g:rl:per";
+    /** The default rate limit's burst (absent = 0). */
+    public static final String GROUP_RATE_BURST = "g:rl:burst";
 }

@@ -1,0 +1,87 @@
+--[[
+  setGroupSettings: write or remove settings of one group (groupmeta:<g>) or the queue's defaults
+  for groups (meta g:concurrency, g:rl:max, g:rl:per, g:rl:burst), then put what may run again
+  where the take finds it. A group's settings: concurrency, rl:max, rl:per, rl:burst, maxSize,
+  weight, paused. Pausing takes the group out of groups:ready and groups:limited; anything else
+  re-evaluates it (readyGroup: into groups:ready, signalling the marker, or groups:limited). A
+  change of the defaults re-evaluates the rate-limited groups (at most 1000) and wakes workers.
+  A group keeps its registry entry while it has a setting, a ready or an active job (forgetGroup).
+  Values are validated by the caller.
+
+  KEYS:
+    1 meta          HASH    <prefix>:{<queue>}:meta  (defaults g:*, see readMeta)
+    2 marker        ZSET    <prefix>:{<queue>}:marker
+    3 events        STREAM  <prefix>:{<queue>}:events
+    4 groups        ZSET    <prefix>:{<queue>}:groups  (registry of groups)
+    5 groupsReady   ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
+    6 groupsLimited ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
+  ARGV:
+    1 jobKeyPrefix  <prefix>:{<queue>}:job:  (group keys are built from its base)
+    2 group         the group; "" = the defaults for groups
+    3.. pairs       field, value; value "" removes the field
+  Returns:
+    1 something changed; 0 nothing did (e.g. pausing a paused group)
+  Events:
+    paused, resumed (field group) when a group's paused setting changes
+]]
+--- @include "groupState"
+--- @include "emitEvent"
+--- @include "signalWorkers"
+
+local q = {
+  meta = KEY.meta, marker = KEY.marker, events = KEY.events, groups = KEY.groups, groupsReady = KEY.groupsReady,
+  groupsLimited = KEY.groupsLimited, jobPrefix = ARGV[1]
+}
+local group = ARGV[2]
+local changed = 0
+
+if group == "" then
+  for i = 3, #ARGV, 2 do
+    if ARGV[i + 1] == "" then
+      changed = changed + redis.call("HDEL", q.meta, "g:" .. ARGV[i])
+    else
+      redis.call("HSET", q.meta, "g:" .. ARGV[i], ARGV[i + 1])
+      changed = 1
+    end
+  end
+  local limited = redis.call("ZRANGE", q.groupsLimited, 0, 999)
+  if #limited > 0 then
+    redis.call("ZREM", q.groupsLimited, unpack(limited))
+    for _, g in ipairs(limited) do
+      readyGroup(q, g)
+    end
+  end
+  signalWorkers(q, 0)
+  return changed > 0 and 1 or 0
+end
+
+local jobsKey, stateKey = groupKeys(q, group)
+local pausedBefore = redis.call("HEXISTS", stateKey, "paused") == 1
+for i = 3, #ARGV, 2 do
+  if ARGV[i + 1] == "" then
+    changed = changed + redis.call("HDEL", stateKey, ARGV[i])
+  elseif redis.call("HGET", stateKey, ARGV[i]) ~= ARGV[i + 1] then
+    redis.call("HSET", stateKey, ARGV[i], ARGV[i + 1])
+    changed = 1
+  end
+end
+local pausedNow = redis.call("HEXISTS", stateKey, "paused") == 1
+if pausedNow ~= pausedBefore then
+  emitEvent(q, pausedNow and "paused" or "resumed", nil, "group", group)
+end
+if redis.call("EXISTS", stateKey) == 1 then
+  redis.call("ZADD", q.groups, "NX", 0, group)
+end
+if pausedNow then
+  redis.call("ZREM", q.groupsReady, group)
+  redis.call("ZREM", q.groupsLimited, group)
+elseif redis.call("EXISTS", jobsKey) == 1 then
+  -- A changed limit may release (or hold back) the group now.
+  redis.call("ZREM", q.groupsLimited, group)
+  if readyGroup(q, group, nil, true) then
+    signalWorkers(q, 0)
+  end
+else
+  forgetGroup(q, group, stateKey)
+end
+return changed > 0 and 1 or 0
