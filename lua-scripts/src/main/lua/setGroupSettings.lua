@@ -18,7 +18,13 @@
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:  (group keys are built from its base)
     2 group         the group; "" = the defaults for groups
-    3.. pairs       field, value; value "" removes the field
+    3 concurrency   each setting: "-" leaves it as it is, "" removes it, else its new value
+    4 rlMax         rate limit: max starts per window
+    5 rlPer         rate limit: window, ms
+    6 rlBurst       rate limit: burst
+    7 maxSize       max ready jobs (not for the defaults)
+    8 weight        fair-queueing weight (not for the defaults)
+    9 paused        "1" = paused (not for the defaults)
   Returns:
     1 something changed; 0 nothing did (e.g. pausing a paused group)
   Events:
@@ -35,14 +41,31 @@ local q = {
 local group = ARGV[2]
 local changed = 0
 
+-- One statement per setting: every field name stays a literal (LuaVocabularyTest reads them).
 if group == "" then
-  for i = 3, #ARGV, 2 do
-    if ARGV[i + 1] == "" then
-      changed = changed + redis.call("HDEL", q.meta, "g:" .. ARGV[i])
-    else
-      redis.call("HSET", q.meta, "g:" .. ARGV[i], ARGV[i + 1])
-      changed = 1
-    end
+  if ARGV[3] == "" then
+    changed = changed + redis.call("HDEL", q.meta, "g:concurrency")
+  elseif ARGV[3] ~= "-" and redis.call("HGET", q.meta, "g:concurrency") ~= ARGV[3] then
+    redis.call("HSET", q.meta, "g:concurrency", ARGV[3])
+    changed = 1
+  end
+  if ARGV[4] == "" then
+    changed = changed + redis.call("HDEL", q.meta, "g:rl:max")
+  elseif ARGV[4] ~= "-" and redis.call("HGET", q.meta, "g:rl:max") ~= ARGV[4] then
+    redis.call("HSET", q.meta, "g:rl:max", ARGV[4])
+    changed = 1
+  end
+  if ARGV[5] == "" then
+    changed = changed + redis.call("HDEL", q.meta, "g:rl:per")
+  elseif ARGV[5] ~= "-" and redis.call("HGET", q.meta, "g:rl:per") ~= ARGV[5] then
+    redis.call("HSET", q.meta, "g:rl:per", ARGV[5])
+    changed = 1
+  end
+  if ARGV[6] == "" then
+    changed = changed + redis.call("HDEL", q.meta, "g:rl:burst")
+  elseif ARGV[6] ~= "-" and redis.call("HGET", q.meta, "g:rl:burst") ~= ARGV[6] then
+    redis.call("HSET", q.meta, "g:rl:burst", ARGV[6])
+    changed = 1
   end
   local limited = redis.call("ZRANGE", q.groupsLimited, 0, 999)
   if #limited > 0 then
@@ -57,13 +80,47 @@ end
 
 local jobsKey, stateKey = groupKeys(q, group)
 local pausedBefore = redis.call("HEXISTS", stateKey, "paused") == 1
-for i = 3, #ARGV, 2 do
-  if ARGV[i + 1] == "" then
-    changed = changed + redis.call("HDEL", stateKey, ARGV[i])
-  elseif redis.call("HGET", stateKey, ARGV[i]) ~= ARGV[i + 1] then
-    redis.call("HSET", stateKey, ARGV[i], ARGV[i + 1])
-    changed = 1
-  end
+if ARGV[3] == "" then
+  changed = changed + redis.call("HDEL", stateKey, "concurrency")
+elseif ARGV[3] ~= "-" and redis.call("HGET", stateKey, "concurrency") ~= ARGV[3] then
+  redis.call("HSET", stateKey, "concurrency", ARGV[3])
+  changed = 1
+end
+if ARGV[4] == "" then
+  changed = changed + redis.call("HDEL", stateKey, "rl:max")
+elseif ARGV[4] ~= "-" and redis.call("HGET", stateKey, "rl:max") ~= ARGV[4] then
+  redis.call("HSET", stateKey, "rl:max", ARGV[4])
+  changed = 1
+end
+if ARGV[5] == "" then
+  changed = changed + redis.call("HDEL", stateKey, "rl:per")
+elseif ARGV[5] ~= "-" and redis.call("HGET", stateKey, "rl:per") ~= ARGV[5] then
+  redis.call("HSET", stateKey, "rl:per", ARGV[5])
+  changed = 1
+end
+if ARGV[6] == "" then
+  changed = changed + redis.call("HDEL", stateKey, "rl:burst")
+elseif ARGV[6] ~= "-" and redis.call("HGET", stateKey, "rl:burst") ~= ARGV[6] then
+  redis.call("HSET", stateKey, "rl:burst", ARGV[6])
+  changed = 1
+end
+if ARGV[7] == "" then
+  changed = changed + redis.call("HDEL", stateKey, "maxSize")
+elseif ARGV[7] ~= "-" and redis.call("HGET", stateKey, "maxSize") ~= ARGV[7] then
+  redis.call("HSET", stateKey, "maxSize", ARGV[7])
+  changed = 1
+end
+if ARGV[8] == "" then
+  changed = changed + redis.call("HDEL", stateKey, "weight")
+elseif ARGV[8] ~= "-" and redis.call("HGET", stateKey, "weight") ~= ARGV[8] then
+  redis.call("HSET", stateKey, "weight", ARGV[8])
+  changed = 1
+end
+if ARGV[9] == "" then
+  changed = changed + redis.call("HDEL", stateKey, "paused")
+elseif ARGV[9] ~= "-" and redis.call("HGET", stateKey, "paused") ~= ARGV[9] then
+  redis.call("HSET", stateKey, "paused", ARGV[9])
+  changed = 1
 end
 local pausedNow = redis.call("HEXISTS", stateKey, "paused") == 1
 if pausedNow ~= pausedBefore then

@@ -8,6 +8,10 @@ import org.redisson.api.RedissonClient;
 
 /** The group scripts of one queue (settings and reads), one method per script. Not API. */
 public final class GroupScripts {
+    /** The settings in setGroupSettings' ARGV order (3 to 9). */
+    private static final List<String> SETTINGS = List.of(GroupFields.CONCURRENCY, GroupFields.RATE_MAX,
+            GroupFields.RATE_PER, GroupFields.RATE_BURST, GroupFields.MAX_SIZE, GroupFields.WEIGHT, GroupFields.PAUSED);
+
     private final ScriptRunner runner;
     private final KeyScheme k;
     private final ScriptKeys scriptKeys;
@@ -35,10 +39,19 @@ public final class GroupScripts {
      * @param fieldsAndValues field, value, field, value...
      */
     public CompletionStage<Boolean> setGroupSettings(String group, String... fieldsAndValues) {
-        List<Object> args = new ArrayList<>(2 + fieldsAndValues.length);
+        List<Object> args = new ArrayList<>(2 + SETTINGS.size());
         args.add(k.jobPrefix());
         args.add(group == null ? "" : group);
-        args.addAll(List.of(fieldsAndValues));
+        for (int i = 0; i < SETTINGS.size(); i++) {
+            args.add("-");
+        }
+        for (int i = 0; i < fieldsAndValues.length; i += 2) {
+            int at = SETTINGS.indexOf(fieldsAndValues[i]);
+            if (at < 0) {
+                throw new IllegalArgumentException("no group setting named '" + fieldsAndValues[i] + "'");
+            }
+            args.set(2 + at, fieldsAndValues[i + 1]);
+        }
         return runner.<Long>run("setGroupSettings", ReturnType.LONG, scriptKeys.of("setGroupSettings"), args.toArray())
                 .thenApply(r -> r == 1);
     }

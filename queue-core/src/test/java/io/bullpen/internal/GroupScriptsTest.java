@@ -172,4 +172,85 @@ class GroupScriptsTest {
         assertThat(join(groups.getGroups("b", 2, false))).extracting(GroupScripts.RawGroup::name).containsExactly("c");
         assertThat(join(groups.getGroups("zz", 1, true))).isEmpty();
     }
+
+    @Test
+    void aCrashedWorkersGroupSlotFreesWhenItsLeaseExpires() {
+        join(groups.setGroupSettings("a", "concurrency", "1"));
+        join(f.scripts.addJob(NOW, List.of(grouped("a1", "a"), grouped("a2", "a"))));
+        assertThat(take(1)).containsExactly("1");
+        assertThat(take(1)).isEmpty();
+
+        // The worker died: its lock expired, and a later fetch recovers the job and frees the slot.
+        f.redisson.getKeys().delete(f.k.lock("1"));
+        FetchResult r = join(f.scripts.moveToActive(NOW + ScriptFixture.LOCK_MS + 1, fetch(1)));
+
+        assertThat(r.recoveredStalled()).containsExactly("1");
+        // The recovered job went back to the front of its group and is taken again first.
+        assertThat(r.jobs()).extracting(RawJob::id).containsExactly("1");
+        QueueSnapshot s = f.snap();
+        assertThat(s.hash("groupmeta:a")).containsEntry("active", "1");
+        assertThat(s.zset("group:a")).containsOnlyKeys("2");
+        f.assertInvariant();
+    }
+
+    @Test
+    void aHandedBackJobFreesItsSlotAndGoesToTheFrontOfItsGroup() {
+        join(f.scripts.addJob(NOW, List.of(grouped("a1", "a"), grouped("a2", "a"))));
+        assertThat(take(1)).containsExactly("1");
+
+        join(f.scripts.moveToWait("1", f.snap().lock("1")));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.hash("groupmeta:a")).doesNotContainKey("active");
+        assertThat(s.zset("group:a").keySet()).containsExactly("1", "2");
+        f.assertInvariant();
+    }
+
+    @Test
+    void aGroupRateLimitStartsNowOrParksTheGroupUntilItsNextStart() {
+        join(groups.setGroupSettings("a", "rl:max", "2", "rl:per", "60000"));
+        join(f.scripts.addJob(NOW, List.of(grouped("a1", "a"), grouped("a2", "a"), grouped("b1", "b"))));
+
+        List<String> taken = take(5);
+
+        assertThat(taken).containsExactlyInAnyOrder("1", "3");
+        QueueSnapshot s = f.snap();
+        assertThat(s.zset("groups:ready")).doesNotContainKey("a");
+        assertThat(s.zset("groups:limited")).containsOnlyKeys("a");
+        double release = s.zset("groups:limited").get("a");
+        FetchResult idle = join(f.scripts.moveToActive(NOW, fetch(5)));
+        assertThat(idle.jobs()).isEmpty();
+        assertThat(idle.nextDelayedDue()).as("the worker's next wake is the group's release").isEqualTo((long) release);
+        f.assertInvariant();
+    }
+
+    @Test
+    void delayedGroupedJobsGoToTheirGroupWhenPromoted() {
+        join(f.scripts.addJob(NOW, List.of(new NewJob(null, "later", "{}", "", 100, 0, false, "a"))));
+        assertThat(f.snap().exists("group:a")).isFalse();
+
+        FetchResult r = join(f.scripts.moveToActive(NOW + 200, fetch(0)));
+
+        assertThat(r.jobs()).isEmpty();
+        assertThat(f.snap().zset("group:a")).containsOnlyKeys("1");
+        f.assertInvariant();
+        assertThat(join(f.scripts.moveToActive(NOW + 200, fetch(1))).jobs()).extracting(RawJob::id).containsExactly("1");
+    }
+
+    @Test
+    void drainAndObliterateRemoveGroupedJobsAndGroupKeys() {
+        join(groups.setGroupSettings("a", "concurrency", "3"));
+        join(f.scripts.addJob(NOW, List.of(grouped("a1", "a"), grouped("b1", "b"), new NewJob(null, "u", "{}", "", 0, 0, false))));
+
+        AdminScripts admin = new AdminScripts(f.redisson, f.k);
+        join(admin.drain(false, 100, 0));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.jobIds()).isEmpty();
+        assertThat(s.meta()).containsEntry("gwaiting", "0");
+        assertThat(s.zset("groups")).containsOnlyKeys("a");
+        f.assertInvariant();
+        join(admin.obliterate(true, 100));
+        assertThat(f.snap().keys()).isEmpty();
+    }
 }

@@ -118,7 +118,7 @@ public final class QueueInvariant {
             violations.add("meta gwaiting is " + gwaiting + " but " + grouped + " grouped jobs are ready");
         }
         Map<String, Long> leased = new TreeMap<>();
-        if (snapshot.exists("leases")) {
+        if ("zset".equals(snapshot.type("leases"))) {
             for (String id : snapshot.leases().keySet()) {
                 String grp = snapshot.job(id).get("grp");
                 if (grp != null) {
