@@ -95,9 +95,13 @@ class GroupsTest {
         add("big", 1000);
         startWorkers(1, 4, 1);
         await().atMost(Duration.ofSeconds(10)).until(() -> starts.size() >= 10);
+        List<JobSpec<String>> small = new ArrayList<>();
         for (int g = 0; g < 20; g++) {
-            add("small" + g, 5);
+            for (int i = 0; i < 5; i++) {
+                small.add(JobSpec.of("work", "small" + g + "/" + i, in("small" + g)));
+            }
         }
+        queue.addBulk(small);
 
         awaitAllDone(1100);
         int bigSeen = 0;
