@@ -18,6 +18,11 @@
 --- @include "readMeta"
 
 local function releaseLimitedGroups(q)
+  -- The clock is read only when some group is limited.
+  local first = redis.call("ZRANGE", q.groupsLimited, 0, 0, "WITHSCORES")
+  if not first[2] or tonumber(first[2]) > groupClock(q) then
+    return
+  end
   local due = redis.call("ZRANGEBYSCORE", q.groupsLimited, "-inf", groupClock(q), "LIMIT", 0, 100)
   if #due > 0 then
     redis.call("ZREM", q.groupsLimited, unpack(due))
@@ -99,6 +104,10 @@ local function serveGroup(q, g, tag, nextTag, want, ids)
   local at = blocked and 0 or groupNextStart(q, s)
   if (n > 0 and got < n) or blocked or at > 0 then
     redis.call("ZREM", q.groupsReady, g)
+    if n > 0 and got < n and s.active == 0 then
+      -- Emptied and idle: nothing will release it, so it may leave the registry now.
+      forgetGroup(q, g, stateKey)
+    end
     if at > 0 and (got == n) then
       redis.call("ZADD", q.groupsLimited, at, g)
     end
@@ -113,8 +122,8 @@ local function pickReadyJobs(q, f)
     return popReadyJobs(q, f)
   end
   releaseLimitedGroups(q)
-  if not redis.call("ZSCORE", q.groupsReady, "") and
-      (redis.call("LLEN", q.wait) > 0 or redis.call("ZCARD", q.prioritized) > 0) then
+  if (redis.call("LLEN", q.wait) > 0 or redis.call("ZCARD", q.prioritized) > 0) and
+      not redis.call("ZSCORE", q.groupsReady, "") then
     redis.call("ZADD", q.groupsReady, q.gvt, "")
   end
   local ids, served = {}, nil
@@ -151,13 +160,14 @@ local function pickReadyJobs(q, f)
     end
     q.gvt = served
   end
-  return ids, redis.call("ZCARD", q.groupsReady) == 0
+  q.readyGroups = redis.call("ZCARD", q.groupsReady)
+  return ids, q.readyGroups == 0
 end
 
 -- Whether jobs are left ready after a take (the take wakes the next worker when so).
 local function readyLeft(q)
   if q.groupsOn then
-    return redis.call("ZCARD", q.groupsReady) > 0
+    return (q.readyGroups or redis.call("ZCARD", q.groupsReady)) > 0
   end
   return redis.call("LLEN", q.wait) > 0 or redis.call("ZCARD", q.prioritized) > 0
 end

@@ -25,7 +25,7 @@
     metaRead maxLen paused metricMinute metricCount  meta read once per call (readMeta)
     groupsOn gvt gConcurrency gRateMax gRatePer gRateBurst  group flag, virtual time, defaults (readMeta)
     redisNow       Redis's clock in ms, read once per call for limits (groupClock)
-    gTaken         grouped jobs this take picked (pickReadyJobs)
+    gTaken readyGroups  grouped jobs this take picked, groups:ready's size after it (pickReadyJobs)
     signalledReady the marker already says "a job is ready" (signalWorkers)
     waitLength     wait's length after the last push (pushReady)
     schedulerUpdates  scheduler updates for the worker (fetchJobs, advanceSchedulerOnTake)

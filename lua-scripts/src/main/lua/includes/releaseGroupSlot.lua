@@ -20,10 +20,20 @@ local function releaseGroupSlot(q, jobId, group)
     return
   end
   local jobsKey, stateKey = groupKeys(q, group)
-  if redis.call("HINCRBY", stateKey, "active", -1) <= 0 then
+  local active = redis.call("HINCRBY", stateKey, "active", -1)
+  if active <= 0 then
     redis.call("HDEL", stateKey, "active")
   end
+  -- Still in groups:ready (it had jobs and room) and busy: nothing to do. An idle one may have
+  -- been emptied by a take (which drops it only on its next visit): then it leaves now.
+  local ready = redis.call("ZSCORE", q.groupsReady, group)
+  if ready and active > 0 then
+    return
+  end
   if redis.call("EXISTS", jobsKey) == 1 then
+    if ready then
+      return
+    end
     readyGroup(q, group, nil, true)
   else
     forgetGroup(q, group, stateKey)
