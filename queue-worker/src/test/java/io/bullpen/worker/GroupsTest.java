@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,6 +38,8 @@ class GroupsTest {
     private final List<String> starts = new CopyOnWriteArrayList<>();
     private final Map<String, AtomicInteger> running = new ConcurrentHashMap<>();
     private final Map<String, Integer> maxRunning = new ConcurrentHashMap<>();
+    /** When set, processors hold their slot until it opens (so a test can act between takes). */
+    private volatile CountDownLatch gate;
 
     @BeforeEach
     void setUp(BullpenTestContext ctx) {
@@ -60,9 +63,15 @@ class GroupsTest {
                         int now = running.computeIfAbsent(group, g -> new AtomicInteger()).incrementAndGet();
                         maxRunning.merge(group, now, Math::max);
                         try {
+                            CountDownLatch hold = gate;
+                            if (hold != null) {
+                                hold.await();
+                            }
                             if (workMs > 0) {
                                 Thread.sleep(workMs); // simulated work, not a wait for a condition
                             }
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
                         } finally {
                             running.get(group).decrementAndGet();
                         }
@@ -93,8 +102,10 @@ class GroupsTest {
     @Test
     void smallGroupsAddedBehindABigOneAllStartBeforeItsTwoHundredthJob() {
         add("big", 1000);
+        // The first 4 big jobs hold the worker's 4 slots until the small groups are in.
+        gate = new CountDownLatch(1);
         startWorkers(1, 4, 1);
-        await().atMost(Duration.ofSeconds(10)).until(() -> starts.size() >= 10);
+        await().atMost(Duration.ofSeconds(10)).until(() -> starts.size() == 4);
         List<JobSpec<String>> small = new ArrayList<>();
         for (int g = 0; g < 20; g++) {
             for (int i = 0; i < 5; i++) {
@@ -102,6 +113,9 @@ class GroupsTest {
             }
         }
         queue.addBulk(small);
+        CountDownLatch open = gate;
+        gate = null;
+        open.countDown();
 
         awaitAllDone(1100);
         int bigSeen = 0;
