@@ -1,5 +1,6 @@
 --[[
-  addJob: add one or more jobs atomically, each to wait, prioritized or delayed.
+  addJob: add one or more jobs atomically, each to wait, prioritized, its group (group:<g>, see
+  pushReady) or delayed (a delayed grouped job goes to its group when promoted).
   A job whose custom id already exists is not added: its id is returned with flag 0 and a
   "duplicated" event is emitted. Fields with default values are not stored (lean hashes).
   Workers are woken (marker) once per call, and only when a job makes wait non-empty, goes to
@@ -18,14 +19,19 @@
     5 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused; see readMeta)
     6 events        STREAM  <prefix>:{<queue>}:events
     7 id            STRING  <prefix>:{<queue>}:id  (automatic id counter)
+    8 groups         ZSET    <prefix>:{<queue>}:groups  (registry of groups)
+    9 groupsReady    ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
+    10 groupsLimited ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:  job keys are built from it (same slot)
     2 now           epoch millis (the job's timestamp)
-    3 job...        then groups of 7 per job: customId ("" = automatic id), name, data (JSON),
+    3 job...        then groups of 8 per job: customId ("" = automatic id), name, data (JSON),
                     opts (JSON of non-default options, "" = defaults), delayMs, priority,
-                    lifo ("1" or "0")
+                    lifo ("1" or "0"), group ("" = none; stored as grp)
   Returns:
-    {{jobId, 1}, ...} one entry per job in order; flag 1 = added, 0 = duplicate custom id
+    {{jobId, 1}, ...} one entry per job in order; flag 1 = added, 0 = duplicate custom id;
+    {-8, group, maxSize} when the call would put more ready jobs in a group than its maxSize
+    (checked for the whole call before anything is written)
   Events:
     added (state = waiting | prioritized | delayed, name, delay), duplicated
 ]]
@@ -34,15 +40,33 @@
 --- @include "signalWorkers"
 --- @include "emitEvent"
 --- @include "readMeta"
+--- @include "groupState"
 
 local q = {
+  groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker, meta = KEY.meta,
   events = KEY.events, jobPrefix = ARGV[1], now = tonumber(ARGV[2]), trimLazily = true
 }
 local idKey = KEY.id
 local results = {}
 
-for i = 3, #ARGV, 7 do
+-- Max sizes first: a call that would overfill a group writes nothing.
+local adding = {}
+for i = 3, #ARGV, 8 do
+  local group = ARGV[i + 7]
+  if group ~= "" and tonumber(ARGV[i + 4]) <= 0 and (ARGV[i] == "" or redis.call("EXISTS", q.jobPrefix .. ARGV[i]) == 0) then
+    adding[group] = (adding[group] or 0) + 1
+  end
+end
+for group, count in pairs(adding) do
+  local jobsKey, stateKey = groupKeys(q, group)
+  local maxSize = tonumber(redis.call("HGET", stateKey, "maxSize"))
+  if maxSize and redis.call("ZCARD", jobsKey) + count > maxSize then
+    return {-8, group, maxSize}
+  end
+end
+
+for i = 3, #ARGV, 8 do
   local jobId = ARGV[i]
   local name, data, opts = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
   local delay, priority, lifo = tonumber(ARGV[i + 4]), tonumber(ARGV[i + 5]), ARGV[i + 6] == "1"
@@ -75,15 +99,21 @@ for i = 3, #ARGV, 7 do
       fields[#fields + 1] = "priority"
       fields[#fields + 1] = ARGV[i + 5]
     end
+    local group = ARGV[i + 7] ~= "" and ARGV[i + 7]
+    if group then
+      fields[#fields + 1] = "grp"
+      fields[#fields + 1] = group
+    end
     redis.call("HSET", q.jobPrefix .. jobId, unpack(fields))
     if delay > 0 then
       addDelayed(q, jobId, q.now + delay)
       emitEvent(q, "added", jobId, "name", name, "state", "delayed", "delay", ARGV[i + 4])
     else
-      local state = pushReady(q, jobId, priority, lifo)
+      local state = pushReady(q, jobId, priority, lifo, group)
       -- A wait list that already held work has been signalled: a take that leaves jobs behind
-      -- sets the marker again. Only a job that makes it non-empty needs to wake workers.
-      if state ~= "waiting" or q.waitLength == 1 then
+      -- sets the marker again. Only a job that makes it non-empty needs to wake workers (a
+      -- grouped job's group signals when it becomes ready: readyGroup).
+      if not group and (state ~= "waiting" or q.waitLength == 1) then
         signalWorkers(q, 0)
       end
       emitEvent(q, "added", jobId, "name", name, "state", state)

@@ -15,6 +15,9 @@
     6 marker        ZSET    <prefix>:{<queue>}:marker
     7 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused; see readMeta)
     8 events        STREAM  <prefix>:{<queue>}:events
+    9 groups         ZSET    <prefix>:{<queue>}:groups  (registry of groups)
+    10 groupsReady   ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
+    11 groupsLimited ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
@@ -31,6 +34,7 @@
 --- @include "queueContext"
 
 local q = {
+  groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   schedulers = KEY.schedulers, wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker,
   meta = KEY.meta, events = KEY.events, jobPrefix = ARGV[1], now = tonumber(ARGV[2])
 }

@@ -11,6 +11,10 @@
     3 delayed       ZSET    <prefix>:{<queue>}:delayed
     4 events        STREAM  <prefix>:{<queue>}:events
     5 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength)
+    6 groups         ZSET    <prefix>:{<queue>}:groups  (registry of groups)
+    7 groupsReady    ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
+    8 groupsLimited  ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
+    9 marker       ZSET    <prefix>:{<queue>}:marker  (unused: group includes signal it)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 delayed       "1" = delayed jobs too, "0" = leave them
@@ -24,8 +28,12 @@
 ]]
 --- @include "removeJobData"
 --- @include "emitEvent"
+--- @include "groupState"
 
-local q = { events = KEY.events, meta = KEY.meta, jobPrefix = ARGV[1] }
+local q = {
+  groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
+  events = KEY.events, meta = KEY.meta, marker = KEY.marker, jobPrefix = ARGV[1]
+}
 local withDelayed = ARGV[2] == "1"
 local limit = tonumber(ARGV[3])
 local removed = 0
@@ -50,11 +58,31 @@ local function drainSet(key)
 end
 
 drainSet(KEY.prioritized)
+-- Grouped ready jobs: every registered group (a group with jobs is registered).
+if removed < limit and (tonumber(redis.call("HGET", q.meta, "gwaiting")) or 0) > 0 then
+  for _, g in ipairs(redis.call("ZRANGE", q.groups, 0, -1)) do
+    local jobsKey, stateKey = groupKeys(q, g)
+    local before = removed
+    drainSet(jobsKey)
+    if removed > before then
+      redis.call("HINCRBY", q.meta, "gwaiting", before - removed)
+      if redis.call("EXISTS", jobsKey) == 0 then
+        redis.call("ZREM", q.groupsReady, g)
+        redis.call("ZREM", q.groupsLimited, g)
+        forgetGroup(q, g, stateKey)
+      end
+    end
+    if removed >= limit then
+      break
+    end
+  end
+end
 if withDelayed then
   drainSet(KEY.delayed)
 end
 
-local left = redis.call("LLEN", KEY.wait) + redis.call("ZCARD", KEY.prioritized)
+local left = redis.call("LLEN", KEY.wait) + redis.call("ZCARD", KEY.prioritized) +
+  (tonumber(redis.call("HGET", q.meta, "gwaiting")) or 0)
 if withDelayed then
   left = left + redis.call("ZCARD", KEY.delayed)
 end

@@ -13,12 +13,13 @@
   ARGV:
     none
   Returns:
-    {waiting, prioritized, delayed, active, completed, failed, paused (1 or 0)}
+    {waiting, prioritized, delayed, active, completed, failed, paused (1 or 0)}; waiting counts
+    the wait list and the grouped ready jobs (meta gwaiting)
   Events:
     none
 ]]
 return {
-  redis.call("LLEN", KEY.wait),
+  redis.call("LLEN", KEY.wait) + (tonumber(redis.call("HGET", KEY.meta, "gwaiting")) or 0),
   redis.call("ZCARD", KEY.prioritized),
   redis.call("ZCARD", KEY.delayed),
   redis.call("ZCARD", KEY.leases),

@@ -10,13 +10,14 @@
     5 completed     ZSET    <prefix>:{<queue>}:completed
     6 failed        ZSET    <prefix>:{<queue>}:failed
   ARGV:
-    1 jobId         the job
+    1 jobKeyPrefix  <prefix>:{<queue>}:job:  (a grouped job's group key is built from it)
+    2 jobId         the job
   Returns:
     "waiting" | "prioritized" | "delayed" | "active" | "completed" | "failed" | "unknown"
   Events:
     none
 ]]
-local jobId = ARGV[1]
+local jobId = ARGV[2]
 if redis.call("ZSCORE", KEY.completed, jobId) then
   return "completed"
 end
@@ -31,6 +32,11 @@ if redis.call("ZSCORE", KEY.prioritized, jobId) then
 end
 if redis.call("ZSCORE", KEY.leases, jobId) then
   return "active"
+end
+-- A grouped ready job is waiting: its group's ZSET, found from the job's grp field.
+local group = redis.call("HGET", ARGV[1] .. jobId, "grp")
+if group and redis.call("ZSCORE", string.sub(ARGV[1], 1, #ARGV[1] - 4) .. "group:" .. group, jobId) then
+  return "waiting"
 end
 if redis.call("LPOS", KEY.wait, jobId) then
   return "waiting"

@@ -13,6 +13,9 @@
     6 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused, mm:/mc:<kind>; see readMeta)
     7 events        STREAM  <prefix>:{<queue>}:events
     8 metricsFailed LIST    <prefix>:{<queue>}:metrics:failed  (per-minute counts)
+    9 groups         ZSET    <prefix>:{<queue>}:groups  (registry of groups)
+    10 groupsReady   ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
+    11 groupsLimited ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
@@ -26,6 +29,7 @@
 --- @include "recoverStalledJobs"
 
 local q = {
+  groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, leases = KEY.leases, failed = KEY.failed,
   marker = KEY.marker, meta = KEY.meta, events = KEY.events, metrics = { failed = KEY.metricsFailed },
   jobPrefix = ARGV[1], now = tonumber(ARGV[2])

@@ -23,6 +23,9 @@
     11 metricsCompleted LIST <prefix>:{<queue>}:metrics:completed  (unused here: same KEYS as moveToFinished)
     12 metricsFailed  LIST  <prefix>:{<queue>}:metrics:failed  (per-minute counts: jobs that stalled too often)
     13 schedulers   ZSET    <prefix>:{<queue>}:schedulers  (job scheduler ids by next run: advanced on take, janitor)
+    14 groups        ZSET    <prefix>:{<queue>}:groups  (registry of groups)
+    15 groupsReady   ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
+    16 groupsLimited ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
@@ -49,6 +52,7 @@
 --- @include "fetchJobs"
 
 local q = {
+  groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, leases = KEY.leases,
   failed = KEY.failed, marker = KEY.marker, meta = KEY.meta, events = KEY.events, fence = KEY.fence,
   completed = KEY.completed, jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2],

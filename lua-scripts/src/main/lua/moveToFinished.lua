@@ -30,6 +30,9 @@
     11 metricsCompleted LIST <prefix>:{<queue>}:metrics:completed  (per-minute counts)
     12 metricsFailed  LIST  <prefix>:{<queue>}:metrics:failed  (per-minute counts)
     13 schedulers   ZSET    <prefix>:{<queue>}:schedulers  (job scheduler ids by next run: advanced on take, janitor)
+    14 groups        ZSET    <prefix>:{<queue>}:groups  (registry of groups)
+    15 groupsReady   ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
+    16 groupsLimited ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
@@ -86,8 +89,10 @@
 --- @include "signalWorkers"
 --- @include "putBackLimited"
 --- @include "limitTake"
+--- @include "releaseGroupSlot"
 
 local q = {
+  groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, leases = KEY.leases,
   failed = KEY.failed, marker = KEY.marker, meta = KEY.meta, events = KEY.events, fence = KEY.fence,
   completed = KEY.completed, jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2],
@@ -161,8 +166,8 @@ local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
     emitEvent(q, "retrying", jobId, "attemptsMade", attemptsMade, "delay", backoffMs, "failedReason", value)
     return "delayed"
   end
-  local priority = tonumber(redis.call("HGET", jobKey, "priority")) or 0
-  local state = pushReady(q, jobId, priority, ARGV[i + 12] == "1")
+  local ready = redis.call("HMGET", jobKey, "priority", "grp")
+  local state = pushReady(q, jobId, tonumber(ready[1]) or 0, ARGV[i + 12] == "1", ready[2])
   signalWorkers(q, 0)
   flushCompleted()
   emitEvent(q, "retrying", jobId, "attemptsMade", attemptsMade, "delay", 0, "failedReason", value)
@@ -185,8 +190,11 @@ while i <= #ARGV do
     leaseIds[#leaseIds + 1] = jobId
     flushCompleted()
     outcomes[#outcomes + 1] = putBackLimited(q, jobId, tonumber(value), ARGV[i + 5])
+    -- After the job is back in its group, so the group is never forgotten in between.
+    releaseGroupSlot(q, jobId)
   else
     seen[jobId] = true
+    releaseGroupSlot(q, jobId)
     lockKeys[#lockKeys + 1] = jobKey .. ":lock"
     leaseIds[#leaseIds + 1] = jobId
     -- Numbers go to Redis as strings: a Lua number is formatted with printf("%.17g"), which

@@ -11,6 +11,9 @@
     4 marker        ZSET    <prefix>:{<queue>}:marker
     5 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused; see readMeta)
     6 events        STREAM  <prefix>:{<queue>}:events
+    7 groups         ZSET    <prefix>:{<queue>}:groups  (registry of groups)
+    8 groupsReady    ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
+    9 groupsLimited  ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 jobId         the job
@@ -22,10 +25,12 @@
 ]]
 --- @include "checkLock"
 --- @include "pushReady"
+--- @include "releaseGroupSlot"
 --- @include "signalWorkers"
 --- @include "emitEvent"
 
 local q = {
+  groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, marker = KEY.marker, meta = KEY.meta, events = KEY.events,
   jobPrefix = ARGV[1]
 }
@@ -38,7 +43,9 @@ end
 redis.call("DEL", jobKey .. ":lock")
 redis.call("ZREM", KEY.leases, jobId)
 redis.call("HINCRBY", jobKey, "ats", -1)
-pushReady(q, jobId, tonumber(redis.call("HGET", jobKey, "priority")) or 0, true)
+local ready = redis.call("HMGET", jobKey, "priority", "grp")
+releaseGroupSlot(q, jobId, ready[2])
+pushReady(q, jobId, tonumber(ready[1]) or 0, true, ready[2])
 signalWorkers(q, 0)
 emitEvent(q, "waiting", jobId, "prev", "active")
 return 0

@@ -25,6 +25,9 @@
     12 schedulers   ZSET    <prefix>:{<queue>}:schedulers
     13 metricsCompleted LIST <prefix>:{<queue>}:metrics:completed
     14 metricsFailed  LIST  <prefix>:{<queue>}:metrics:failed
+    15 groups        ZSET    <prefix>:{<queue>}:groups  (registry of groups)
+    16 groupsReady   ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
+    17 groupsLimited ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 schedulerKeyPrefix  <prefix>:{<queue>}:scheduler:
@@ -76,6 +79,20 @@ fromSet(KEY.prioritized)
 fromSet(KEY.delayed)
 fromSet(KEY.completed)
 fromSet(KEY.failed)
+-- Groups: their ready jobs, then their keys (built from the base, like job keys).
+local base = string.sub(jobPrefix, 1, #jobPrefix - 4)
+while deleted < limit do
+  local first = redis.call("ZRANGE", KEY.groups, 0, 0)[1]
+  if not first then
+    break
+  end
+  local jobsKey = base .. "group:" .. first
+  fromSet(jobsKey)
+  if redis.call("EXISTS", jobsKey) == 0 then
+    redis.call("DEL", base .. "groupmeta:" .. first)
+    redis.call("ZREM", KEY.groups, first)
+  end
+end
 if deleted >= limit then
   return {deleted, 0}
 end
@@ -90,5 +107,6 @@ end
 
 -- Everything the queue referenced is gone: its own keys go last (UNLINK frees big ones lazily).
 redis.call("UNLINK", KEY.wait, KEY.prioritized, KEY.delayed, KEY.leases, KEY.completed, KEY.failed, KEY.marker, KEY.meta,
-    KEY.events, KEY.id, KEY.fence, KEY.schedulers, KEY.metricsCompleted, KEY.metricsFailed)
+    KEY.events, KEY.id, KEY.fence, KEY.schedulers, KEY.metricsCompleted, KEY.metricsFailed, KEY.groups,
+    KEY.groupsReady, KEY.groupsLimited)
 return {deleted, 1}

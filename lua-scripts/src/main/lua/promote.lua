@@ -9,6 +9,9 @@
     4 marker        ZSET    <prefix>:{<queue>}:marker
     5 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused; see readMeta)
     6 events        STREAM  <prefix>:{<queue>}:events
+    7 groups         ZSET    <prefix>:{<queue>}:groups  (registry of groups)
+    8 groupsReady    ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
+    9 groupsLimited  ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 jobId         the job to promote
@@ -22,6 +25,7 @@
 --- @include "emitEvent"
 
 local q = {
+  groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker, meta = KEY.meta,
   events = KEY.events, jobPrefix = ARGV[1]
 }
@@ -34,7 +38,8 @@ if redis.call("ZREM", q.delayed, jobId) == 0 then
   return -5
 end
 redis.call("HSET", jobKey, "delay", 0)
-pushReady(q, jobId, tonumber(redis.call("HGET", jobKey, "priority")) or 0, false)
+local ready = redis.call("HMGET", jobKey, "priority", "grp")
+pushReady(q, jobId, tonumber(ready[1]) or 0, false, ready[2])
 signalWorkers(q, 0)
 emitEvent(q, "waiting", jobId, "prev", "delayed")
 return 0

@@ -11,6 +11,9 @@
     4 marker        ZSET    <prefix>:{<queue>}:marker
     5 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused; see readMeta)
     6 events        STREAM  <prefix>:{<queue>}:events
+    7 groups         ZSET    <prefix>:{<queue>}:groups  (registry of groups)
+    8 groupsReady    ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
+    9 groupsLimited  ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 limit         max jobs taken from delayed in this call
@@ -24,6 +27,7 @@
 --- @include "emitEvent"
 
 local q = {
+  groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker, meta = KEY.meta,
   events = KEY.events, jobPrefix = ARGV[1]
 }
@@ -37,7 +41,8 @@ for _, id in ipairs(ids) do
   local jobKey = q.jobPrefix .. id
   if redis.call("EXISTS", jobKey) == 1 then
     redis.call("HSET", jobKey, "delay", 0)
-    pushReady(q, id, tonumber(redis.call("HGET", jobKey, "priority")) or 0, false)
+    local ready = redis.call("HMGET", jobKey, "priority", "grp")
+    pushReady(q, id, tonumber(ready[1]) or 0, false, ready[2])
     emitEvent(q, "waiting", id, "prev", "delayed")
     promoted = promoted + 1
   end

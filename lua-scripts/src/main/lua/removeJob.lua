@@ -12,6 +12,10 @@
     6 failed        ZSET    <prefix>:{<queue>}:failed
     7 events        STREAM  <prefix>:{<queue>}:events
     8 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength)
+    9 groups         ZSET    <prefix>:{<queue>}:groups  (registry of groups)
+    10 groupsReady   ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
+    11 groupsLimited ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
+    12 marker       ZSET    <prefix>:{<queue>}:marker  (a freed group slot wakes workers)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 jobId         the job to remove
@@ -22,8 +26,13 @@
 ]]
 --- @include "removeJobData"
 --- @include "emitEvent"
+--- @include "releaseGroupSlot"
+--- @include "groupState"
 
-local q = { events = KEY.events, meta = KEY.meta, jobPrefix = ARGV[1] }
+local q = {
+  groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
+  events = KEY.events, meta = KEY.meta, marker = KEY.marker, jobPrefix = ARGV[1]
+}
 local jobId = ARGV[2]
 local jobKey = q.jobPrefix .. jobId
 if redis.call("EXISTS", jobKey) == 0 then
@@ -40,6 +49,19 @@ for _, entry in ipairs(zsets) do
   if redis.call("ZREM", entry[1], jobId) == 1 then
     prev = entry[2]
     break
+  end
+end
+local group = redis.call("HGET", jobKey, "grp")
+if prev == "active" and group then
+  releaseGroupSlot(q, jobId, group)
+elseif not prev and group then
+  local jobsKey, stateKey = groupKeys(q, group)
+  if redis.call("ZREM", jobsKey, jobId) == 1 then
+    prev = "waiting"
+    redis.call("HINCRBY", q.meta, "gwaiting", -1)
+    if redis.call("EXISTS", jobsKey) == 0 then
+      forgetGroup(q, group, stateKey)
+    end
   end
 end
 if not prev then

@@ -10,6 +10,9 @@
     4 marker        ZSET    <prefix>:{<queue>}:marker
     5 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused; see readMeta)
     6 events        STREAM  <prefix>:{<queue>}:events
+    7 groups         ZSET    <prefix>:{<queue>}:groups  (registry of groups)
+    8 groupsReady    ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
+    9 groupsLimited  ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 prev          label of the source state, for the events ("failed" or "completed")
@@ -22,6 +25,7 @@
 --- @include "retryFinishedJob"
 
 local q = {
+  groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, marker = KEY.marker, meta = KEY.meta, events = KEY.events,
   jobPrefix = ARGV[1]
 }

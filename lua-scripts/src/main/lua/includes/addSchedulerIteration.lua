@@ -41,12 +41,18 @@ local function addSchedulerIteration(q, schedulerId, due, following)
       fields[#fields + 1] = "delay"
       fields[#fields + 1] = delay
     end
+    -- A template with a group: its iterations are grouped jobs (the group is in the options).
+    local group = s[3] and string.find(s[3], '"group"', 1, true) and cjson.decode(s[3]).group or false
+    if group then
+      fields[#fields + 1] = "grp"
+      fields[#fields + 1] = group
+    end
     redis.call("HSET", jobKey, unpack(fields))
     local state = "delayed"
     if delay > 0 then
       addDelayed(q, jobId, due)
     else
-      state = pushReady(q, jobId, priority, false)
+      state = pushReady(q, jobId, priority, false, group)
       signalWorkers(q, 0)
     end
     emitEvent(q, "added", jobId, "name", s[1], "state", state, "delay", math.max(delay, 0), "schedulerId", schedulerId)

@@ -12,6 +12,7 @@
 --- @include "promoteDelayedJobs"
 --- @include "takeJobs"
 --- @include "nextWakeTimes"
+--- @include "nextGroupRelease"
 --- @include "removeExpiredJobs"
 --- @include "queueContext"
 
@@ -72,6 +73,7 @@ local function fetchJobs(q, f, out)
   local nextDue, nextLease = -1, -1
   if taken < f.count or f.count == 0 then
     nextDue, nextLease = nextWakeTimes(q)
+    nextDue = earliestWake(nextDue, nextGroupRelease(q))
   end
   out[#out + 1] = nextDue
   out[#out + 1] = nextLease

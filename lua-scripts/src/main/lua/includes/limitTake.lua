@@ -22,6 +22,7 @@
 --- @include "readMeta"
 --- @include "signalWorkers"
 --- @include "redisNowMs"
+--- @include "pickReadyJobs"
 
 -- The earliest start the GCRA state allows now (Redis clock, may be fractional).
 local function nextStart(q, L, tat)
@@ -97,7 +98,7 @@ local function signalCapacity(q)
   if not q.concurrency or q.signalledReady or q.limitWake then
     return
   end
-  if redis.call("LLEN", q.wait) == 0 and redis.call("ZCARD", q.prioritized) == 0 then
+  if not readyLeft(q) then
     return
   end
   if redis.call("ZCOUNT", q.leases, "(" .. q.nowText, "+inf") < q.concurrency then

@@ -18,8 +18,8 @@ local function promoteDelayedJobs(q, limit)
   -- The due ids are the lowest ranks: one removal for the whole batch.
   redis.call("ZREMRANGEBYRANK", q.delayed, 0, #ids - 1)
   for _, id in ipairs(ids) do
-    local priority = tonumber(redis.call("HGET", q.jobPrefix .. id, "priority")) or 0
-    pushReady(q, id, priority, false)
+    local ready = redis.call("HMGET", q.jobPrefix .. id, "priority", "grp")
+    pushReady(q, id, tonumber(ready[1]) or 0, false, ready[2])
   end
   emitEvents(q, "waiting", ids, nil, nil, "prev", "delayed")
   return #ids

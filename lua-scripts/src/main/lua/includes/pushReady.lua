@@ -1,11 +1,39 @@
 --[[
-  pushReady: put a job where workers take it. A priority > 0 goes to prioritized (score =
-  priority * 2^32 + a per-queue sequence, so equal priorities run FIFO); otherwise wait, which
+  pushReady: put a job where workers take it. A grouped job (group ~= nil/false) goes to its
+  group's ZSET group:<g> (score priority * 2^32 + seq, FIFO within a priority; front = true puts
+  it before every job of its priority: priority * 2^32 - seq - 1), the group is registered, the
+  queue's grouped-ready count gwaiting goes up and the group enters groups:ready when it may run
+  (readyGroup, which signals the marker); a group that had ready jobs already is where it
+  belongs, so only its first ready job costs those commands. Otherwise a priority > 0 goes to prioritized (score =
+  priority * 2^32 + a per-queue sequence, so equal priorities run FIFO); else wait, which
   workers take from the right: LPUSH queues at the back, RPUSH (front = true) runs next.
-  Returns the state label the job is now in; sets q.waitLength to wait's length after a push
-  to wait.
+  Callers read the job's priority and group with one HMGET (fields priority, grp).
+  Returns the state label the job is now in (a grouped ready job is "waiting"); sets
+  q.waitLength to wait's length after a push to wait.
 ]]
-local function pushReady(q, jobId, priority, front)
+--- @include "groupState"
+--- @include "readMeta"
+
+local function pushReady(q, jobId, priority, front, group)
+  if group then
+    readMeta(q)
+    local jobsKey = groupKeys(q, group)
+    local seq = redis.call("HINCRBY", q.meta, "seq", 1) % 4294967296
+    local score = front and (priority * 4294967296 - seq - 1) or (priority * 4294967296 + seq)
+    redis.call("ZADD", jobsKey, score, jobId)
+    if not q.groupsOn then
+      redis.call("HSET", q.meta, "groups", "1")
+      q.groupsOn = true
+    end
+    redis.call("HINCRBY", q.meta, "gwaiting", 1)
+    -- A group that already had ready jobs is registered and where it belongs (ready, limited,
+    -- paused or at its concurrency): only its first ready job registers it and readies it.
+    if redis.call("ZCARD", jobsKey) == 1 then
+      redis.call("ZADD", q.groups, "NX", 0, group)
+      readyGroup(q, group, nil, true)
+    end
+    return "waiting"
+  end
   if priority > 0 then
     local seq = redis.call("HINCRBY", q.meta, "seq", 1)
     redis.call("ZADD", q.prioritized, priority * 4294967296 + (seq % 4294967296), jobId)

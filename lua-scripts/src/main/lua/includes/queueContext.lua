@@ -11,6 +11,8 @@
     fence          the fencing-token counter (leaseJob)
     schedulers     job scheduler ids by next run (addSchedulerIteration, advanceSchedulerOnTake)
     metrics        {completed = key, failed = key}: the per-minute count lists (recordMetric)
+    groups groupsReady groupsLimited  the group registry, the groups that may run (fair-queueing
+                   tags) and the rate-limited ones (release times) (groupState, pickReadyJobs)
   From ARGV:
     jobPrefix      <prefix>:{<queue>}:job: ; job keys are jobPrefix .. id (job-scoped, not in KEYS)
     now, nowText   the caller's clock in epoch millis, as a number and as the text it came in
@@ -21,6 +23,9 @@
     base           jobPrefix without "job:"; per-scheduler hashes are base .. "scheduler:" .. id
   Filled in by includes during the call (caches and results):
     metaRead maxLen paused metricMinute metricCount  meta read once per call (readMeta)
+    groupsOn gvt gConcurrency gRateMax gRatePer gRateBurst  group flag, virtual time, defaults (readMeta)
+    redisNow       Redis's clock in ms, read once per call for limits (groupClock)
+    gTaken readyGroups  grouped jobs this take picked, groups:ready's size after it (pickReadyJobs)
     signalledReady the marker already says "a job is ready" (signalWorkers)
     waitLength     wait's length after the last push (pushReady)
     schedulerUpdates  scheduler updates for the worker (fetchJobs, advanceSchedulerOnTake)

@@ -9,7 +9,9 @@
   kept current by recordMetric;
   the queue's limits (limitTake), each a number or nil when not set: q.concurrency (field
   concurrency), q.rlMax, q.rlPer, q.rlBurst, q.rlTat (rl:max, rl:per, rl:burst, rl:tat) and
-  q.limitedUntil (limitedUntil).
+  q.limitedUntil (limitedUntil);
+  q.groupsOn, q.gvt, q.gConcurrency, q.gRateMax/gRatePer/gRateBurst: the group flag, virtual
+  time and defaults for groups (fields groups, gvt, g:concurrency, g:rl:max/per/burst; see groupState).
   Folding them into one read keeps a worker's call at one meta command, whatever it needs.
 ]]
 local function readMeta(q)
@@ -17,7 +19,8 @@ local function readMeta(q)
     return
   end
   q.metaRead = true
-  local fields, kinds = {"eventsMaxLength", "paused"}, {}
+  local fields, kinds = {"eventsMaxLength", "paused", "groups", "gvt", "g:concurrency", "g:rl:max", "g:rl:per", "g:rl:burst"}, {}
+  local fixed = #fields
   if q.metrics then
     for _, kind in ipairs({"completed", "failed"}) do
       if q.metrics[kind] then
@@ -37,9 +40,11 @@ local function readMeta(q)
   q.rlTat, q.limitedUntil = tonumber(values[limitsAt + 5]), tonumber(values[limitsAt + 6])
   q.maxLen = values[1] or "10000"
   q.paused = values[2] ~= false
+  q.groupsOn, q.gvt, q.gConcurrency = values[3] ~= false, values[4] or "0", tonumber(values[5])
+  q.gRateMax, q.gRatePer, q.gRateBurst = tonumber(values[6]), tonumber(values[7]), tonumber(values[8]) or 0
   q.metricMinute, q.metricCount = {}, {}
   for i, kind in ipairs(kinds) do
-    q.metricMinute[kind] = tonumber(values[1 + 2 * i])
-    q.metricCount[kind] = tonumber(values[2 + 2 * i]) or 0
+    q.metricMinute[kind] = tonumber(values[fixed - 1 + 2 * i])
+    q.metricCount[kind] = tonumber(values[fixed + 2 * i]) or 0
   end
 end

@@ -8,6 +8,7 @@
   Returns two arrays: recovered ids, failed ids.
 ]]
 --- @include "pushReady"
+--- @include "releaseGroupSlot"
 --- @include "signalWorkers"
 --- @include "emitEvent"
 --- @include "recordMetric"
@@ -28,6 +29,8 @@ local function recoverStalledJobs(q, maxStalled, limit)
       redis.call("DEL", jobKey .. ":lock")
       if redis.call("EXISTS", jobKey) == 1 then
         local stalledCount = redis.call("HINCRBY", jobKey, "stc", 1)
+        local ready = redis.call("HMGET", jobKey, "priority", "grp")
+        releaseGroupSlot(q, id, ready[2])
         if stalledCount > maxStalled then
           local reason = "job stalled more than maxStalledCount times (maxStalledCount = " .. maxStalled .. ")"
           local attemptsMade = redis.call("HINCRBY", jobKey, "atm", 1)
@@ -37,8 +40,7 @@ local function recoverStalledJobs(q, maxStalled, limit)
           emitEvent(q, "failed", id, "failedReason", reason, "attemptsMade", attemptsMade, "prev", "active")
           failed[#failed + 1] = id
         else
-          local priority = tonumber(redis.call("HGET", jobKey, "priority")) or 0
-          pushReady(q, id, priority, true)
+          pushReady(q, id, tonumber(ready[1]) or 0, true, ready[2])
           emitEvent(q, "stalled", id, "stalledCount", stalledCount)
           recovered[#recovered + 1] = id
         end

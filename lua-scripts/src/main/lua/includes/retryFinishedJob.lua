@@ -12,7 +12,8 @@ local function retryFinishedJob(q, jobId, prev)
   local jobKey = q.jobPrefix .. jobId
   redis.call("HDEL", jobKey, "finishedOn", "failedReason", "returnValue")
   redis.call("HSET", jobKey, "atm", "0", "stc", "0")
-  pushReady(q, jobId, tonumber(redis.call("HGET", jobKey, "priority")) or 0, false)
+  local ready = redis.call("HMGET", jobKey, "priority", "grp")
+  pushReady(q, jobId, tonumber(ready[1]) or 0, false, ready[2])
   signalWorkers(q, 0)
   emitEvent(q, "waiting", jobId, "prev", prev)
 end

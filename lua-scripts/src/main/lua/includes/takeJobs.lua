@@ -3,7 +3,8 @@
   set of active jobs: a taken job's lease is its only state entry). Honours pause. Three steps,
   each its own include so rate limits and groups can slot in (a capped count or another id
   source before the pop; a per-job check between prepare and lease):
-    pop      popReadyJobs: ids from wait, then prioritized
+    pop      pickReadyJobs: ids from wait, then prioritized (popReadyJobs); with groups, fair
+             queueing over groups:ready
     prepare  prepareTakenJob, per job: read the hash, advance its scheduler, drop dangling ids
              and skipped iterations
     lease    newLease (fences), leaseJob per job (lock, hash fields, reply), commitLeases (one
@@ -20,7 +21,7 @@
 ]]
 --- @include "emitEvent"
 --- @include "signalWorkers"
---- @include "popReadyJobs"
+--- @include "pickReadyJobs"
 --- @include "prepareTakenJob"
 --- @include "leaseJob"
 --- @include "limitTake"
@@ -34,7 +35,7 @@ local function takeJobs(q, f, out)
   if limit then
     if limit.count == 0 then
       -- Held back with jobs left: say when to look again (nothing when the queue is empty).
-      if redis.call("LLEN", q.wait) > 0 or redis.call("ZCARD", q.prioritized) > 0 then
+      if readyLeft(q) then
         q.limitWake = limit.wake
       end
       return 0
@@ -42,7 +43,7 @@ local function takeJobs(q, f, out)
     -- The pop step sees the capped count; every other fetch argument as the caller gave it.
     pop = setmetatable({count = limit.count, countText = string.format("%d", limit.count)}, {__index = f})
   end
-  local ids, short = popReadyJobs(q, pop)
+  local ids, short = pickReadyJobs(q, pop)
   local l = newLease(q, f, #ids)
   for _, id in ipairs(ids) do
     local hash, attemptsStarted, atStarted, atOn, atBy = prepareTakenJob(q, id)
@@ -53,9 +54,8 @@ local function takeJobs(q, f, out)
   commitLimit(q, limit)
   local taken = commitLeases(q, l)
   if taken > 0 then
-    -- A take that came up short emptied the queue; a full one looks ("or" short-circuits:
-    -- prioritized is only counted when wait is empty).
-    if not short and (redis.call("LLEN", q.wait) > 0 or redis.call("ZCARD", q.prioritized) > 0) then
+    -- A take that came up short emptied the queue; a full one looks (readyLeft).
+    if not short and readyLeft(q) then
       if limit and limit.capped then
         q.limitWake = limit.wake
       end

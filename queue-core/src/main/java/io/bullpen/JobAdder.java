@@ -61,7 +61,7 @@ final class JobAdder<T> {
             Objects.requireNonNull(spec, "job spec");
             JobOptions o = spec.options();
             newJobs.add(new NewJob(o.jobId().orElse(null), spec.name(), encodeData(spec.name(), spec.data()),
-                    JsonCodec.encodeOptions(o), o.delay().toMillis(), o.priority(), o.lifo()));
+                    JsonCodec.encodeOptions(o), o.delay().toMillis(), o.priority(), o.lifo(), o.group().orElse(null)));
         }
         long now = clock.millis();
         try {

@@ -120,6 +120,7 @@ public final class JobOptions {
         b.removeOnComplete = removeOnComplete;
         b.removeOnFail = removeOnFail;
         b.timeout = timeout;
+        b.group = group;
         return b;
     }
 
@@ -182,6 +183,15 @@ public final class JobOptions {
     }
 
     /**
+     * The group the job belongs to (see {@link Builder#group(String)}).
+     *
+     * @return the group, empty by default (no group)
+     */
+    public Optional<String> group() {
+        return Optional.ofNullable(group);
+    }
+
+    /**
      * Which completed jobs to keep.
      *
      * @return the retention, {@link Retention#keepAll()} by default
@@ -213,7 +223,8 @@ public final class JobOptions {
      * {@link #defaults()}, so stored job hashes stay lean: keys {@code delay} (ms, Long),
      * {@code priority} and {@code attempts} (Integer), {@code backoff} ({@link Backoff#describe()}),
      * {@code jobId} (String), {@code lifo} (Boolean), {@code removeOnComplete} and
-     * {@code removeOnFail} ({@link Retention#describe()}), {@code timeout} (ms, Long). The
+     * {@code removeOnFail} ({@link Retention#describe()}), {@code timeout} (ms, Long), {@code group}
+     * (String). The
      * default options describe as an empty map.
      *
      * @return an unmodifiable map with a stable key order
@@ -233,13 +244,14 @@ public final class JobOptions {
                 && other.lifo == lifo
                 && other.removeOnComplete.equals(removeOnComplete)
                 && other.removeOnFail.equals(removeOnFail)
-                && Objects.equals(other.timeout, timeout);
+                && Objects.equals(other.timeout, timeout)
+                && Objects.equals(other.group, group);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(delay, priority, attempts, backoff, jobId, lifo,
-                removeOnComplete, removeOnFail, timeout);
+                removeOnComplete, removeOnFail, timeout, group);
     }
 
     /** Lists only the options that differ from the defaults, e.g. {@code JobOptions{attempts=3}}. */

@@ -58,6 +58,13 @@ final class JobOptionsText {
         if ((value = description.get("timeout")) != null) {
             b.timeout(Duration.ofMillis(Validation.wholeNumber("timeout", value)));
         }
+        if ((value = description.get("group")) != null) {
+            if (!(value instanceof String group)) {
+                throw new IllegalArgumentException("group must be a string but was " + value
+                        + " (" + value.getClass().getSimpleName() + ")");
+            }
+            b.group(group);
+        }
         return b.build();
     }
 
@@ -101,6 +108,9 @@ final class JobOptionsText {
         if (o.timeout().isPresent()) {
             d.put("timeout", o.timeout().get().toMillis());
         }
+        if (o.group().isPresent()) {
+            d.put("group", o.group().get());
+        }
         return Collections.unmodifiableMap(d);
     }
 
@@ -133,6 +143,9 @@ final class JobOptionsText {
         }
         if (o.timeout().isPresent()) {
             out.add("timeout=" + o.timeout().get().toMillis() + "ms");
+        }
+        if (o.group().isPresent()) {
+            out.add("group=" + Validation.quote(o.group().get()));
         }
         return out.toString();
     }

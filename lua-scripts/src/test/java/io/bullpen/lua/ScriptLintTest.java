@@ -115,9 +115,21 @@ class ScriptLintTest {
   /**
    * Every queue key a script touches is one of its KEYS: a context field a command names as its
    * key ({@code redis.call("ZADD", q.schedulers, ...)}) must be set from KEYS somewhere in the
-   * expanded script, and the only keys built from the queue's base are the per-scheduler hashes
-   * ({@code q.base .. "scheduler:"}). Job-scoped keys (built from the job prefix) are exempt.
+   * expanded script, and the only keys built from the queue's base are the per-scheduler and
+   * per-group keys ({@code q.base .. "scheduler:"}, {@code "group:"}, {@code "groupmeta:"}).
+   * Job-scoped keys (built from the job prefix) are exempt.
    */
+  /** The suffixes a script may append to q.base: keys of one scheduler or one group, like job keys. */
+  static final Set<String> PER_ENTITY_KEYS = Set.of("scheduler:", "group:", "groupmeta:");
+
+  @Test
+  void onlyPerSchedulerAndPerGroupKeysMayBeBuiltFromTheBase() {
+    assertThat(LuaLint.keysBuiltFromBase("local k = q.base .. \"groupmeta:\" .. g; local j = q.base .. \"group:\" .. g"))
+        .allMatch(PER_ENTITY_KEYS::contains);
+    assertThat(LuaLint.keysBuiltFromBase("local k = q.base .. \"groups:ready\""))
+        .noneMatch(PER_ENTITY_KEYS::contains);
+  }
+
   @TestFactory
   Stream<DynamicTest> everyQueueKeyAScriptTouchesIsDeclared() {
     return SOURCE.names().stream().map(name -> dynamicTest(name, () -> {
@@ -127,8 +139,8 @@ class ScriptLintTest {
           .as("%s: context fields used as command keys but never set from KEYS", name)
           .isSubsetOf(LuaLint.fieldsFromKeys(code));
       soft.assertThat(LuaLint.keysBuiltFromBase(code))
-          .as("%s: keys built from q.base (only per-scheduler hashes may be)", name)
-          .allMatch("scheduler:"::equals);
+          .as("%s: keys built from q.base (only per-scheduler and per-group keys may be)", name)
+          .allMatch(PER_ENTITY_KEYS::contains);
       soft.assertAll();
     }));
   }

@@ -8,8 +8,20 @@ import java.time.Instant;
  *
  * @param eventId the stream entry id
  * @param time when Redis appended the event
+ * @param group the group that was paused ({@code Queue.pauseGroup} / {@code resumeGroup}), or null
+ *     when the whole queue was
  */
-public record PausedEvent(String eventId, Instant time) implements QueueEvent {
+public record PausedEvent(String eventId, Instant time, String group) implements QueueEvent {
+    /**
+     * The whole queue was paused.
+     *
+     * @param eventId the stream entry id
+     * @param time when Redis appended the event
+     */
+    public PausedEvent(String eventId, Instant time) {
+        this(eventId, time, null);
+    }
+
     /** @return "paused" */
     @Override
     public String eventName() {

@@ -1,6 +1,7 @@
 package io.bullpen.internal;
 
 import io.bullpen.BullpenException;
+import io.bullpen.GroupFullException;
 import io.bullpen.JobLockedException;
 import io.bullpen.JobNotFoundException;
 import io.bullpen.JobStateException;
@@ -23,7 +24,9 @@ public enum ErrorCode {
     /** The job is active and a worker holds its lock. */
     JOB_LOCKED(-6),
     /** Jobs are active and the queue-wide action needs none (obliterate without force). */
-    QUEUE_HAS_ACTIVE_JOBS(-7);
+    QUEUE_HAS_ACTIVE_JOBS(-7),
+    /** An add would put more waiting jobs in a group than its max size. */
+    GROUP_FULL(-8);
 
     private final int code;
 
@@ -58,7 +61,8 @@ public enum ErrorCode {
      * @param jobId the job the script worked on (null for a queue-wide action)
      * @param action what was attempted, for {@link JobStateException} (e.g. "promote")
      * @param needed the state the action needs, for {@link JobStateException} (e.g. "delayed");
-     *     for {@link #QUEUE_HAS_ACTIVE_JOBS} the number of active jobs
+     *     for {@link #QUEUE_HAS_ACTIVE_JOBS} the number of active jobs; for {@link #GROUP_FULL} the
+     *     group and its max size, separated by a newline
      * @return the exception to throw
      */
     public static BullpenException toException(long code, String queue, String jobId, String action, String needed) {
@@ -69,6 +73,8 @@ public enum ErrorCode {
             case JOB_NOT_IN_STATE -> new JobStateException(queue, jobId, action, needed);
             case JOB_LOCKED -> new JobLockedException(queue, jobId);
             case QUEUE_HAS_ACTIVE_JOBS -> new QueueBusyException(queue, action, Long.parseLong(needed));
+            case GROUP_FULL -> new GroupFullException(queue, needed.substring(0, needed.lastIndexOf('\n')),
+                    Long.parseLong(needed.substring(needed.lastIndexOf('\n') + 1)));
         };
     }
 }

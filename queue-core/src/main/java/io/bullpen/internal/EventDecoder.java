@@ -134,8 +134,8 @@ public final class EventDecoder {
                 case "drained" -> new DrainedEvent(eventId, time);
                 case "cleaned" -> new CleanedEvent(eventId, time, Long.parseLong(required(f, "count")),
                         state(required(f, "state")));
-                case "paused" -> new PausedEvent(eventId, time);
-                case "resumed" -> new ResumedEvent(eventId, time);
+                case "paused" -> new PausedEvent(eventId, time, f.get("group"));
+                case "resumed" -> new ResumedEvent(eventId, time, f.get("group"));
                 default -> new UnknownEvent(eventId, time, jobId, name, f);
             };
         } catch (IllegalArgumentException e) {

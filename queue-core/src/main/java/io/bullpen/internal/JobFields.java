@@ -55,6 +55,6 @@ public final class JobFields {
     public static final String START_IN = "startIn";
     /** The job scheduler that made this job, for scheduler iterations. */
     public static final String SCHEDULER_ID = "schedulerId";
-    /** The job's group (JobOptions.group), absent for an ungrouped job. */
+    /** The job's group, when it has one (JobOptions.group); absent otherwise. */
     public static final String GROUP = "grp";
 }

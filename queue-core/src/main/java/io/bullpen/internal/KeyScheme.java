@@ -22,7 +22,8 @@ import io.bullpen.JobState;
  * </ul>
  * After the base: the state keys ({@link JobState#key()}: {@code wait prioritized delayed leases
  * completed failed}), then
- * {@code marker meta events id fence schedulers}, {@code scheduler:<id>},
+ * {@code marker meta events id fence schedulers groups groups:ready groups:limited},
+ * {@code scheduler:<id>}, per group {@code group:<g>} and {@code groupmeta:<g>},
  * {@code metrics:<kind>}, and per job {@code job:<id>}, {@code job:<id>:lock},
  * {@code job:<id>:logs}; the {@code job:} segment keeps job ids from colliding with those. The
  * registry of queue names ({@code <prefix>:queues}) has no tag: it spans queues.
@@ -173,6 +174,31 @@ public final class KeyScheme {
         return base + "metrics:" + kind;
     }
 
+    /** @return the ZSET registry of the queue's groups (score 0, paged by name) */
+    public String groups() {
+        return base + "groups";
+    }
+
+    /** @return the ZSET of groups that may run now, to their virtual start tag (fair queueing); member "" = the ungrouped jobs */
+    public String groupsReady() {
+        return base + "groups:ready";
+    }
+
+    /** @return the ZSET of groups held back by their rate limit, to the time their next job may start */
+    public String groupsLimited() {
+        return base + "groups:limited";
+    }
+
+    /** @return the ZSET of one group's ready jobs (built in Lua from the base, like job keys) */
+    public String group(String group) {
+        return base + "group:" + group;
+    }
+
+    /** @return the HASH of one group's settings and state (built in Lua from the base) */
+    public String groupMeta(String group) {
+        return base + "groupmeta:" + group;
+    }
+
     /** @return {@code <base>job:}, to which a job id is appended */
     public String jobPrefix() {
         return base + "job:";
@@ -207,7 +233,7 @@ public final class KeyScheme {
      * Keys chosen per call (a job's hash, a state picked by the caller) are bound by the caller.
      *
      * @param name a header key name: {@code wait prioritized delayed leases completed failed marker
-     *     meta events id fence schedulers metricsCompleted metricsFailed}
+     *     meta events id fence schedulers metricsCompleted metricsFailed groups groupsReady groupsLimited}
      * @return the key
      * @throws IllegalArgumentException naming {@code name} when no queue key has that name
      */
@@ -225,6 +251,9 @@ public final class KeyScheme {
             case "id" -> id();
             case "fence" -> fence();
             case "schedulers" -> schedulers();
+            case "groups" -> groups();
+            case "groupsReady" -> groupsReady();
+            case "groupsLimited" -> groupsLimited();
             case "metricsCompleted" -> metrics("completed");
             case "metricsFailed" -> metrics("failed");
             default -> throw new IllegalArgumentException("no queue key named '" + name + "'");

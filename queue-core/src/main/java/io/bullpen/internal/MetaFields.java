@@ -31,4 +31,19 @@ public final class MetaFields {
     public static final String RATE_TAT = "rl:tat";
     /** No job starts before this time (Redis clock, ms): set by a processor's RateLimitedException. */
     public static final String LIMITED_UNTIL = "limitedUntil";
+
+    /** "1" once the queue had a grouped job: turns the group path of the take on. */
+    public static final String GROUPS = "groups";
+    /** The virtual time of fair queueing: the start tag of the group served last. */
+    public static final String GROUP_VIRTUAL_TIME = "gvt";
+    /** How many grouped jobs are ready (in a {@code group:<g>}), for the waiting count. */
+    public static final String GROUP_WAITING = "gwaiting";
+    /** The default concurrency of groups without their own. */
+    public static final String GROUP_CONCURRENCY = "g:concurrency";
+    /** The default rate limit of groups without their own: max starts per window. */
+    public static final String GROUP_RATE_MAX = "g:rl:max";
+    /** The default rate limit's window, ms. */
+    public static final String GROUP_RATE_PER = "g:rl:per";
+    /** The default rate limit's burst (absent = 0). */
+    public static final String GROUP_RATE_BURST = "g:rl:burst";
 }

@@ -10,8 +10,16 @@ public final class ScriptTypes {
     private ScriptTypes() {
     }
 
-    /** One job for addJob: options already encoded; {@code customId} null for an automatic id. */
-    public record NewJob(String customId, String name, String data, String opts, long delayMs, int priority, boolean lifo) {
+    /**
+     * One job for addJob: options already encoded; {@code customId} null for an automatic id,
+     * {@code group} null for none.
+     */
+    public record NewJob(String customId, String name, String data, String opts, long delayMs, int priority, boolean lifo,
+            String group) {
+        /** A job without a group. */
+        public NewJob(String customId, String name, String data, String opts, long delayMs, int priority, boolean lifo) {
+            this(customId, name, data, opts, delayMs, priority, lifo, null);
+        }
     }
 
     /** addJob's answer for one job: its id and whether it was added (false: duplicate custom id). */

@@ -70,7 +70,7 @@ public final class Scripts {
 
     /** addJob: adds the jobs atomically; one result per job, in order. */
     public CompletionStage<List<AddResult>> addJob(long now, List<NewJob> jobs) {
-        List<Object> args = new ArrayList<>(2 + jobs.size() * 7);
+        List<Object> args = new ArrayList<>(2 + jobs.size() * 8);
         args.add(k.jobPrefix());
         args.add(Long.toString(now));
         for (NewJob j : jobs) {
@@ -81,6 +81,7 @@ public final class Scripts {
             args.add(Long.toString(j.delayMs()));
             args.add(Integer.toString(j.priority()));
             args.add(j.lifo() ? "1" : "0");
+            args.add(j.group() == null ? "" : j.group());
         }
         List<Object> keys = scriptKeys.of("addJob");
         CompletionStage<List<Object>> call = addReplicas > 0
@@ -88,6 +89,10 @@ public final class Scripts {
                 : runner.<List<Object>>run("addJob", ReturnType.LIST, keys, args.toArray());
         return call
                 .thenApply(reply -> {
+                    if (!reply.isEmpty() && !(reply.get(0) instanceof List<?>)) {
+                        // {code, group, maxSize}: nothing of the call was written.
+                        throw ErrorCode.toException(num(reply.get(0)), k.queue(), null, "add", str(reply.get(1)) + "\n" + str(reply.get(2)));
+                    }
                     List<AddResult> results = new ArrayList<>(reply.size());
                     for (Object entry : reply) {
                         List<?> pair = (List<?>) entry;
@@ -319,7 +324,7 @@ public final class Scripts {
     /** getState: the job's state, {@link JobState#UNKNOWN} when there is no such job. */
     public CompletionStage<JobState> getState(String jobId) {
         List<Object> keys = scriptKeys.of("getState");
-        return runner.<Object>run("getState", ReturnType.VALUE, keys, jobId)
+        return runner.<Object>run("getState", ReturnType.VALUE, keys, k.jobPrefix(), jobId)
                 .thenApply(reply -> JobState.fromLabel(str(reply)));
     }
 

@@ -8,7 +8,9 @@ import io.bullpen.events.AddedEvent;
 import io.bullpen.events.CompletedEvent;
 import io.bullpen.events.DelayedEvent;
 import io.bullpen.events.DrainedEvent;
+import io.bullpen.events.PausedEvent;
 import io.bullpen.events.QueueEvent;
+import io.bullpen.events.ResumedEvent;
 import io.bullpen.events.RemovedEvent;
 import io.bullpen.events.RetryingEvent;
 import io.bullpen.events.StalledEvent;
@@ -123,5 +125,12 @@ class EventDecoderTest {
         assertThat(retrying).isEqualTo(new RetryingEvent(ID, TIME, "1", 2, Duration.ZERO, "x"));
         assertThat(EventDecoder.viewsOf(retrying)).containsExactly(new WaitingEvent(ID, TIME, "1", JobState.ACTIVE));
         assertThat(EventDecoder.viewsOf(decode("event", "completed", "jobId", "1", "returnValue", "1"))).isEqualTo(List.of());
+    }
+
+    @Test
+    void pausedAndResumedCarryTheGroupWhenOneGroupChanged() {
+        assertThat(decode("event", "paused", "group", "acme")).isEqualTo(new PausedEvent(ID, TIME, "acme"));
+        assertThat(((ResumedEvent) decode("event", "resumed", "group", "acme")).group()).isEqualTo("acme");
+        assertThat(((PausedEvent) decode("event", "paused")).group()).as("the whole queue").isNull();
     }
 }

@@ -26,12 +26,12 @@ import java.util.stream.Stream;
  * {@code t[#t + 1] = ...} appends. Anything else is reported as a field named {@code ?<expr>},
  * which no table declares: a script that hides a field name from this reader fails the test
  * rather than slipping through. The hash is told by its key: {@code KEYS[n]} by the pattern
- * in the header, any other expression by its spelling (meta, scheduler/sKey, job).
+ * in the header, any other expression by its spelling (groupmeta/stateKey, meta, scheduler/sKey, job).
  */
 final class LuaVocabulary {
 
     /** The hashes whose fields Java declares. */
-    enum HashKind { JOB, META, SCHEDULER }
+    enum HashKind { JOB, META, SCHEDULER, GROUP }
 
     /** A field named in a hash command; {@code prefix} when the name is the start of a built name. */
     record FieldUse(String file, int line, HashKind kind, String name, boolean prefix) {
@@ -190,6 +190,10 @@ final class LuaVocabulary {
             expr = pattern;
         }
         String e = expr.toLowerCase(java.util.Locale.ROOT);
+        // A group's settings hash: groupmeta:<g>, held in locals named stateKey.
+        if (e.contains("groupmeta") || e.equals("statekey")) {
+            return HashKind.GROUP;
+        }
         if (e.contains("meta")) {
             return HashKind.META;
         }

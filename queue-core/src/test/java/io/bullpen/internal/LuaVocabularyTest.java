@@ -94,6 +94,7 @@ class LuaVocabularyTest {
             case JOB -> JobFields.class;
             case META -> MetaFields.class;
             case SCHEDULER -> SchedulerFields.class;
+            case GROUP -> GroupFields.class;
         };
     }
 
@@ -121,7 +122,8 @@ class LuaVocabularyTest {
         KeyScheme k = new KeyScheme("p", "q");
         Set<String> keys = new TreeSet<>(List.of(k.marker(), k.meta(), k.events(), k.id(), k.fence(),
                 k.schedulers(), k.scheduler("<id>"), k.schedulerPrefix(), k.jobPrefix(), k.job("<id>"),
-                k.lock("<id>"), k.logs("<id>"), k.metrics("<kind>")));
+                k.lock("<id>"), k.logs("<id>"), k.metrics("<kind>"), k.groups(), k.groupsReady(), k.groupsLimited(),
+                k.group(""), k.groupMeta(""), k.group("<g>"), k.groupMeta("<g>")));
         for (JobState state : JobState.values()) {
             if (state != JobState.UNKNOWN) {
                 keys.add(k.stateKey(state));

@@ -59,10 +59,12 @@ class ScriptKeysTest {
         ScriptKeys keys = new ScriptKeys(tagged);
 
         assertThat(keys.of("retryJob", "source", tagged.failed())).containsExactly(tagged.failed(), tagged.waitList(),
-                tagged.prioritized(), tagged.marker(), tagged.meta(), tagged.events());
+                tagged.prioritized(), tagged.marker(), tagged.meta(), tagged.events(), tagged.groups(), tagged.groupsReady(),
+                tagged.groupsLimited());
         assertThat(keys.of("moveToActive")).containsExactly(tagged.waitList(), tagged.prioritized(), tagged.delayed(),
                 tagged.leases(), tagged.failed(), tagged.marker(), tagged.meta(), tagged.events(), tagged.fence(),
-                tagged.completed(), tagged.metrics("completed"), tagged.metrics("failed"), tagged.schedulers());
+                tagged.completed(), tagged.metrics("completed"), tagged.metrics("failed"), tagged.schedulers(),
+                tagged.groups(), tagged.groupsReady(), tagged.groupsLimited());
     }
 
     @Test

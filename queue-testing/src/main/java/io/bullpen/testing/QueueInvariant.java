@@ -17,7 +17,11 @@ import java.util.TreeMap;
  *   <li>each of those ids has its {@code job:<id>} hash;</li>
  *   <li>every {@code job:<id>} hash belongs to one of those structures;</li>
  *   <li>there is no {@code active} key: active jobs are the members of {@code leases}, and a list
- *       of them would be a second copy of that state.</li>
+ *       of them would be a second copy of that state;</li>
+ *   <li>groups: the ready jobs of each {@code group:<g>} count as a state structure above (so a
+ *       job is in exactly one place, grouped or not); each has {@code grp} = g and g is in the
+ *       {@code groups} registry; meta {@code gwaiting} is the number of grouped ready jobs; each
+ *       group's {@code active} ({@code groupmeta:<g>}, absent = 0) is its number of leased jobs.</li>
  * </ol>
  */
 public final class QueueInvariant {
@@ -26,6 +30,7 @@ public final class QueueInvariant {
     private static final List<String> STATES = List.of("wait", "prioritized", "delayed", "leases", "completed",
             "failed");
     private static final Set<String> LISTS = Set.of("wait");
+    private static final String GROUP = "group:";
 
     private QueueInvariant() {
     }
@@ -40,7 +45,13 @@ public final class QueueInvariant {
         List<String> violations = new ArrayList<>();
         // id -> the states holding it, with repeats for duplicates inside a list.
         Map<String, List<String>> placements = new TreeMap<>(QueueSnapshot.ID_ORDER);
-        for (String state : STATES) {
+        List<String> structures = new ArrayList<>(STATES);
+        for (String key : snapshot.keys()) {
+            if (key.startsWith(GROUP)) {
+                structures.add(key);
+            }
+        }
+        for (String state : structures) {
             Collection<String> ids = ids(snapshot, state, violations);
             for (String id : ids) {
                 placements.computeIfAbsent(id, k -> new ArrayList<>()).add(state);
@@ -60,6 +71,7 @@ public final class QueueInvariant {
                 violations.add("job:" + id + " hash is in none of " + String.join(", ", STATES) + " (orphan)");
             }
         }
+        groupViolations(snapshot, structures, violations);
         if (snapshot.exists("active")) {
             violations.add("active exists (a " + snapshot.type("active")
                     + ") but must not: leases is the set of active jobs");
@@ -78,6 +90,54 @@ public final class QueueInvariant {
         if (!violations.isEmpty()) {
             throw new AssertionError("queue invariant violated for " + snapshot.keyPrefix() + "*:\n  - "
                     + String.join("\n  - ", violations) + "\n" + snapshot);
+        }
+    }
+
+    /** Rule 5: the group lines and counters. */
+    private static void groupViolations(QueueSnapshot snapshot, List<String> structures, List<String> violations) {
+        Set<String> registry = snapshot.exists("groups") ? snapshot.zset("groups").keySet() : Set.of();
+        long grouped = 0;
+        for (String key : structures) {
+            if (!key.startsWith(GROUP) || !"zset".equals(snapshot.type(key))) {
+                continue;
+            }
+            String group = key.substring(GROUP.length());
+            if (!registry.contains(group)) {
+                violations.add("group " + group + " has ready jobs but is not in the groups registry");
+            }
+            for (String id : snapshot.zset(key).keySet()) {
+                grouped++;
+                String grp = snapshot.job(id).get("grp");
+                if (!group.equals(grp)) {
+                    violations.add("job " + id + " is in " + key + " but its grp is " + grp);
+                }
+            }
+        }
+        long gwaiting = Long.parseLong(snapshot.meta().getOrDefault("gwaiting", "0"));
+        if (gwaiting != grouped) {
+            violations.add("meta gwaiting is " + gwaiting + " but " + grouped + " grouped jobs are ready");
+        }
+        Map<String, Long> leased = new TreeMap<>();
+        if ("zset".equals(snapshot.type("leases"))) {
+            for (String id : snapshot.leases().keySet()) {
+                String grp = snapshot.job(id).get("grp");
+                if (grp != null) {
+                    leased.merge(grp, 1L, Long::sum);
+                }
+            }
+        }
+        Set<String> groups = new java.util.TreeSet<>(leased.keySet());
+        for (String key : snapshot.keys()) {
+            if (key.startsWith("groupmeta:")) {
+                groups.add(key.substring("groupmeta:".length()));
+            }
+        }
+        for (String group : groups) {
+            long active = Long.parseLong(snapshot.hash("groupmeta:" + group).getOrDefault("active", "0"));
+            long expected = leased.getOrDefault(group, 0L);
+            if (active != expected) {
+                violations.add("group " + group + " counts " + active + " active jobs but " + expected + " hold a lease");
+            }
         }
     }
 

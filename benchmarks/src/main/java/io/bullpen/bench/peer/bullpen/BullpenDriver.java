@@ -106,9 +106,15 @@ final class BullpenDriver implements PeerDriver {
     @Override
     public double addOneAtATime(String queue, int jobs) {
         Queue<Payload> q = queue(queue);
+        // -Dbench.groups=N puts job i in group "g<i mod N>": the cost of the group path (issue 15).
+        int groups = Integer.getInteger("bench.groups", 0);
         long start = System.nanoTime();
         for (int i = 0; i < jobs; i++) {
-            q.add("noop", new Payload(i));
+            if (groups > 0) {
+                q.add("noop", new Payload(i), JobOptions.builder().group("g" + (i % groups)).build());
+            } else {
+                q.add("noop", new Payload(i));
+            }
         }
         return (System.nanoTime() - start) / 1e9;
     }

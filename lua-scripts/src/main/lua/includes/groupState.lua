@@ -1,0 +1,104 @@
+--[[
+  groupState: the group side of the ready structures, shared by pushReady, the take's pick
+  (pickReadyJobs) and the slot release (releaseGroupSlot).
+  groupKeys(q, g): the group's ready jobs ZSET (group:<g>) and its settings/state HASH
+  (groupmeta:<g>), built from the base like job keys (same slot).
+  groupState(q, stateKey): one HMGET of the group's hash, with the queue's defaults for groups
+  (readMeta) where the group has no setting of its own: {concurrency (nil = none), weight,
+  paused, active, rateMax/ratePer/rateBurst (nil = no limit), tat, limitedUntil}.
+  groupClock(q): Redis's clock in ms, read once per call (TIME): limits use it, not the caller's.
+  groupNextStart(q, s): 0 when the group may start a job now, else the time (ms) its rate limit
+  or manual limit (limitedUntil) allows the next one.
+  readyGroup(q, g, s, hasJobs): puts g where the take finds it: in groups:ready with tag gvt
+  (ZADD NX: no credit for idle time; the marker is signalled when it enters), or, when its limit
+  holds it back, in groups:limited at its release time. Not when it is paused, at its concurrency
+  or empty. s: the group as groupState read it (nil = read it); hasJobs: the caller knows group:<g>
+  is not empty.
+  forgetGroup(q, g, stateKey): a group with no ready or active job and no setting of its own
+  leaves the registry (transient groups do not pile up).
+]]
+--- @include "readMeta"
+--- @include "signalWorkers"
+--- @include "queueContext"
+
+local function groupKeys(q, g)
+  if not q.base then
+    queueContext(q)
+  end
+  return q.base .. "group:" .. g, q.base .. "groupmeta:" .. g
+end
+
+local function groupState(q, stateKey)
+  readMeta(q)
+  local v = redis.call("HMGET", stateKey, "concurrency", "weight", "paused", "active", "rl:max", "rl:per", "rl:burst",
+    "rl:tat", "limitedUntil")
+  local s = {
+    concurrency = tonumber(v[1]) or q.gConcurrency, weight = tonumber(v[2]) or 1, paused = v[3] ~= false,
+    active = tonumber(v[4]) or 0, tat = tonumber(v[8]) or 0, limitedUntil = tonumber(v[9]) or 0
+  }
+  if v[5] then
+    s.rateMax, s.ratePer, s.rateBurst = tonumber(v[5]), tonumber(v[6]), tonumber(v[7]) or 0
+  elseif q.gRateMax then
+    s.rateMax, s.ratePer, s.rateBurst = q.gRateMax, q.gRatePer, q.gRateBurst
+  end
+  return s
+end
+
+local function groupClock(q)
+  if not q.redisNow then
+    local t = redis.call("TIME")
+    q.redisNow = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  end
+  return q.redisNow
+end
+
+local function groupNextStart(q, s)
+  local at = s.limitedUntil
+  if s.rateMax then
+    local start = s.tat - s.rateBurst * s.ratePer / s.rateMax
+    if start > at then
+      at = start
+    end
+  end
+  if at > 0 and at > groupClock(q) then
+    return math.ceil(at)
+  end
+  return 0
+end
+
+local function readyGroup(q, g, s, hasJobs)
+  local jobsKey, stateKey = groupKeys(q, g)
+  s = s or groupState(q, stateKey)
+  if s.paused or (s.concurrency and s.active >= s.concurrency) then
+    return false
+  end
+  if not hasJobs and redis.call("EXISTS", jobsKey) == 0 then
+    return false
+  end
+  local at = groupNextStart(q, s)
+  if at > 0 then
+    redis.call("ZADD", q.groupsLimited, at, g)
+    return false
+  end
+  if redis.call("ZADD", q.groupsReady, "NX", q.gvt, g) == 1 then
+    signalWorkers(q, 0)
+  end
+  return true
+end
+
+local function forgetGroup(q, g, stateKey)
+  -- Limit state in the past holds nothing back: it does not keep a group registered.
+  local v = redis.call("HMGET", stateKey, "active", "rl:tat", "limitedUntil")
+  if (tonumber(v[1]) or 0) > 0 then
+    return
+  end
+  local now = groupClock(q)
+  if (tonumber(v[2]) or 0) <= now and (tonumber(v[3]) or 0) <= now then
+    redis.call("HDEL", stateKey, "active", "rl:tat", "limitedUntil")
+  end
+  if redis.call("EXISTS", stateKey) == 0 then
+    redis.call("ZREM", q.groups, g)
+    redis.call("ZREM", q.groupsReady, g)
+    redis.call("ZREM", q.groupsLimited, g)
+  end
+end

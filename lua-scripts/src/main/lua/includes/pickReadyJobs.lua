@@ -1,0 +1,173 @@
+--[[
+  pickReadyJobs: the pop step of takeJobs. Without groups (meta flag groups unset) it is
+  popReadyJobs. With groups it serves groups:ready by start-time fair queueing: the member with
+  the lowest tag (ZRANGE 0 1: it and the runner-up, O(log groups)) gives as many jobs as it may
+  before its tag passes the runner-up's (one ZPOPMIN per group visit), its tag grows by
+  jobs / weight, and it leaves groups:ready when it is empty, paused, at its concurrency or held
+  back by its rate limit (then to groups:limited). Member "" is the ungrouped jobs (wait, then
+  prioritized), weight 1; it is (re)entered here when they exist, so adds of ungrouped jobs
+  cost nothing more. Before picking, due groups of groups:limited come back (at most 100).
+  Group rate limits (GCRA on Redis's clock) do not book ahead: a job starts now or its group
+  waits. Each taken grouped job counts in its group's active; gwaiting and gvt are written once
+  per call. Takes at most f.count. Returns the ids in take order and whether nothing is left
+  ready (no eligible group and no ungrouped job).
+]]
+--- @include "popReadyJobs"
+--- @include "groupState"
+--- @include "intText"
+--- @include "readMeta"
+
+local function releaseLimitedGroups(q)
+  -- The clock is read only when some group is limited.
+  local first = redis.call("ZRANGE", q.groupsLimited, 0, 0, "WITHSCORES")
+  if not first[2] or tonumber(first[2]) > groupClock(q) then
+    return
+  end
+  local due = redis.call("ZRANGEBYSCORE", q.groupsLimited, "-inf", groupClock(q), "LIMIT", 0, 100)
+  if #due > 0 then
+    redis.call("ZREM", q.groupsLimited, unpack(due))
+    for _, g in ipairs(due) do
+      readyGroup(q, g)
+    end
+  end
+end
+
+-- Up to n ungrouped ids appended to ids; returns how many.
+local function popUngrouped(q, n, ids)
+  local popped = redis.call("RPOP", q.wait, intText(n)) or {}
+  for _, id in ipairs(popped) do
+    ids[#ids + 1] = id
+  end
+  if #popped < n then
+    local more = redis.call("ZPOPMIN", q.prioritized, intText(n - #popped))
+    for i = 1, #more, 2 do
+      ids[#ids + 1] = more[i]
+    end
+    return #popped + #more / 2
+  end
+  return #popped
+end
+
+-- How many of n jobs the group's rate limit lets start now; advances s.tat for them.
+local function rateAllowance(q, s, n)
+  if not s.rateMax then
+    return n
+  end
+  local now, interval = groupClock(q), s.ratePer / s.rateMax
+  local k = 0
+  while k < n and now >= s.tat - s.rateBurst * interval do
+    s.tat = math.max(s.tat, now) + interval
+    k = k + 1
+  end
+  return k
+end
+
+-- One visit of group g (tag, runner-up tag or nil): takes what it may, then re-tags or parks it.
+local function serveGroup(q, g, tag, nextTag, want, ids)
+  local jobsKey, stateKey = groupKeys(q, g)
+  local s = groupState(q, stateKey)
+  local n = want
+  if nextTag then
+    n = math.min(n, math.floor((nextTag - tag) * s.weight) + 1)
+  end
+  if s.concurrency then
+    n = math.min(n, s.concurrency - s.active)
+  end
+  if s.paused or groupNextStart(q, s) > 0 then
+    n = 0
+  end
+  local got = 0
+  if n > 0 then
+    local oldTat = s.tat
+    n = rateAllowance(q, s, n)
+    local popped = n > 0 and redis.call("ZPOPMIN", jobsKey, intText(n)) or {}
+    got = #popped / 2
+    for i = 1, #popped, 2 do
+      ids[#ids + 1] = popped[i]
+    end
+    if got > 0 then
+      s.active = redis.call("HINCRBY", stateKey, "active", intText(got))
+      q.gTaken = q.gTaken + got
+    end
+    if s.rateMax then
+      if got < n then
+        -- The group ran out: only the starts made count.
+        s.tat = oldTat
+        rateAllowance(q, s, got)
+      end
+      if got > 0 then
+        redis.call("HSET", stateKey, "rl:tat", string.format("%.3f", s.tat))
+      end
+    end
+  end
+  local blocked = s.paused or (s.concurrency and s.active >= s.concurrency)
+  local at = blocked and 0 or groupNextStart(q, s)
+  if (n > 0 and got < n) or blocked or at > 0 then
+    redis.call("ZREM", q.groupsReady, g)
+    if n > 0 and got < n and s.active == 0 then
+      -- Emptied and idle: nothing will release it, so it may leave the registry now.
+      forgetGroup(q, g, stateKey)
+    end
+    if at > 0 and (got == n) then
+      redis.call("ZADD", q.groupsLimited, at, g)
+    end
+  else
+    redis.call("ZADD", q.groupsReady, "XX", string.format("%.17g", tag + got / s.weight), g)
+  end
+end
+
+local function pickReadyJobs(q, f)
+  readMeta(q)
+  if not q.groupsOn then
+    return popReadyJobs(q, f)
+  end
+  releaseLimitedGroups(q)
+  if (redis.call("LLEN", q.wait) > 0 or redis.call("ZCARD", q.prioritized) > 0) and
+      not redis.call("ZSCORE", q.groupsReady, "") then
+    redis.call("ZADD", q.groupsReady, q.gvt, "")
+  end
+  local ids, served = {}, nil
+  q.gTaken = 0
+  -- Each visit takes a job or parks a group; the bound only guards against surprises.
+  local visits = 0
+  while #ids < f.count and visits < f.count + 1000 do
+    visits = visits + 1
+    local top = redis.call("ZRANGE", q.groupsReady, 0, 1, "WITHSCORES")
+    if #top == 0 then
+      break
+    end
+    local g, tag, nextTag = top[1], tonumber(top[2]), tonumber(top[4])
+    served = top[2]
+    local want = f.count - #ids
+    if g == "" then
+      local n = nextTag and math.min(want, math.floor(nextTag - tag) + 1) or want
+      local got = popUngrouped(q, n, ids)
+      if got < n then
+        redis.call("ZREM", q.groupsReady, "")
+      else
+        redis.call("ZADD", q.groupsReady, "XX", string.format("%.17g", tag + got), "")
+      end
+    else
+      serveGroup(q, g, tag, nextTag, want, ids)
+    end
+  end
+  if served then
+    if q.gTaken > 0 then
+      redis.call("HSET", q.meta, "gvt", served)
+      redis.call("HINCRBY", q.meta, "gwaiting", -q.gTaken)
+    else
+      redis.call("HSET", q.meta, "gvt", served)
+    end
+    q.gvt = served
+  end
+  q.readyGroups = redis.call("ZCARD", q.groupsReady)
+  return ids, q.readyGroups == 0
+end
+
+-- Whether jobs are left ready after a take (the take wakes the next worker when so).
+local function readyLeft(q)
+  if q.groupsOn then
+    return (q.readyGroups or redis.call("ZCARD", q.groupsReady)) > 0
+  end
+  return redis.call("LLEN", q.wait) > 0 or redis.call("ZCARD", q.prioritized) > 0
+end

@@ -1,0 +1,41 @@
+--[[
+  releaseGroupSlot: a grouped job stops being active (finished, retried, stalled, handed back,
+  removed): its group's active count goes down, and the group comes back to groups:ready when
+  it has ready jobs and may run again (signalling the marker), or leaves the registry when it
+  has nothing left (forgetGroup). group: the job's grp field when the caller read it, nil = read
+  it here (only while the queue uses groups: no command otherwise).
+]]
+--- @include "groupState"
+--- @include "readMeta"
+
+local function releaseGroupSlot(q, jobId, group)
+  readMeta(q)
+  if not q.groupsOn then
+    return
+  end
+  if group == nil then
+    group = redis.call("HGET", q.jobPrefix .. jobId, "grp")
+  end
+  if not group then
+    return
+  end
+  local jobsKey, stateKey = groupKeys(q, group)
+  local active = redis.call("HINCRBY", stateKey, "active", -1)
+  if active <= 0 then
+    redis.call("HDEL", stateKey, "active")
+  end
+  -- Still in groups:ready (it had jobs and room) and busy: nothing to do. An idle one may have
+  -- been emptied by a take (which drops it only on its next visit): then it leaves now.
+  local ready = redis.call("ZSCORE", q.groupsReady, group)
+  if ready and active > 0 then
+    return
+  end
+  if redis.call("EXISTS", jobsKey) == 1 then
+    if ready then
+      return
+    end
+    readyGroup(q, group, nil, true)
+  else
+    forgetGroup(q, group, stateKey)
+  end
+end
