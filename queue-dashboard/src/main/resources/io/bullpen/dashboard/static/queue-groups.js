@@ -35,6 +35,8 @@ function turn(page, step) {
   } else {
     return;
   }
+  g.prev.disabled = true;     // until the page is shown: a second click must not skip past it
+  g.next.disabled = true;
   loadGroups(page);
 }
 
