@@ -56,7 +56,7 @@ class LimitsAndGroupsApiTest {
     }
 
     @Test
-    void limitsShowEverySettingAndNullForThoseNotSet(BullpenTestContext ctx) {
+    void limitsShowTheQueuesRateLimitAndGlobalConcurrencyAndNullForThoseNotSet(BullpenTestContext ctx) {
         Queue<Order> q = queue(ctx);
         q.add("a", new Order("1"));
         try (Dashboard d = dashboard(ctx)) {
@@ -66,12 +66,25 @@ class LimitsAndGroupsApiTest {
 
             q.setRateLimit(RateLimit.of(100, Duration.ofSeconds(1)).burst(20));
             q.setGlobalConcurrency(5);
-            q.setDefaultGroupConcurrency(2);
-            q.setDefaultGroupRateLimit(RateLimit.of(10, Duration.ofMinutes(1)));
             Reply r = get(d, base(ctx) + "/limits");
             assertThat(r.status()).as(r.body()).isEqualTo(200);
             assertThat(r.body()).isEqualTo(compact("""
                     {"name": "%s", "rateLimit": {"max": 100, "per": 1000, "burst": 20}, "globalConcurrency": 5,
+                     "defaultGroupConcurrency": null, "defaultGroupRateLimit": null}""".formatted(ctx.queueName())));
+        }
+    }
+
+    @Test
+    void limitsShowTheDefaultsForGroups(BullpenTestContext ctx) {
+        Queue<Order> q = queue(ctx);
+        q.add("a", new Order("1"));
+        q.setDefaultGroupConcurrency(2);
+        q.setDefaultGroupRateLimit(RateLimit.of(10, Duration.ofMinutes(1)));
+        try (Dashboard d = dashboard(ctx)) {
+            Reply r = get(d, base(ctx) + "/limits");
+            assertThat(r.status()).as(r.body()).isEqualTo(200);
+            assertThat(r.body()).isEqualTo(compact("""
+                    {"name": "%s", "rateLimit": null, "globalConcurrency": null,
                      "defaultGroupConcurrency": 2, "defaultGroupRateLimit": {"max": 10, "per": 60000, "burst": 0}}"""
                     .formatted(ctx.queueName())));
         }
