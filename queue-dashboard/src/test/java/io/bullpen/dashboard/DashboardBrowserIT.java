@@ -247,6 +247,11 @@ class DashboardBrowserIT {
         queue.setGroupConcurrency("tenant-a", 1);
         String plain = q + "-plain";
         Queue.builder(ctx.redisson(), plain, Payload.class).build().add("ship", new Payload("no group"));
+        String many = q + "-many";       // one group more than a page holds
+        Queue<Payload> manyQueue = Queue.builder(ctx.redisson(), many, Payload.class).build();
+        for (int i = 0; i <= 50; i++) {
+            manyQueue.add("export", new Payload("t"), JobOptions.builder().group(String.format("t-%02d", i)).build());
+        }
 
         Path screenshots = Path.of(System.getProperty("basedir", ".")).resolve("target/screenshots").toAbsolutePath();
         Files.createDirectories(screenshots);
@@ -303,6 +308,19 @@ class DashboardBrowserIT {
             assertThat(driver.findElement(groupRow("tenant-a")).findElement(By.cssSelector(".badge-paused")).isDisplayed()).isFalse();
             screenshot(driver, screenshots.resolve("groups.png"));
             assertCleanConsole(driver, "queue page with groups");
+
+            // Groups a page at a time: Next shows the one left, Previous the first page again.
+            driver.get(dashboard.url() + "#/queues/" + many);
+            wait.until(ExpectedConditions.numberOfElementsToBe(groupRows, 50));
+            assertThat(driver.findElement(By.id("groups-prev")).isEnabled()).isFalse();
+            driver.findElement(By.id("groups-next")).click();
+            wait.until(ExpectedConditions.numberOfElementsToBe(groupRows, 1));
+            assertThat(driver.findElement(groupRows).getAttribute("data-group")).isEqualTo("t-50");
+            assertThat(driver.findElement(By.id("groups-next")).isEnabled()).isFalse();
+            driver.findElement(By.id("groups-prev")).click();
+            wait.until(ExpectedConditions.numberOfElementsToBe(groupRows, 50));
+            assertThat(driver.findElements(groupRows).get(0).getAttribute("data-group")).isEqualTo("t-00");
+            assertCleanConsole(driver, "groups page by page");
 
             // A queue without groups says so in a line; read-only shows the groups without buttons.
             driver.get(dashboard.url() + "#/queues/" + plain);
