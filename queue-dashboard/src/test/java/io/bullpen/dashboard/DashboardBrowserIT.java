@@ -3,12 +3,10 @@ package io.bullpen.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.bullpen.GroupInfo;
 import io.bullpen.JobOptions;
 import io.bullpen.JobTemplate;
 import io.bullpen.JobState;
 import io.bullpen.Queue;
-import io.bullpen.RateLimit;
 import io.bullpen.Repeat;
 import io.bullpen.Retention;
 import io.bullpen.internal.Futures;
@@ -53,18 +51,18 @@ import org.slf4j.LoggerFactory;
 /**
  * The dashboard's page in a real headless Chromium against a real Redis: live counts on the
  * overview, the queue page, the job detail, an action with the token, and job values that look
- * like markup shown as text; a queue's limits and groups, and pausing a group with the token.
- * Screenshots go to {@code target/screenshots/}.
+ * like markup shown as text. Screenshots go to {@code target/screenshots/}; the helpers here
+ * serve {@link DashboardGroupsBrowserIT} too.
  */
 @BullpenTest
 class DashboardBrowserIT {
     private static final Logger log = LoggerFactory.getLogger(DashboardBrowserIT.class);
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    private static final String TOKEN = "browser-test-token-6f1c2a";
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    static final String TOKEN = "browser-test-token-6f1c2a";
     /** Markup in a job's name, data and failed reason: it must show as text and never run. */
-    private static final String XSS = "<script>window.__xss=1</script> \"><img src=x onerror=\"window.__xss=1\">";
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    static final String XSS = "<script>window.__xss=1</script> \"><img src=x onerror=\"window.__xss=1\">";
+    static final Duration WAIT = Duration.ofSeconds(10);
 
     record Payload(String text) {
     }
@@ -232,121 +230,8 @@ class DashboardBrowserIT {
         }
     }
 
-    @Test
-    void limitsAndGroupsOnTheQueuePageAndPausingAGroupWithTheToken(BullpenTestContext ctx) throws Exception {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "needs Chromium and its driver at /usr/bin/chromium and /usr/bin/chromedriver");
-        String q = ctx.queueName();
-        Queue<Payload> queue = Queue.builder(ctx.redisson(), q, Payload.class).build();
-        for (String group : List.of("tenant-a", "tenant-a", "tenant-b", XSS)) {
-            queue.add("export", new Payload(group), JobOptions.builder().group(group).build());
-        }
-        queue.setRateLimit(RateLimit.of(100, Duration.ofSeconds(1)).burst(20));
-        queue.setGlobalConcurrency(5);
-        queue.setDefaultGroupConcurrency(2);
-        queue.setGroupConcurrency("tenant-a", 1);
-        String plain = q + "-plain";
-        Queue.builder(ctx.redisson(), plain, Payload.class).build().add("ship", new Payload("no group"));
-        String many = q + "-many";       // one group more than a page holds
-        Queue<Payload> manyQueue = Queue.builder(ctx.redisson(), many, Payload.class).build();
-        for (int i = 0; i <= 50; i++) {
-            manyQueue.add("export", new Payload("t"), JobOptions.builder().group(String.format("t-%02d", i)).build());
-        }
-
-        Path screenshots = Path.of(System.getProperty("basedir", ".")).resolve("target/screenshots").toAbsolutePath();
-        Files.createDirectories(screenshots);
-        Path profile = Files.createTempDirectory("bullpen-chromium-");
-        Dashboard dashboard = Dashboard.builder(ctx.redisson()).port(0).token(TOKEN).readOnly(false).build();
-        Dashboard readOnly = Dashboard.builder(ctx.redisson()).port(0).token(TOKEN).readOnly(true).build();
-        WebDriver driver = null;
-        try {
-            dashboard.start();
-            readOnly.start();
-            driver = chromium(profile);
-            WebDriverWait wait = new WebDriverWait(driver, WAIT);
-            JavascriptExecutor js = (JavascriptExecutor) driver;
-
-            // The overview's Limits column, compact.
-            driver.get(dashboard.url());
-            By limitsCell = By.cssSelector("td[data-limits='" + q + "']");
-            wait.until(ExpectedConditions.textToBePresentInElementLocated(limitsCell, "100 per s (burst 20)"));
-            assertThat(driver.findElement(limitsCell).getText()).contains("0 / 5 active", "2 active per group");
-            assertThat(driver.findElement(By.cssSelector("td[data-limits='" + plain + "']")).getText()).isEqualTo("none");
-            assertCleanConsole(driver, "overview with limits");
-
-            // The queue page: its limits, and its groups in name order with counts and settings.
-            driver.get(dashboard.url() + "#/queues/" + q);
-            By groupRows = By.cssSelector("#groups tbody tr");
-            wait.until(ExpectedConditions.numberOfElementsToBe(groupRows, 3));
-            List<String> groups = driver.findElements(groupRows).stream().map(r -> r.getAttribute("data-group")).toList();
-            assertThat(groups).containsExactly(XSS, "tenant-a", "tenant-b");       // by name: '<' sorts first
-            WebElement a = driver.findElement(groupRow("tenant-a"));
-            assertThat(a.findElement(By.cssSelector("td[data-count='waiting']")).getText()).isEqualTo("2");
-            assertThat(a.findElement(By.cssSelector("td[data-count='active']")).getText()).isEqualTo("0");
-            assertThat(a.getText()).contains("default", "none");     // own concurrency 1, default rate limit, no max size
-            assertThat(driver.findElement(By.cssSelector("#limits dd[data-limit='rateLimit']")).getText())
-                    .isEqualTo("100 per s (burst 20)");
-            assertThat(driver.findElement(By.cssSelector("#limits dd[data-limit='globalConcurrency']")).getText())
-                    .isEqualTo("0 active of 5");
-            assertThat(driver.findElement(By.cssSelector("#limits dd[data-limit='defaultGroupConcurrency']")).getText())
-                    .isEqualTo("2 active per group");
-            assertThat(driver.findElement(By.cssSelector("#limits dd[data-limit='defaultGroupRateLimit']")).getText())
-                    .isEqualTo("none");
-            assertThat(driver.findElement(By.id("groups")).getText()).contains(XSS);
-            assertNoInjectedMarkup(driver, js);
-
-            // Pause tenant-b with the token: the row shows it paused, with Resume.
-            driver.findElement(By.cssSelector("#groups tr[data-group='tenant-b'] button[data-action='pause']")).click();
-            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("token-input"))).sendKeys(TOKEN);
-            driver.findElement(By.id("token-save")).click();
-            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("flash"), "Paused group tenant-b"));
-            wait.until(ExpectedConditions.attributeToBe(groupRow("tenant-b"), "data-paused", "true"));
-            assertThat(queue.getGroup("tenant-b").map(GroupInfo::paused)).contains(true);
-            WebElement b = driver.findElement(groupRow("tenant-b"));
-            assertThat(b.findElement(By.cssSelector(".badge-paused")).isDisplayed()).isTrue();
-            assertThat(b.findElements(By.cssSelector("button[data-action='resume']"))).hasSize(1);
-            assertThat(driver.findElement(groupRow("tenant-a")).findElement(By.cssSelector(".badge-paused")).isDisplayed()).isFalse();
-            screenshot(driver, screenshots.resolve("groups.png"));
-            assertCleanConsole(driver, "queue page with groups");
-
-            // Groups a page at a time: Next shows the one left, Previous the first page again.
-            driver.get(dashboard.url() + "#/queues/" + many);
-            wait.until(ExpectedConditions.numberOfElementsToBe(groupRows, 50));
-            assertThat(driver.findElement(By.id("groups-prev")).isEnabled()).isFalse();
-            driver.findElement(By.id("groups-next")).click();
-            wait.until(ExpectedConditions.numberOfElementsToBe(groupRows, 1));
-            assertThat(driver.findElement(groupRows).getAttribute("data-group")).isEqualTo("t-50");
-            assertThat(driver.findElement(By.id("groups-next")).isEnabled()).isFalse();
-            driver.findElement(By.id("groups-prev")).click();
-            wait.until(ExpectedConditions.numberOfElementsToBe(groupRows, 50));
-            assertThat(driver.findElements(groupRows).get(0).getAttribute("data-group")).isEqualTo("t-00");
-            assertCleanConsole(driver, "groups page by page");
-
-            // A queue without groups says so in a line; read-only shows the groups without buttons.
-            driver.get(dashboard.url() + "#/queues/" + plain);
-            wait.until(ExpectedConditions.textToBe(By.id("no-groups"), "No groups."));
-            assertThat(driver.findElements(By.cssSelector("#groups table"))).isEmpty();
-            driver.get(readOnly.url() + "#/queues/" + q);
-            wait.until(ExpectedConditions.numberOfElementsToBe(groupRows, 3));
-            wait.until(ExpectedConditions.attributeToBe(By.id("mode-badge"), "textContent", "read-only"));
-            assertThat(driver.findElements(By.cssSelector("#groups button[data-action]"))).isEmpty();
-            assertCleanConsole(driver, "read-only queue page with groups");
-        } finally {
-            if (driver != null) {
-                driver.quit();
-            }
-            dashboard.close();
-            readOnly.close();
-            deleteTree(profile);
-        }
-    }
-
-    private static By groupRow(String group) {
-        return By.cssSelector("#groups tr[data-group='" + group + "']");
-    }
-
     /** Headless Chromium as STACK.md sets it up: explicit binary and driver, a throwaway profile. */
-    private static WebDriver chromium(Path profile) {
+    static WebDriver chromium(Path profile) {
         ChromeOptions o = new ChromeOptions();
         o.setBinary(CHROMIUM.toString());
         o.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -376,7 +261,7 @@ class DashboardBrowserIT {
     }
 
     /** No element was made from job values, and no script ran. */
-    private static void assertNoInjectedMarkup(WebDriver driver, JavascriptExecutor js) {
+    static void assertNoInjectedMarkup(WebDriver driver, JavascriptExecutor js) {
         assertThat(driver.findElements(By.tagName("img"))).isEmpty();
         assertThat(driver.findElements(By.cssSelector("body script"))).isEmpty();
         assertThat(js.executeScript("return typeof window.__xss")).isEqualTo("undefined");
@@ -388,7 +273,7 @@ class DashboardBrowserIT {
      * id that is no job, a 401 for a wrong token), given as parts of their log messages; and it
      * shows no error it caught from its own code.
      */
-    private static void assertCleanConsole(WebDriver driver, String page, String... expectedFailures) {
+    static void assertCleanConsole(WebDriver driver, String page, String... expectedFailures) {
         List<String> problems = new ArrayList<>();
         for (LogEntry e : driver.manage().logs().get(LogType.BROWSER)) {
             String m = e.getMessage();
@@ -404,12 +289,12 @@ class DashboardBrowserIT {
         assertThat(driver.findElement(By.tagName("body")).getText()).as("the %s", page).doesNotContain("Unexpected error");
     }
 
-    private static void screenshot(WebDriver driver, Path file) throws IOException {
+    static void screenshot(WebDriver driver, Path file) throws IOException {
         Files.write(file, ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
         log.info("screenshot: {}", file);
     }
 
-    private static void deleteTree(Path root) throws IOException {
+    static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }
