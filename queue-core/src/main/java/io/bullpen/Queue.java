@@ -631,6 +631,22 @@ public final class Queue<T> {
         return groups.getGroup(group);
     }
 
+    /**
+     * @return the concurrency cap of every group that has none of its own (see
+     *     {@link #setDefaultGroupConcurrency(long)}), empty when none is set
+     */
+    public OptionalLong getDefaultGroupConcurrency() {
+        return join("getDefaultGroupConcurrency", QueueGroupDefaults.concurrency(redisson, keys));
+    }
+
+    /**
+     * @return the rate limit of every group that has none of its own (see
+     *     {@link #setDefaultGroupRateLimit(RateLimit)}), empty when none is set
+     */
+    public Optional<RateLimit> getDefaultGroupRateLimit() {
+        return join("getDefaultGroupRateLimit", QueueGroupDefaults.rateLimit(redisson, keys));
+    }
+
     private <R> R join(String operation, CompletionStage<R> stage) {
         return RedisCalls.join(name(), operation, stage);
     }

@@ -85,6 +85,29 @@ final class ActionHandler {
         done(request, "resumed the queue", -1);
     }
 
+    /** {@code POST /api/queues/{q}/groups/{g}/pause}: the group's jobs wait until it is resumed. */
+    void pauseGroup(Request request) throws IOException {
+        Queue<JsonNode> queue = authorizedQueue(request);
+        queue.pauseGroup(existingGroup(queue, request));
+        done(request, "paused group " + request.param("g"), -1);
+    }
+
+    /** {@code POST /api/queues/{q}/groups/{g}/resume} */
+    void resumeGroup(Request request) throws IOException {
+        Queue<JsonNode> queue = authorizedQueue(request);
+        queue.resumeGroup(existingGroup(queue, request));
+        done(request, "resumed group " + request.param("g"), -1);
+    }
+
+    /** The path's group, 404 when the queue has no such group (a typo must not create one). */
+    private static String existingGroup(Queue<JsonNode> queue, Request request) {
+        String group = Params.group(request);
+        if (queue.getGroup(group).isEmpty()) {
+            throw HttpError.notFound("group " + Params.quote(group) + " not found in queue " + Params.quote(queue.name()));
+        }
+        return group;
+    }
+
     private Queue<JsonNode> authorizedQueue(Request request) {
         auth.require(request);
         return registry.require(request.param("q"));

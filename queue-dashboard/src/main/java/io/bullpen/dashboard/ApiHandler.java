@@ -3,6 +3,7 @@ package io.bullpen.dashboard;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.bullpen.GroupInfo;
 import io.bullpen.Job;
 import io.bullpen.JobState;
 import io.bullpen.MetricsType;
@@ -13,11 +14,13 @@ import java.util.Optional;
 
 /**
  * The read routes of API.md: config, the queue list, one queue (counts, schedulers, metrics), a
- * page of jobs, one job. No token needed.
+ * page of jobs, one job, the queues' limits, a page of groups. No token needed.
  */
 final class ApiHandler {
     /** Minutes of metrics in the queue view: the last hour. */
     static final int METRIC_MINUTES = 60;
+    /** Groups on a page when the request does not say. */
+    static final int GROUP_PAGE = 50;
 
     private final QueueRegistry registry;
     private final ObjectNode config;
@@ -87,5 +90,38 @@ final class ApiHandler {
             throw HttpError.notFound("job " + Params.quote(id) + " not found in queue " + Params.quote(queueName));
         }
         Responses.json(request.exchange(), 200, JsonViews.jobDetail(job.get(), state, queue.getJobLogs(id)));
+    }
+
+    /** {@code GET /api/limits}: every queue's limits, sorted by name (for the overview). */
+    void allLimits(Request request) throws IOException {
+        ArrayNode list = JsonViews.array();
+        for (String name : registry.names()) {
+            list.add(JsonViews.limits(name, registry.queue(name)));
+        }
+        Responses.json(request.exchange(), 200, JsonViews.object().set("queues", list));
+    }
+
+    /** {@code GET /api/queues/{q}/limits} */
+    void limits(Request request) throws IOException {
+        String name = request.param("q");
+        Responses.json(request.exchange(), 200, JsonViews.limits(name, registry.require(name)));
+    }
+
+    /** {@code GET /api/queues/{q}/groups?after=..&limit=..}: groups in name order, after the cursor. */
+    void groups(Request request) throws IOException {
+        Queue<JsonNode> queue = registry.require(request.param("q"));
+        String after = Params.after(request).orElse(null);
+        long limit = Params.number(request, "limit", GROUP_PAGE, 1);
+        if (limit > Params.MAX_PAGE) {
+            throw HttpError.badRequest("a page holds at most " + Params.MAX_PAGE + " groups but limit was " + limit);
+        }
+        // One more than asked: whether a next page exists, without an empty last page.
+        List<GroupInfo> groups = queue.getGroups(after, (int) limit + 1);
+        String next = null;
+        if (groups.size() > limit) {
+            groups = groups.subList(0, (int) limit);
+            next = groups.get(groups.size() - 1).name();
+        }
+        Responses.json(request.exchange(), 200, JsonViews.groupPage(after, next, groups));
     }
 }

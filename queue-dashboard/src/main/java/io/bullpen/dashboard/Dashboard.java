@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Bullpen's web dashboard: live per-state counts of every queue, job lists and details, job
- * schedulers and metrics, and actions (retry, promote, remove, clean, pause, resume) on the JDK's
- * built-in HTTP server. The HTTP API is described in the module's {@code API.md}.
+ * schedulers and metrics, each queue's limits and groups, and actions (retry, promote, remove,
+ * clean, pause, resume, pause or resume a group) on the JDK's built-in HTTP server. The HTTP API is described in the module's {@code API.md}.
  *
  * <pre>{@code
  * Dashboard dashboard = Dashboard.builder(redisson)

@@ -9,15 +9,19 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.bullpen.GroupInfo;
 import io.bullpen.Job;
 import io.bullpen.JobCounts;
 import io.bullpen.JobScheduler;
 import io.bullpen.JobState;
+import io.bullpen.Queue;
 import io.bullpen.QueueMetrics;
+import io.bullpen.RateLimit;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The JSON shapes of API.md, built as ordered trees: QueueSummary, JobSummary, JobDetail, a job
@@ -78,6 +82,48 @@ final class JsonViews {
         return node;
     }
 
+    /**
+     * Limits: {@code {"name", "rateLimit": RateLimit|null, "globalConcurrency": n|null,
+     * "defaultGroupConcurrency": n|null, "defaultGroupRateLimit": RateLimit|null}}, read from
+     * Redis (four reads).
+     */
+    static ObjectNode limits(String name, Queue<?> queue) {
+        ObjectNode node = object().put("name", name);
+        node.set("rateLimit", rateLimit(queue.getRateLimit()));
+        putCount(node, "globalConcurrency", queue.getGlobalConcurrency());
+        putCount(node, "defaultGroupConcurrency", queue.getDefaultGroupConcurrency());
+        node.set("defaultGroupRateLimit", rateLimit(queue.getDefaultGroupRateLimit()));
+        return node;
+    }
+
+    /** RateLimit: {@code {"max", "per" (ms), "burst"}}, or null. */
+    static JsonNode rateLimit(Optional<RateLimit> limit) {
+        return limit.<JsonNode>map(l -> object().put("max", l.max()).put("per", l.per().toMillis()).put("burst", l.burst()))
+                .orElse(NODES.nullNode());
+    }
+
+    /**
+     * A page of groups: {@code {"after", "next", "groups": [Group...]}}; {@code next} is the
+     * cursor of the following page, null on the last one. Group = {@code {"name", "waiting",
+     * "active", "paused", "concurrency", "rateLimit", "maxSize", "weight"}}, a setting null when
+     * the group has none of its own.
+     */
+    static ObjectNode groupPage(String after, String next, List<GroupInfo> groups) {
+        ObjectNode node = object().put("after", after).put("next", next);
+        ArrayNode list = node.putArray("groups");
+        groups.forEach(g -> list.add(group(g)));
+        return node;
+    }
+
+    static ObjectNode group(GroupInfo g) {
+        ObjectNode node = object().put("name", g.name()).put("waiting", g.waiting()).put("active", g.active())
+                .put("paused", g.paused());
+        putCount(node, "concurrency", g.concurrency());
+        node.set("rateLimit", rateLimit(g.rateLimit()));
+        putCount(node, "maxSize", g.maxSize());
+        return node.put("weight", g.weight());
+    }
+
     /** {@code {"id", "name", "repeat", "nextRun", "iterations"}} */
     static ObjectNode scheduler(JobScheduler s) {
         ObjectNode node = object().put("id", s.id()).put("name", s.name());
@@ -131,6 +177,14 @@ final class JsonViews {
                 // Stored jobs keep no fence (it lives in the attempt's lock): null, not a made-up 0.
                 .put("fencingToken", job.fencingToken() > 0 ? job.fencingToken() : null)
                 .put("schedulerId", job.schedulerId().orElse(null));
+    }
+
+    private static void putCount(ObjectNode node, String field, OptionalLong value) {
+        if (value.isPresent()) {
+            node.put(field, value.getAsLong());
+        } else {
+            node.putNull(field);
+        }
     }
 
     private static void putTime(ObjectNode node, String field, Optional<Instant> time) {

@@ -1,7 +1,9 @@
 package io.bullpen.dashboard;
 
 import io.bullpen.JobState;
+import io.bullpen.internal.Validation;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /** Reads and checks request values; a bad one is a 400 whose message names it. */
@@ -67,6 +69,24 @@ final class Params {
             throw HttpError.notFound("job " + quote(id) + " not found");
         }
         return id;
+    }
+
+    /** A group name from the path ({@code {g}}): a name no group can have is a 400 naming it. */
+    static String group(Request request) {
+        return groupName(request.param("g"));
+    }
+
+    /** The group name of the {@code after} query parameter (the groups page's cursor), empty when absent. */
+    static Optional<String> after(Request request) {
+        return request.query("after").map(Params::groupName);
+    }
+
+    private static String groupName(String name) {
+        try {
+            return Validation.groupName(name);
+        } catch (IllegalArgumentException e) {
+            throw HttpError.badRequest(e.getMessage());
+        }
     }
 
     static String quote(String value) {

@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
  *   <li>refuse a body over {@value #MAX_BODY_BYTES} bytes with 413;</li>
  *   <li>find the route by method and path ({@code {name}} segments are parameters): 404, or 405
  *       when only the method is wrong;</li>
- *   <li>run the handler, turning failures into JSON errors: bad values 400, unknown queue or job
- *       404, wrong job state or a locked job 409, anything else 500 (logged, generic text).</li>
+ *   <li>run the handler, turning failures into JSON errors: bad values 400, unknown queue, job
+ *       or group 404, wrong job state or a locked job 409, anything else 500 (logged, generic text).</li>
  * </ol>
  */
 final class Router implements HttpHandler {
@@ -63,6 +63,9 @@ final class Router implements HttpHandler {
                 .get("/api/queues/{q}", api::queue)
                 .get("/api/queues/{q}/jobs", api::jobs)
                 .get("/api/queues/{q}/jobs/{id}", api::job)
+                .get("/api/queues/{q}/limits", api::limits)
+                .get("/api/queues/{q}/groups", api::groups)
+                .get("/api/limits", api::allLimits)
                 .get("/api/events", events::connect)
                 .get("/", files::index)
                 .get("/{file}", files::file);
@@ -73,7 +76,9 @@ final class Router implements HttpHandler {
                     .post("/api/queues/{q}/retry-failed", actions::retryFailed)
                     .post("/api/queues/{q}/clean", actions::clean)
                     .post("/api/queues/{q}/pause", actions::pause)
-                    .post("/api/queues/{q}/resume", actions::resume);
+                    .post("/api/queues/{q}/resume", actions::resume)
+                    .post("/api/queues/{q}/groups/{g}/pause", actions::pauseGroup)
+                    .post("/api/queues/{q}/groups/{g}/resume", actions::resumeGroup);
         }
         return router;
     }

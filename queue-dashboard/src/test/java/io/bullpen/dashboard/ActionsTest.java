@@ -26,7 +26,7 @@ class ActionsTest {
     record Order(String id) {
     }
 
-    /** Every action route, for a queue named Q and jobs 1 (failed) and 2 (delayed). */
+    /** Every action route, for a queue named Q, jobs 1 (failed) and 2 (delayed) and a group tenant-a. */
     static final List<String> ACTION_PATHS = List.of(
             "/api/queues/Q/jobs/1/retry",
             "/api/queues/Q/jobs/2/promote",
@@ -34,7 +34,9 @@ class ActionsTest {
             "/api/queues/Q/retry-failed",
             "/api/queues/Q/clean?state=failed&graceMs=0",
             "/api/queues/Q/pause",
-            "/api/queues/Q/resume");
+            "/api/queues/Q/resume",
+            "/api/queues/Q/groups/tenant-a/pause",
+            "/api/queues/Q/groups/tenant-a/resume");
 
     private static Queue<Order> queue(BullpenTestContext ctx) {
         return Queue.builder(ctx.redisson(), ctx.queueName(), Order.class).build();

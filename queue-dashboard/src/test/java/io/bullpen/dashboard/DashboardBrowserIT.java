@@ -51,17 +51,18 @@ import org.slf4j.LoggerFactory;
 /**
  * The dashboard's page in a real headless Chromium against a real Redis: live counts on the
  * overview, the queue page, the job detail, an action with the token, and job values that look
- * like markup shown as text. Screenshots go to {@code target/screenshots/}.
+ * like markup shown as text. Screenshots go to {@code target/screenshots/}; the helpers here
+ * serve {@link DashboardGroupsBrowserIT} too.
  */
 @BullpenTest
 class DashboardBrowserIT {
     private static final Logger log = LoggerFactory.getLogger(DashboardBrowserIT.class);
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    private static final String TOKEN = "browser-test-token-6f1c2a";
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    static final String TOKEN = "browser-test-token-6f1c2a";
     /** Markup in a job's name, data and failed reason: it must show as text and never run. */
-    private static final String XSS = "<script>window.__xss=1</script> \"><img src=x onerror=\"window.__xss=1\">";
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    static final String XSS = "<script>window.__xss=1</script> \"><img src=x onerror=\"window.__xss=1\">";
+    static final Duration WAIT = Duration.ofSeconds(10);
 
     record Payload(String text) {
     }
@@ -230,7 +231,7 @@ class DashboardBrowserIT {
     }
 
     /** Headless Chromium as STACK.md sets it up: explicit binary and driver, a throwaway profile. */
-    private static WebDriver chromium(Path profile) {
+    static WebDriver chromium(Path profile) {
         ChromeOptions o = new ChromeOptions();
         o.setBinary(CHROMIUM.toString());
         o.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -260,7 +261,7 @@ class DashboardBrowserIT {
     }
 
     /** No element was made from job values, and no script ran. */
-    private static void assertNoInjectedMarkup(WebDriver driver, JavascriptExecutor js) {
+    static void assertNoInjectedMarkup(WebDriver driver, JavascriptExecutor js) {
         assertThat(driver.findElements(By.tagName("img"))).isEmpty();
         assertThat(driver.findElements(By.cssSelector("body script"))).isEmpty();
         assertThat(js.executeScript("return typeof window.__xss")).isEqualTo("undefined");
@@ -272,7 +273,7 @@ class DashboardBrowserIT {
      * id that is no job, a 401 for a wrong token), given as parts of their log messages; and it
      * shows no error it caught from its own code.
      */
-    private static void assertCleanConsole(WebDriver driver, String page, String... expectedFailures) {
+    static void assertCleanConsole(WebDriver driver, String page, String... expectedFailures) {
         List<String> problems = new ArrayList<>();
         for (LogEntry e : driver.manage().logs().get(LogType.BROWSER)) {
             String m = e.getMessage();
@@ -288,12 +289,12 @@ class DashboardBrowserIT {
         assertThat(driver.findElement(By.tagName("body")).getText()).as("the %s", page).doesNotContain("Unexpected error");
     }
 
-    private static void screenshot(WebDriver driver, Path file) throws IOException {
+    static void screenshot(WebDriver driver, Path file) throws IOException {
         Files.write(file, ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
         log.info("screenshot: {}", file);
     }
 
-    private static void deleteTree(Path root) throws IOException {
+    static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }

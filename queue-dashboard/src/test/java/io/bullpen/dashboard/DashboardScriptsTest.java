@@ -122,6 +122,72 @@ class DashboardScriptsTest {
         assertThat(found).isEmpty();
     }
 
+    /** Only dom.js makes elements and text nodes; only api.js sends requests (and posts actions), live.js listens. */
+    @Test
+    void onlyDomJsBuildsNodesAndOnlyApiJsTalksToTheServer() {
+        List<String> found = new ArrayList<>();
+        SCRIPTS.forEach((name, text) -> {
+            String code = blankStringsAndComments(text);
+            if (!name.equals("dom.js") && Pattern.compile("\\bcreate(Element|ElementNS|TextNode)\\b").matcher(code).find()) {
+                found.add(name + " creates nodes itself");
+            }
+            if (!name.equals("api.js") && Pattern.compile("\\b(fetch|XMLHttpRequest)\\b").matcher(code).find()) {
+                found.add(name + " sends requests itself");
+            }
+            if (!name.equals("live.js") && code.contains("EventSource")) {
+                found.add(name + " opens an event stream");
+            }
+        });
+        assertThat(found).isEmpty();
+        assertThat(SCRIPTS.get("api.js")).contains("method: 'POST'", "'X-Bullpen-Token': t");
+    }
+
+    /**
+     * The limits and groups modules: on the queue page (and the limits on the overview), group
+     * actions only through api.js's runAction (the token, the confirmation of success) and only
+     * when the dashboard has actions, and the one vocabulary in their labels.
+     */
+    @Test
+    void theLimitsAndGroupsModulesAreWiredInAndGroupActionsNeedTheToken() {
+        assertThat(imports("page-queue.js")).contains("./queue-limits.js", "./queue-groups.js");
+        assertThat(imports("page-overview.js")).contains("./queue-limits.js");
+        String groups = SCRIPTS.get("queue-groups.js");
+        assertThat(imports("queue-groups.js")).contains("./dom.js", "./api.js");
+        assertThat(groups).contains("runAction({", "api.groupAction(", "state.config.actions ?");
+        assertThat(SCRIPTS.get("api.js")).contains("groupAction: function (q, g, action)", "enc(g)");
+        assertThat(stringLiterals(groups)).contains("waiting", "active", "paused", "No groups.", "default");
+    }
+
+    /** Labels use the words of JobState and the events (waiting, active, paused), never a synonym. */
+    @Test
+    void labelsUseTheOneVocabulary() {
+        Pattern synonyms = Pattern.compile("(?i)\\b(queued|running|in progress|pending|suspended|halted|processing)\\b");
+        List<String> found = new ArrayList<>();
+        SCRIPTS.forEach((name, text) -> stringLiterals(text).stream()
+                .filter(literal -> synonyms.matcher(literal).find())
+                .forEach(literal -> found.add(name + ": '" + literal + "'")));
+        assertThat(found).isEmpty();
+    }
+
+    private static List<String> imports(String script) {
+        List<String> specs = new ArrayList<>();
+        Matcher m = IMPORT.matcher(SCRIPTS.get(script));
+        while (m.find()) {
+            specs.add(m.group(1));
+        }
+        return specs;
+    }
+
+    /** The single-quoted string literals of a script's code (the scripts quote strings with '). */
+    private static List<String> stringLiterals(String source) {
+        List<String> literals = new ArrayList<>();
+        Matcher m = Pattern.compile("'((?:[^'\\\\\\n]|\\\\.)*)'").matcher(stripComments(source));
+        while (m.find()) {
+            literals.add(m.group(1));
+        }
+        return literals;
+    }
+
     /** A function keyword's body: the line it starts on, and how many lines to its closing brace. */
     record FunctionSpan(String name, int line, int lines) {
     }

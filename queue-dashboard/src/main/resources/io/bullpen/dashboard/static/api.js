@@ -16,6 +16,12 @@ export const api = {
   job: function (q, id) { return 'api/queues/' + enc(q) + '/jobs/' + enc(id); },
   jobAction: function (q, id, action) { return 'api/queues/' + enc(q) + '/jobs/' + enc(id) + '/' + action; },
   queueAction: function (q, action) { return 'api/queues/' + enc(q) + '/' + action; },
+  limits: function (q) { return 'api/queues/' + enc(q) + '/limits'; },
+  allLimits: function () { return 'api/limits'; },
+  groups: function (q, after, limit) {
+    return 'api/queues/' + enc(q) + '/groups?limit=' + limit + (after != null ? '&after=' + enc(after) : '');
+  },
+  groupAction: function (q, g, action) { return 'api/queues/' + enc(q) + '/groups/' + enc(g) + '/' + action; },
   clean: function (q, st, graceMs) {
     return 'api/queues/' + enc(q) + '/clean?state=' + enc(st) + '&graceMs=' + graceMs;
   }

@@ -6,7 +6,7 @@
  * The modules: dom.js (the one way DOM is built from data), format.js, state.js, routes.js (hash
  * links), api.js (requests and actions), token.js, ui.js (shared pieces), live.js (SSE),
  * router.js, and one module per page: page-overview.js, page-queue.js (with queue-jobs.js,
- * queue-actions.js, queue-side.js) and page-job.js.
+ * queue-actions.js, queue-limits.js, queue-groups.js, queue-side.js) and page-job.js.
  *
  * Security rules kept throughout (see API.md): every value that comes from the server (queue
  * names, job ids, names, data, reasons, logs, stack traces) reaches the page through textContent /

@@ -125,6 +125,25 @@ export function describeRepeat(r) {
   return parts.join(', ');
 }
 
+const PER_UNITS = [['d', 86400000], ['h', 3600000], ['min', 60000], ['s', 1000], ['ms', 1]];
+
+/** A RateLimit {max, per (ms), burst} in words: "100 per s", "10 per 5 min (burst 20)"; null: "none". */
+export function fmtRateLimit(r) {
+  if (!r || typeof r !== 'object') {
+    return 'none';
+  }
+  const per = Number(r.per);
+  let window = String(r.per) + ' ms';
+  for (let i = 0; i < PER_UNITS.length; i++) {
+    const n = per / PER_UNITS[i][1];
+    if (per > 0 && Math.floor(n) === n) {
+      window = (n === 1 ? '' : fmtCount(n) + ' ') + PER_UNITS[i][0];
+      break;
+    }
+  }
+  return fmtCount(Number(r.max)) + ' per ' + window + (r.burst > 0 ? ' (burst ' + fmtCount(Number(r.burst)) + ')' : '');
+}
+
 /** The first line of a text, cut at 160 characters. */
 export function firstLine(s) {
   const i = s.indexOf('\n');

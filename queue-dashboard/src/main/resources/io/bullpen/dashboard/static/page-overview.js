@@ -1,7 +1,8 @@
-/* The overview (#/): every queue's counts, live, with totals per state. */
+/* The overview (#/): every queue's counts, live, with totals per state, and each queue's limits. */
 import { getJson, api, errorText } from './api.js';
 import { el, replaceContent } from './dom.js';
 import { fmtCount } from './format.js';
+import { limitsLine } from './queue-limits.js';
 import { links } from './routes.js';
 import { state, STATES } from './state.js';
 import { card, messageBox, mount, pausedBadge, pulse } from './ui.js';
@@ -10,11 +11,15 @@ import { card, messageBox, mount, pausedBadge, pulse } from './ui.js';
 export function renderOverview(seq) {
   document.title = 'Queues \u00b7 Bullpen';
   const page = {
+    seq: seq,
     totals: el('div', { class: 'totals', id: 'totals' }),
     tableBox: el('div', { class: 'table-wrap' }),
     builtFor: null,     // the queue names the table was built for
     cells: {},          // name \u0000 state -> { cell, link }
     badges: {},         // name -> paused badge
+    limitCells: {},     // name -> the limits cell
+    limits: {},         // name -> Limits (read once per table build: settings rarely change)
+    active: {},         // name -> the latest active count
     totalCells: {}
   };
   const listCard = card('Queues', el('span', { class: 'muted small', id: 'queue-count' }));
@@ -58,6 +63,7 @@ function buildTotals(page) {
 function build(page, queues) {
   page.cells = {};
   page.badges = {};
+  page.limitCells = {};
   if (queues.length === 0) {
     replaceContent(page.tableBox, messageBox('info', [
       el('strong', null, 'No queues yet. '),
@@ -69,12 +75,39 @@ function build(page, queues) {
   STATES.forEach(function (st) {
     headRow.appendChild(el('th', { scope: 'col', class: 'num' }, st));
   });
+  headRow.appendChild(el('th', { scope: 'col' }, 'Limits'));
   const tbody = el('tbody');
   queues.forEach(function (qs) {
     tbody.appendChild(queueRow(page, String(qs.name)));
   });
   replaceContent(page.tableBox, el('table', { class: 'table overview-table', id: 'overview-table' },
     el('thead', null, headRow), tbody));
+  loadLimits(page);
+}
+
+/** Reads every queue's limits (one request) and fills the Limits column. */
+function loadLimits(page) {
+  getJson(api.allLimits()).then(function (body) {
+    if (page.seq !== state.seq) {
+      return;
+    }
+    page.limits = {};
+    body.queues.forEach(function (l) { page.limits[String(l.name)] = l; });
+    Object.keys(page.limitCells).forEach(function (name) { showLimits(page, name); });
+  }).catch(function (e) {
+    if (page.seq === state.seq) {
+      Object.keys(page.limitCells).forEach(function (name) {
+        replaceContent(page.limitCells[name], el('span', { class: 'muted', title: errorText(e) }, '?'));
+      });
+    }
+  });
+}
+
+function showLimits(page, name) {
+  const cell = page.limitCells[name];
+  if (cell && page.limits[name]) {
+    replaceContent(cell, limitsLine(page.limits[name], page.active[name]));
+  }
 }
 
 function queueRow(page, name) {
@@ -89,6 +122,8 @@ function queueRow(page, name) {
     page.cells[name + '\u0000' + st] = { cell: cell, link: link };
     row.appendChild(cell);
   });
+  page.limitCells[name] = el('td', { class: 'limits', data: { limits: name } }, el('span', { class: 'muted' }, '–'));
+  row.appendChild(page.limitCells[name]);
   return row;
 }
 
@@ -112,6 +147,10 @@ function apply(page, queues, animate) {
     });
     if (page.badges[name]) {
       page.badges[name].hidden = !qs.paused;
+    }
+    if (page.active[name] !== counts.active) {
+      page.active[name] = counts.active;
+      showLimits(page, name);
     }
   });
   STATES.forEach(function (st) {

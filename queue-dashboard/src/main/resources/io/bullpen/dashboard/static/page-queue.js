@@ -1,14 +1,18 @@
 /*
  * The queue page (#/queues/{q}): counts per state as tabs over a paged job list, the queue's
- * actions, its last hour of metrics and its job schedulers. Tabs and paging re-use the page; live
- * counts refresh the list when the shown state changed and the metrics when jobs finished.
- * Its parts: queue-jobs.js (tabs, search, list), queue-actions.js, queue-side.js (chart, schedulers).
+ * actions, its limits and groups, its last hour of metrics and its job schedulers. Tabs and paging
+ * re-use the page; live counts refresh the list when the shown state changed, the metrics when
+ * jobs finished, and the groups.
+ * Its parts: queue-jobs.js (tabs, search, list), queue-actions.js, queue-limits.js,
+ * queue-groups.js, queue-side.js (chart, schedulers).
  */
 import { api, ApiError, errorText, getJson } from './api.js';
 import { appendChildren, el } from './dom.js';
 import { fmtCount } from './format.js';
 import { queueActions } from './queue-actions.js';
+import { disposeGroups, groupsCard, loadGroups, scheduleGroups } from './queue-groups.js';
 import { jobsCard, loadList, scheduleList, selectTab, showList } from './queue-jobs.js';
+import { limitsCard, loadLimits, updateActive } from './queue-limits.js';
 import { renderChart, renderSchedulers } from './queue-side.js';
 import { links } from './routes.js';
 import { countsKey, findQueue, state, STATES } from './state.js';
@@ -29,6 +33,8 @@ export function renderQueue(route, seq) {
   }
   refreshDetail(page, true);
   loadList(page);
+  loadLimits(page);
+  loadGroups(page);
   page.view = queueView(page, route);
   return page.view;
 }
@@ -64,6 +70,7 @@ function layout(page) {
     el('div', { class: 'title-line' }, el('h1', null, q), page.paused),
     page.actionsBox);
   const body = el('div', { class: 'queue-body' }, jobsCard(page).node,
+    el('div', { class: 'flow-grid' }, limitsCard(page), groupsCard(page)),
     el('div', { class: 'side-grid' }, page.chartCard.node, page.schedCard.node));
   return el('section', { class: 'view view-queue' },
     breadcrumb([{ text: 'Queues', href: links.overview() }, { text: q }]), head, body);
@@ -78,11 +85,13 @@ function queueView(page, route) {
       const s = findQueue(queues, page.q);
       if (s && countsKey(s) !== countsKey(page.summary)) {
         applySummary(page, s, true);
+        scheduleGroups(page);
       }
     },
     dispose: function () {
       clearTimeout(page.detailTimer);
       clearTimeout(page.listTimer);
+      disposeGroups(page);
     }
   };
 }
@@ -97,6 +106,7 @@ function applySummary(page, s, fromEvent) {
     page.pauseButton.dataset.action = s.paused ? 'resume' : 'pause';
     page.pauseButton.classList.toggle('btn-primary', !!s.paused);
   }
+  updateActive(page);
   const counts = s.counts || {};
   STATES.forEach(function (st) {
     const n = typeof counts[st] === 'number' ? counts[st] : 0;
