@@ -1,6 +1,7 @@
 package io.bullpen;
 
 import io.bullpen.internal.KeyScheme;
+import io.bullpen.internal.MetaFields;
 import io.bullpen.internal.RedisCalls;
 import java.time.Duration;
 import java.util.Map;
@@ -12,15 +13,15 @@ import org.redisson.api.RedissonClient;
 
 /**
  * Reads the queue's defaults for groups, behind {@link Queue#getDefaultGroupConcurrency()} and
- * {@link Queue#getDefaultGroupRateLimit()}: one HMGET of the meta hash. The field names are those
- * of docs/design/flow-control.md section 3 (written by the group settings scripts).
+ * {@link Queue#getDefaultGroupRateLimit()}: one HMGET of the meta hash (fields from {@link MetaFields}, written by
+ * setGroupSettings).
  * Package-private: {@code Queue} is the API.
  */
 final class QueueGroupDefaults {
-    static final String CONCURRENCY = "g:concurrency";
-    static final String RATE_MAX = "g:rl:max";
-    static final String RATE_PER = "g:rl:per";
-    static final String RATE_BURST = "g:rl:burst";
+    private static final String CONCURRENCY = MetaFields.GROUP_CONCURRENCY;
+    private static final String RATE_MAX = MetaFields.GROUP_RATE_MAX;
+    private static final String RATE_PER = MetaFields.GROUP_RATE_PER;
+    private static final String RATE_BURST = MetaFields.GROUP_RATE_BURST;
 
     private QueueGroupDefaults() {
     }
