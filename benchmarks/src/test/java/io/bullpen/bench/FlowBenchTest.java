@@ -1,10 +1,7 @@
 package io.bullpen.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.bullpen.Queue;
-import io.bullpen.bench.redis.RedisServerProcess;
 import io.bullpen.bench.workload.Workloads;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -12,74 +9,33 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.redisson.Redisson;
-import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 
 /**
  * Keeps the flow-control workloads (issue 15) from rotting: each runs with {@code --quick} for
  * Bullpen alone and prints a number for every one of its metrics. The figures are not asserted.
- * A workload whose feature is not built yet (the API throws UnsupportedOperationException) is
- * skipped, not failed.
  */
 class FlowBenchTest {
     private static final Pattern NUMBER = Pattern.compile("-?[0-9][0-9,]*(\\.[0-9]+)?");
-    private static boolean limitsBuilt;
-    private static boolean groupsBuilt;
-
-    @BeforeAll
-    static void probeWhatIsBuilt() throws Exception {
-        try (RedisServerProcess server = RedisServerProcess.start(RedisServerProcess.findBinary(null), 10)) {
-            Config config = new Config();
-            config.useSingleServer().setAddress(server.url());
-            RedissonClient redisson = Redisson.create(config);
-            try {
-                Queue<String> queue = Queue.builder(redisson, "probe", String.class).build();
-                limitsBuilt = works(q -> {
-                    q.getRateLimit();
-                    q.getGlobalConcurrency();
-                }, queue);
-                groupsBuilt = works(q -> q.getGroups(null, 1), queue);
-            } finally {
-                redisson.shutdown();
-            }
-        }
-    }
-
-    private static boolean works(Consumer<Queue<String>> call, Queue<String> queue) {
-        try {
-            call.accept(queue);
-            return true;
-        } catch (UnsupportedOperationException notYet) {
-            return false;
-        }
-    }
 
     @Test
     void limiterPrintsANumberForEveryMetric() {
-        assumeTrue(limitsBuilt, "queue rate limit not built yet");
         runsWithANumberForEveryMetric("limiter");
     }
 
     @Test
     void wakeupPrintsANumberForEveryMetric() {
-        assumeTrue(limitsBuilt, "queue rate limit and global concurrency not built yet");
         runsWithANumberForEveryMetric("wakeup");
     }
 
     @Test
     void fairnessPrintsANumberForEveryMetric() {
-        assumeTrue(groupsBuilt, "groups not built yet");
         runsWithANumberForEveryMetric("fairness");
     }
 
     @Test
     void groupcostPrintsANumberForEveryMetric() {
-        assumeTrue(groupsBuilt, "groups not built yet");
         runsWithANumberForEveryMetric("groupcost");
     }
 

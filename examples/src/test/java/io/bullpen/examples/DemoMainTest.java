@@ -28,7 +28,6 @@ class DemoMainTest {
 
     @Test
     void runsEveryExampleForTheDurationThenClosesAllWorkers(BullpenTestContext ctx) {
-        FlowControlBuilt.assumeBuilt(ctx);   // the demo includes the flow-control examples
         DemoMain demo = new DemoMain(Duration.ofSeconds(1));
         Map<String, JobCounts> lastCounts;
         try (LogCapture demoLog = LogCapture.of(DemoMain.class);
@@ -63,7 +62,6 @@ class DemoMainTest {
 
     @Test
     void everyExampleHasAQueueOfItsOwnSoNoWorkerTakesAnotherExamplesJobs(BullpenTestContext ctx) {
-        FlowControlBuilt.assumeBuilt(ctx);   // the demo includes the flow-control examples
         DemoMain demo = new DemoMain(Duration.ofSeconds(1));
         try (LogCapture all = LogCapture.of("io.bullpen")) {
             int status = ExampleRunner.run("bullpen-demo", demo, "--redis", ctx.redis().uri(), "--duration", "4", "--port", "0");
@@ -83,7 +81,6 @@ class DemoMainTest {
 
     @Test
     void onARedisGivenWithDashDashRedisTheDemoRemovesItsQueuesWhenItStops(BullpenTestContext ctx) {
-        FlowControlBuilt.assumeBuilt(ctx);   // the demo includes the flow-control examples
         int status = ExampleRunner.run("bullpen-demo", new DemoMain(Duration.ofSeconds(1)),
                 "--redis", ctx.redis().uri(), "--duration", "2", "--port", "0");
 
@@ -102,7 +99,6 @@ class DemoMainTest {
 
     @Test
     void theDemoProcessExitsZeroAtTheEndOfDuration(BullpenTestContext ctx) throws Exception {
-        FlowControlBuilt.assumeBuilt(ctx);   // the demo includes the flow-control examples
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process process = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
                 DemoMain.class.getName(), "--redis", ctx.redis().uri(), "--duration", "2")

@@ -16,7 +16,6 @@ class MultiTenantExportExampleTest {
 
     @BeforeEach
     void needsFlowControl(BullpenTestContext ctx) {
-        FlowControlBuilt.assumeBuilt(ctx);
     }
 
     @Test

@@ -17,7 +17,6 @@ class RateLimitedApiExampleTest {
 
     @BeforeEach
     void needsFlowControl(BullpenTestContext ctx) {
-        FlowControlBuilt.assumeBuilt(ctx);
     }
 
     @Test
