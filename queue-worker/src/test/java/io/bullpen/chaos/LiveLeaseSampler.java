@@ -1,6 +1,10 @@
 package io.bullpen.chaos;
 
+import io.bullpen.internal.JobFields;
 import io.bullpen.internal.KeyScheme;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -11,21 +15,31 @@ import org.redisson.client.codec.StringCodec;
 
 /**
  * Samples a queue's live leases (active jobs whose lock has not expired: what a global
- * concurrency counts) every 10 ms and keeps the maximum. A sample that fails (Redis restarting)
- * is skipped.
+ * concurrency counts) every 10 ms and keeps the maximum, overall and per group (the live leases
+ * of one read, by each job's group: a group's slot is given back no earlier than its lease goes).
+ * A sample that fails (Redis restarting) is skipped.
  */
 final class LiveLeaseSampler implements AutoCloseable {
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     private final AtomicLong max = new AtomicLong();
     private final AtomicLong samples = new AtomicLong();
+    private final AtomicLong maxPerGroup = new AtomicLong();
 
     private LiveLeaseSampler(RedissonClient client, String queue) {
-        RScoredSortedSet<String> leases = client.getScoredSortedSet(new KeyScheme(KeyScheme.DEFAULT_PREFIX, queue).leases(),
-                StringCodec.INSTANCE);
+        KeyScheme keys = new KeyScheme(KeyScheme.DEFAULT_PREFIX, queue);
+        RScoredSortedSet<String> leases = client.getScoredSortedSet(keys.leases(), StringCodec.INSTANCE);
         timer.scheduleAtFixedRate(() -> {
             try {
-                long live = leases.count(System.currentTimeMillis(), false, Double.POSITIVE_INFINITY, true);
-                max.accumulateAndGet(live, Math::max);
+                Collection<String> live = leases.valueRange(System.currentTimeMillis(), false, Double.POSITIVE_INFINITY, true);
+                max.accumulateAndGet(live.size(), Math::max);
+                Map<String, Long> perGroup = new HashMap<>();
+                for (String id : live) {
+                    String group = client.<String, String>getMap(keys.job(id), StringCodec.INSTANCE).get(JobFields.GROUP);
+                    if (group != null) {
+                        perGroup.merge(group, 1L, Long::sum);
+                    }
+                }
+                perGroup.values().forEach(n -> maxPerGroup.accumulateAndGet(n, Math::max));
                 samples.incrementAndGet();
             } catch (RuntimeException e) {
                 // Redis unreachable for a moment: no sample.
@@ -41,6 +55,11 @@ final class LiveLeaseSampler implements AutoCloseable {
 
     long max() {
         return max.get();
+    }
+
+    /** @return the most live leases of one group in one sample */
+    long maxPerGroup() {
+        return maxPerGroup.get();
     }
 
     long samples() {

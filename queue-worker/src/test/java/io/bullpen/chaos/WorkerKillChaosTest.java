@@ -38,6 +38,8 @@ class WorkerKillChaosTest extends ChaosRedisTest {
     private static final int JOB_MIN_MS = 10;
     private static final int JOB_MAX_MS = 60;
     private static final int MAX_STALLED = 3;
+    private static final int GROUPS = 4;
+    private static final int GROUP_CONCURRENCY = 2;
 
     private record Kill(String child, long atMillis, Path log) {
     }
@@ -47,9 +49,12 @@ class WorkerKillChaosTest extends ChaosRedisTest {
         killNine(0);
     }
 
-    /** The same under a global concurrency: live leases (sampled every 10 ms) never exceed it. */
+    /**
+     * The same under a global concurrency and group limits (jobs spread over 4 groups, default
+     * group concurrency 2): live leases (sampled every 10 ms) never exceed either.
+     */
     @Test
-    void killNineUnderAGlobalConcurrencyNeverExceedsItAndLosesNoJob() throws Exception {
+    void killNineUnderAGlobalConcurrencyAndGroupLimitsNeverExceedsThemAndLosesNoJob() throws Exception {
         killNine(10);
     }
 
@@ -68,9 +73,12 @@ class WorkerKillChaosTest extends ChaosRedisTest {
         Process child = null;
         long t0 = System.currentTimeMillis();
         LiveLeaseSampler sampler = globalConcurrency > 0
-                ? LiveLeaseSampler.start(producerClient, name, () -> queue.setGlobalConcurrency(globalConcurrency)) : null;
+                ? LiveLeaseSampler.start(producerClient, name, () -> {
+                    queue.setGlobalConcurrency(globalConcurrency);
+                    queue.setDefaultGroupConcurrency(GROUP_CONCURRENCY);
+                }) : null;
         try (QueueEvents events = ledger.listen(QueueEvents.builder(workerClient, name).build());
-                SteadyProducer producer = new SteadyProducer(queue, ledger, jobs)) {
+                SteadyProducer producer = new SteadyProducer(queue, ledger, jobs, globalConcurrency > 0 ? GROUPS : 0)) {
             for (int i = 0; i < 2; i++) {
                 workers.add(ChaosSupport.worker(workerClient, name, "inproc-" + i, ledger, LOCK, 4, JOB_MIN_MS,
                         JOB_MAX_MS, MAX_STALLED).start());
@@ -156,6 +164,9 @@ class WorkerKillChaosTest extends ChaosRedisTest {
                         sampler.max(), sampler.samples());
                 assertThat(sampler.max()).as("live leases sampled every 10 ms").isLessThanOrEqualTo(globalConcurrency);
                 assertThat(sampler.samples()).isGreaterThan(100);
+                log.info("default group concurrency {}: at most {} live leases of one group", GROUP_CONCURRENCY,
+                        sampler.maxPerGroup());
+                assertThat(sampler.maxPerGroup()).as("live leases of one group").isBetween(1L, (long) GROUP_CONCURRENCY);
             }
         } finally {
             if (sampler != null) {
