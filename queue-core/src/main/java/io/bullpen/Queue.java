@@ -313,7 +313,9 @@ public final class Queue<T> {
      * Age is measured from when the job finished (COMPLETED, FAILED) or was added (DELAYED,
      * WAITING, PRIORITIZED), against this queue's clock. Works in chunks of at most 1,000 jobs
      * (jobs that move meanwhile may be skipped); when anything was removed, one {@code cleaned}
-     * event (fields {@code count} and {@code state}) follows.
+     * event (fields {@code count} and {@code state}) follows. WAITING covers the jobs without a
+     * group; a group's waiting jobs are removed with {@link #drain(boolean)}, {@link #remove(String)}
+     * or {@link #obliterate(boolean)}.
      *
      * @param grace jobs younger than this are kept ({@link Duration#ZERO}: all of them are old)
      * @param limit the most jobs removed; 0 = no limit
