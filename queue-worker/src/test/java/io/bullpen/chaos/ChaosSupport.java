@@ -12,10 +12,15 @@ import io.bullpen.worker.WorkerListener;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import org.awaitility.core.ConditionTimeoutException;
 import org.redisson.api.RedissonClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Shared pieces of the chaos scenarios: the run size, in-process workers that record to a ledger, draining. */
 final class ChaosSupport {
+    private static final Logger log = LoggerFactory.getLogger(ChaosSupport.class);
+
     /** {@code -Dbullpen.chaos.size=full} runs the documented full size; anything else the short CI size. */
     static final String SIZE_PROPERTY = "bullpen.chaos.size";
 
@@ -91,15 +96,22 @@ final class ChaosSupport {
 
     /** Waits until the producer is done and no job is waiting, delayed, prioritized or active. */
     static void awaitDrained(Queue<Long> queue, SteadyProducer producer, Duration atMost) {
-        await("producer done and queue drained").atMost(atMost).pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> {
-                    if (!producer.done()) {
-                        return false;
-                    }
-                    JobCounts c = queue.getJobCounts();
-                    return c.waiting() + c.active() + c.delayed() + c.prioritized() == 0;
-                });
+        try {
+            await("producer done and queue drained").atMost(atMost).pollInterval(Duration.ofMillis(200))
+                    .ignoreExceptions()
+                    .until(() -> {
+                        if (!producer.done()) {
+                            return false;
+                        }
+                        JobCounts c = queue.getJobCounts();
+                        return c.waiting() + c.active() + c.delayed() + c.prioritized() == 0;
+                    });
+        } catch (ConditionTimeoutException e) {
+            // What was left, for the next reader of a failed run.
+            log.error("queue {} not drained: producer done {}, counts {}, groups {}", queue.name(), producer.done(),
+                    queue.getJobCounts(), queue.getGroups(null, 20));
+            throw e;
+        }
     }
 
     /**
