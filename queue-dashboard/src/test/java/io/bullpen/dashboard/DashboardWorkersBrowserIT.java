@@ -63,7 +63,7 @@ class DashboardWorkersBrowserIT {
             driver.get(dashboard.url());
             By lonely = By.cssSelector("tr[data-queue-row='" + q + "'] .badge-no-workers");
             wait.until(ExpectedConditions.visibilityOfElementLocated(lonely));
-            assertThat(driver.findElement(lonely).getText()).isEqualTo("no workers");
+            assertThat(driver.findElement(lonely).getAttribute("textContent")).isEqualTo("no workers");
             assertThat(driver.findElement(By.cssSelector("tr[data-queue-row='" + served + "'] .badge-no-workers"))
                     .isDisplayed()).isFalse();
             assertCleanConsole(driver, "overview with no workers");
