@@ -5,7 +5,8 @@
   prioritized, delayed, completed and failed, then up to `limit` job schedulers (their
   scheduler:<id> hashes); the call that finds all of those empty deletes the queue's own keys:
   the state keys, marker, meta (so the pause goes last), events, the id and fence counters, schedulers
-  and the metrics lists. Refuses while jobs are active unless forced; workers of forcibly
+  and the metrics lists, and the workers' heartbeats (a worker still running writes its own
+  again). Refuses while jobs are active unless forced; workers of forcibly
   deleted active jobs then fail to report them (job not found). Job and scheduler keys are
   built from jobKeyPrefix and schedulerKeyPrefix (same slot). The queue registry
   (<prefix>:queues, another slot) is the caller's business.
@@ -28,6 +29,8 @@
     15 groups        ZSET    <prefix>:{<queue>}:groups  (registry of groups)
     16 groupsReady   ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
     17 groupsLimited ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
+    18 workers       HASH    <prefix>:{<queue>}:workers  (live workers' heartbeats)
+    19 workersSeen   ZSET    <prefix>:{<queue>}:workers:seen  (their expiry)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 schedulerKeyPrefix  <prefix>:{<queue>}:scheduler:
@@ -108,5 +111,5 @@ end
 -- Everything the queue referenced is gone: its own keys go last (UNLINK frees big ones lazily).
 redis.call("UNLINK", KEY.wait, KEY.prioritized, KEY.delayed, KEY.leases, KEY.completed, KEY.failed, KEY.marker, KEY.meta,
     KEY.events, KEY.id, KEY.fence, KEY.schedulers, KEY.metricsCompleted, KEY.metricsFailed, KEY.groups,
-    KEY.groupsReady, KEY.groupsLimited)
+    KEY.groupsReady, KEY.groupsLimited, KEY.workers, KEY.workersSeen)
 return {deleted, 1}

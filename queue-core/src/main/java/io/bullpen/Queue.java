@@ -58,6 +58,7 @@ public final class Queue<T> {
     private final QueueSchedulers<T> schedulers;
     private final QueueLimits limits;
     private final QueueGroups groups;
+    private final QueueWorkers workers;
     private final JavaType dataType;
     private final Clock clock;
     private final long eventsMaxLength; // 0: not set here, the stored setting stays
@@ -77,6 +78,7 @@ public final class Queue<T> {
                 this::register);
         this.limits = new QueueLimits(redisson, keys, scripts);
         this.groups = new QueueGroups(redisson, keys, scripts);
+        this.workers = new QueueWorkers(redisson, keys);
     }
 
     /**
@@ -647,6 +649,20 @@ public final class Queue<T> {
      */
     public Optional<RateLimit> getDefaultGroupRateLimit() {
         return join("getDefaultGroupRateLimit", QueueGroupDefaults.rateLimit(redisson, keys));
+    }
+
+    // --- workers (issue 16) ---
+
+    /**
+     * Lists the queue's live workers, from the heartbeats each worker keeps in the queue's own
+     * keys (no {@code CLIENT LIST}: works on Cluster, with restricted ACLs and on managed Redis).
+     * A worker that closed is gone at once; one that died drops off 3 lock durations after its
+     * last heartbeat. Entries that expired are deleted by this call.
+     *
+     * @return the live workers in name order (at most 1,000)
+     */
+    public List<WorkerInfo> getWorkers() {
+        return workers.getWorkers();
     }
 
     private <R> R join(String operation, CompletionStage<R> stage) {

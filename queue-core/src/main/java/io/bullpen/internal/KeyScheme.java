@@ -22,7 +22,7 @@ import io.bullpen.JobState;
  * </ul>
  * After the base: the state keys ({@link JobState#key()}: {@code wait prioritized delayed leases
  * completed failed}), then
- * {@code marker meta events id fence schedulers groups groups:ready groups:limited},
+ * {@code marker meta events id fence schedulers groups groups:ready groups:limited workers workers:seen},
  * {@code scheduler:<id>}, per group {@code group:<g>} and {@code groupmeta:<g>},
  * {@code metrics:<kind>}, and per job {@code job:<id>}, {@code job:<id>:lock},
  * {@code job:<id>:logs}; the {@code job:} segment keeps job ids from colliding with those. The
@@ -189,6 +189,16 @@ public final class KeyScheme {
         return base + "groups:limited";
     }
 
+    /** @return the HASH of the queue's live workers: worker name to its heartbeat (JSON) */
+    public String workers() {
+        return base + "workers";
+    }
+
+    /** @return the ZSET of worker names to the expiry of their last heartbeat (Redis clock, ms) */
+    public String workersSeen() {
+        return base + "workers:seen";
+    }
+
     /** @return the ZSET of one group's ready jobs (built in Lua from the base, like job keys) */
     public String group(String group) {
         return base + "group:" + group;
@@ -233,7 +243,8 @@ public final class KeyScheme {
      * Keys chosen per call (a job's hash, a state picked by the caller) are bound by the caller.
      *
      * @param name a header key name: {@code wait prioritized delayed leases completed failed marker
-     *     meta events id fence schedulers metricsCompleted metricsFailed groups groupsReady groupsLimited}
+     *     meta events id fence schedulers metricsCompleted metricsFailed groups groupsReady groupsLimited
+     *     workers workersSeen}
      * @return the key
      * @throws IllegalArgumentException naming {@code name} when no queue key has that name
      */
@@ -254,6 +265,8 @@ public final class KeyScheme {
             case "groups" -> groups();
             case "groupsReady" -> groupsReady();
             case "groupsLimited" -> groupsLimited();
+            case "workers" -> workers();
+            case "workersSeen" -> workersSeen();
             case "metricsCompleted" -> metrics("completed");
             case "metricsFailed" -> metrics("failed");
             default -> throw new IllegalArgumentException("no queue key named '" + name + "'");

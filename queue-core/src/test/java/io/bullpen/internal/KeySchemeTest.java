@@ -50,6 +50,8 @@ class KeySchemeTest {
         expected.put("job(42)", "bp:{orders}:job:42");
         expected.put("lock(42)", "bp:{orders}:job:42:lock");
         expected.put("logs(42)", "bp:{orders}:job:42:logs");
+        expected.put("workers", "bp:{orders}:workers");
+        expected.put("workersSeen", "bp:{orders}:workers:seen");
         expected.put("registry", "bp:queues");
         expected.put("stateKey(WAITING)", "bp:{orders}:wait");
         expected.put("stateKey(PRIORITIZED)", "bp:{orders}:prioritized");
@@ -158,6 +160,8 @@ class KeySchemeTest {
         keys.put("job(42)", k.job("42"));
         keys.put("lock(42)", k.lock("42"));
         keys.put("logs(42)", k.logs("42"));
+        keys.put("workers", k.workers());
+        keys.put("workersSeen", k.workersSeen());
         keys.put("registry", k.registry());
         for (JobState state : JobState.values()) {
             if (state != JobState.UNKNOWN) {
@@ -184,7 +188,8 @@ class KeySchemeTest {
             KeyScheme keys = new KeyScheme("bp", queue);
             List<String> all = new ArrayList<>(List.of(keys.waitList(), keys.prioritized(), keys.delayed(),
                     keys.completed(), keys.failed(), keys.leases(), keys.marker(), keys.meta(), keys.events(), keys.id(),
-                    keys.fence(), keys.schedulers(), keys.job("1"), keys.lock("1"), keys.logs("1"), keys.job("custom-id")));
+                    keys.fence(), keys.schedulers(), keys.job("1"), keys.lock("1"), keys.logs("1"), keys.job("custom-id"),
+                    keys.workers(), keys.workersSeen()));
             int slot = slot(queue);
             assertThat(all).allSatisfy(key -> assertThat(slot(key)).as(key).isEqualTo(slot));
         }

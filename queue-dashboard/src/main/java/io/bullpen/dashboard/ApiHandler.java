@@ -14,7 +14,7 @@ import java.util.Optional;
 
 /**
  * The read routes of API.md: config, the queue list, one queue (counts, schedulers, metrics), a
- * page of jobs, one job, the queues' limits, a page of groups. No token needed.
+ * page of jobs, one job, the queues' limits, a page of groups, the live workers. No token needed.
  */
 final class ApiHandler {
     /** Minutes of metrics in the queue view: the last hour. */
@@ -40,11 +40,15 @@ final class ApiHandler {
         Responses.json(request.exchange(), 200, JsonViews.object().set("queues", summaries()));
     }
 
-    /** Every queue's summary, sorted by name: one getCounts script per queue (also the SSE payload). */
+    /**
+     * Every queue's summary, sorted by name: one getCounts and one getWorkers script per queue
+     * (also the SSE payload).
+     */
     ArrayNode summaries() {
         ArrayNode list = JsonViews.array();
         for (String name : registry.names()) {
-            list.add(JsonViews.queueSummary(name, registry.queue(name).getJobCounts()));
+            Queue<JsonNode> queue = registry.queue(name);
+            list.add(JsonViews.queueSummary(name, queue.getJobCounts(), queue.getWorkers().size()));
         }
         return list;
     }
@@ -53,7 +57,7 @@ final class ApiHandler {
     void queue(Request request) throws IOException {
         String name = request.param("q");
         Queue<JsonNode> queue = registry.require(name);
-        ObjectNode node = JsonViews.queueSummary(name, queue.getJobCounts());
+        ObjectNode node = JsonViews.queueSummary(name, queue.getJobCounts(), queue.getWorkers().size());
         ArrayNode schedulers = node.putArray("schedulers");
         queue.getJobSchedulers().forEach(s -> schedulers.add(JsonViews.scheduler(s)));
         node.set("metrics", JsonViews.metrics(queue.getMetrics(MetricsType.COMPLETED, METRIC_MINUTES),
@@ -105,6 +109,12 @@ final class ApiHandler {
     void limits(Request request) throws IOException {
         String name = request.param("q");
         Responses.json(request.exchange(), 200, JsonViews.limits(name, registry.require(name)));
+    }
+
+    /** {@code GET /api/queues/{q}/workers}: the queue's live workers, from their heartbeats. */
+    void workers(Request request) throws IOException {
+        Queue<JsonNode> queue = registry.require(request.param("q"));
+        Responses.json(request.exchange(), 200, JsonViews.workers(queue.getWorkers()));
     }
 
     /** {@code GET /api/queues/{q}/groups?after=..&limit=..}: groups in name order, after the cursor. */

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * reading:
  * <ol>
  *   <li>every poll interval (1 s), or at once when a client connects, read every queue's counts
- *       (one getCounts script per queue), but only while someone listens;</li>
+ *       (one getCounts and one getWorkers script per queue), but only while someone listens;</li>
  *   <li>queue {@code event: counts} to every client when the counts changed, and to new clients
  *       in any case, in the order read (so no client sees an older snapshot after a newer one);</li>
  *   <li>drop a client whose backlog is full; a client whose write fails drops itself;</li>

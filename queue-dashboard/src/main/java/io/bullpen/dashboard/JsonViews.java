@@ -17,6 +17,7 @@ import io.bullpen.JobState;
 import io.bullpen.Queue;
 import io.bullpen.QueueMetrics;
 import io.bullpen.RateLimit;
+import io.bullpen.WorkerInfo;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
@@ -79,6 +80,26 @@ final class JsonViews {
                 .put("prioritized", c.prioritized())
                 .put("completed", c.completed())
                 .put("failed", c.failed());
+        return node;
+    }
+
+    /** QueueSummary with {@code "workers"}: how many live workers the queue has (its heartbeats). */
+    static ObjectNode queueSummary(String name, JobCounts c, int workers) {
+        return queueSummary(name, c).put("workers", workers);
+    }
+
+    /**
+     * The queue's live workers: {@code {"workers": [{"name", "host", "pid", "concurrency",
+     * "running", "paused", "started", "lastSeen"}...]}} in name order (times in epoch ms).
+     */
+    static ObjectNode workers(List<WorkerInfo> workers) {
+        ObjectNode node = object();
+        ArrayNode list = node.putArray("workers");
+        for (WorkerInfo w : workers) {
+            list.addObject().put("name", w.name()).put("host", w.host()).put("pid", w.pid())
+                    .put("concurrency", w.concurrency()).put("running", w.running()).put("paused", w.paused())
+                    .put("started", w.started().toEpochMilli()).put("lastSeen", w.lastSeen().toEpochMilli());
+        }
         return node;
     }
 

@@ -65,6 +65,7 @@ final class Router implements HttpHandler {
                 .get("/api/queues/{q}/jobs/{id}", api::job)
                 .get("/api/queues/{q}/limits", api::limits)
                 .get("/api/queues/{q}/groups", api::groups)
+                .get("/api/queues/{q}/workers", api::workers)
                 .get("/api/limits", api::allLimits)
                 .get("/api/events", events::connect)
                 .get("/", files::index)

@@ -81,11 +81,11 @@ class ApiReadTest {
             assertThat(r.body()).isEqualTo(compact("""
                     {"queues": [
                       {"name": "alpha", "paused": true, "counts": {"waiting": 1, "active": 0, "delayed": 0,
-                          "prioritized": 0, "completed": 0, "failed": 0}},
+                          "prioritized": 0, "completed": 0, "failed": 0}, "workers": 0},
                       {"name": "beta", "paused": false, "counts": {"waiting": 1, "active": 0, "delayed": 1,
-                          "prioritized": 1, "completed": 0, "failed": 0}},
+                          "prioritized": 1, "completed": 0, "failed": 0}, "workers": 0},
                       {"name": "gamma", "paused": false, "counts": {"waiting": 0, "active": 0, "delayed": 0,
-                          "prioritized": 0, "completed": 0, "failed": 0}}
+                          "prioritized": 0, "completed": 0, "failed": 0}, "workers": 0}
                     ]}"""));
         }
     }
@@ -125,7 +125,7 @@ class ApiReadTest {
             JsonNode view = get(d, "/api/queues/" + name).json();
             long since = q.getMetrics(MetricsType.COMPLETED, 60).since().toEpochMilli();
 
-            assertThat(fields(view)).containsExactly("name", "paused", "counts", "schedulers", "metrics");
+            assertThat(fields(view)).containsExactly("name", "paused", "counts", "workers", "schedulers", "metrics");
             assertThat(view.get("name").asText()).isEqualTo(name);
             assertThat(view.get("paused").asBoolean()).isFalse();
             assertThat(view.get("counts").get("completed").asLong()).isEqualTo(1);

@@ -158,6 +158,20 @@ class DashboardScriptsTest {
         assertThat(stringLiterals(groups)).contains("waiting", "active", "paused", "No groups.", "default");
     }
 
+    /** The workers card: on the queue page, built through dom.js, reading api.js's workers path; "no workers" on both pages. */
+    @Test
+    void theWorkersModuleIsWiredInAndTheNoWorkersBadgeIsOnBothPages() {
+        assertThat(imports("page-queue.js")).contains("./queue-workers.js");
+        assertThat(imports("queue-workers.js")).contains("./dom.js", "./api.js");
+        assertThat(SCRIPTS.get("queue-workers.js")).contains("api.workers(page.q)");
+        assertThat(SCRIPTS.get("api.js")).contains("workers: function (q)", "'/workers'");
+        assertThat(stringLiterals(SCRIPTS.get("queue-workers.js"))).contains("Workers", "Host", "PID", "Concurrency",
+                "active", "paused", "Started", "Last seen", "No live workers.");
+        assertThat(SCRIPTS.get("page-overview.js")).contains("noWorkersBadge(name)", "lacksWorkers(qs)");
+        assertThat(SCRIPTS.get("page-queue.js")).contains("noWorkersBadge(q)", "lacksWorkers(s)");
+        assertThat(stringLiterals(SCRIPTS.get("ui.js"))).contains("no workers");
+    }
+
     /** Labels use the words of JobState and the events (waiting, active, paused), never a synonym. */
     @Test
     void labelsUseTheOneVocabulary() {

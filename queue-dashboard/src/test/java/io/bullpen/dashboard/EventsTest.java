@@ -44,7 +44,7 @@ class EventsTest {
             await().atMost(Duration.ofSeconds(5)).until(() -> !stream.counts().isEmpty());
             JsonNode first = stream.counts().get(0);
             assertThat(first.toString()).isEqualTo(JsonViews.string(JsonViews.object().set("queues", JsonViews.array()
-                    .add(JsonViews.queueSummary(ctx.queueName(), q.getJobCounts())))));
+                    .add(JsonViews.queueSummary(ctx.queueName(), q.getJobCounts(), 0)))));
             assertThat(waiting(first)).isEqualTo(1);
 
             await().during(Duration.ofMillis(400)).atMost(Duration.ofSeconds(2)).until(() -> stream.counts().size() == 1);

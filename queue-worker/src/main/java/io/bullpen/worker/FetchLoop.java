@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * 3. with free slots and nothing ready, waits on the marker until a job is added, the next
  *    delayed job is due, a lease expires (a crashed worker's job) or a limit lets the next job
  *    start; with no such time known, until the block times out;
- * 4. on any error: reports it, backs off (up to 2 s) and tries again, so a Redis restart or a
+ * 4. while the worker is paused: parks without calling Redis (see {@link #parkWhilePaused});
+ * 5. on any error: reports it, backs off (up to 2 s) and tries again, so a Redis restart or a
  *    dropped connection never ends consumption.
  */
 final class FetchLoop<T, R> implements Runnable {
@@ -61,6 +62,10 @@ final class FetchLoop<T, R> implements Runnable {
     }
 
     private void fetchOnce() throws InterruptedException {
+        if (rt.pause.isPaused()) {
+            parkWhilePaused();
+            return;
+        }
         int free = rt.slots.takeFree();
         if (free == 0) {
             // All slots busy: finishing jobs take the next ones; wake up now and then in case a
@@ -91,6 +96,18 @@ final class FetchLoop<T, R> implements Runnable {
     }
 
     /**
+     * Paused: no call to Redis until resumed. A wake-up the marker gave this worker meanwhile
+     * (a job was added) is handed back, so an unpaused worker of the queue takes the job. The
+     * 1 s bound only re-checks local flags.
+     */
+    private void parkWhilePaused() throws InterruptedException {
+        while (rt.running() && rt.pause.isPaused()) {
+            waiter.handBackSignal();
+            rt.pause.awaitResumed(1_000);
+        }
+    }
+
+    /**
      * Waits until a signal or the time the fetch said to look again (next delayed job, lease
      * expiry, a limit's next start). A pop that times out before that time means nothing was
      * signalled, so the worker blocks again without asking the queue: waiting out a limit costs
@@ -99,7 +116,7 @@ final class FetchLoop<T, R> implements Runnable {
      */
     private void awaitWork(long wake) throws InterruptedException {
         long quietSince = System.nanoTime();
-        while (rt.running()) {
+        while (rt.running() && !rt.pause.isPaused()) {
             if (waiter.await(rt.now(), wake)) {
                 return;
             }

@@ -75,15 +75,15 @@ final class Finisher {
     }
 
     /**
-     * Records a result in the next call; while the worker runs, that call also takes a job for
-     * this result's slot.
+     * Records a result in the next call; while the worker runs (and is not paused), that call
+     * also takes a job for this result's slot.
      *
      * @param finish the result
      * @return where it landed; never completes exceptionally
      */
     CompletableFuture<Settled> submit(Finish finish) {
         CompletableFuture<Settled> done = new CompletableFuture<>();
-        queue.add(new Pending(finish, rt.running(), done));
+        queue.add(new Pending(finish, rt.running() && !rt.pause.isPaused(), done));
         flush();
         return done;
     }

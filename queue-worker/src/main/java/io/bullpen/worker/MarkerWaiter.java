@@ -33,6 +33,8 @@ import org.slf4j.LoggerFactory;
  *    client-side at the first deadline, and that stray pop took the signal meant for the next
  *    one (a job added 4.5 s after a restart waited 4.7 s). When the connection is back the
  *    worker is woken (it looks at the queue and sends a fresh pop) and logs it once.
+ * 8. a paused worker (see {@link #pause}) hands back what its last pop takes: the marker goes
+ *    back (score 0, "look now") so an unpaused worker of the queue wakes for the job.
  * Whatever ends the wait, the caller then asks the queue itself: a pop's result is only a hint.
  * {@link #await} says whether a signal ended it (a pop that took the marker, the connection back,
  * close) or only time (the deadline, a pop's block timeout, the watchdog), so a worker that knows
@@ -52,6 +54,7 @@ final class MarkerWaiter implements AutoCloseable {
     private boolean woken; // guarded by wake
     private boolean signalled; // guarded by wake: woken by a signal, not by time
     private volatile boolean closed;
+    private volatile boolean paused;
     private volatile CompletableFuture<String> pending; // replaced by the fetch thread only
     private long pendingSince;
     private final RedissonClient client;
@@ -115,7 +118,9 @@ final class MarkerWaiter implements AutoCloseable {
                 log.debug("marker wait failed; looking at the queue anyway", error);
             }
             // A null (timed out) or failed pop ends the current wait only; a signal always counts.
-            if (value != null) {
+            if (value != null && paused) {
+                handBack();
+            } else if (value != null) {
                 signal();
             } else if (pop == pending) {
                 endWait();
@@ -178,6 +183,39 @@ final class MarkerWaiter implements AutoCloseable {
             signalled = false;
             return bySignal;
         }
+    }
+
+    /**
+     * The worker pauses: ends the current wait at once (not as a signal) and hands back whatever
+     * the pop still outstanding takes.
+     */
+    void pause() {
+        paused = true;
+        endWait();
+    }
+
+    /** The worker resumes: its pops count as signals again. */
+    void resume() {
+        paused = false;
+    }
+
+    /** Paused: a signal taken before the pause (or raced with it) goes back to the marker. */
+    void handBackSignal() {
+        if (takeSignal()) {
+            handBack();
+        }
+    }
+
+    /** Puts the marker back (score 0: "look now"), on the worker's small client, not awaited. */
+    private void handBack() {
+        if (closed) {
+            return;
+        }
+        marker.addAsync(0, "0").whenComplete((added, error) -> {
+            if (error != null) {
+                log.debug("could not hand back the marker; other workers look at their next timeout", error);
+            }
+        });
     }
 
     /** Ends the current and every later wait at once. */

@@ -47,6 +47,7 @@ public final class Worker<T, R> implements AutoCloseable {
     private WorkerLifecycle<T, R> parts;
     private boolean started;
     private boolean closed;
+    private boolean pausedBeforeStart;
 
     private Worker(Builder<T, R> config) {
         this.config = config;
@@ -117,7 +118,7 @@ public final class Worker<T, R> implements AutoCloseable {
                 throw new IllegalStateException("worker " + config.name + " was already " + (closed ? "closed" : "started"));
             }
             started = true;
-            parts = new WorkerLifecycle<>(config);
+            parts = new WorkerLifecycle<>(config, pausedBeforeStart);
             rt = parts.rt;
             return this;
         }
@@ -147,6 +148,52 @@ public final class Worker<T, R> implements AutoCloseable {
             }
         }
         parts.close(timeout);
+    }
+
+    // --- workers (issue 16) ---
+
+    /**
+     * Stops taking jobs; the jobs running now finish as usual (their results are recorded, and
+     * no next job is taken for their slots). A fetch already under way when this is called may
+     * still return jobs: they run. A paused worker makes no call to Redis for jobs (its blocking
+     * wait ends at once) and keeps its heartbeat, which says it is paused. Paused before
+     * {@link #start()}, the worker starts paused. Idempotent; does nothing after {@link #close()}.
+     *
+     * @return this worker
+     */
+    public Worker<T, R> pause() {
+        return paused(true);
+    }
+
+    /**
+     * Takes jobs again, at once, after {@link #pause()}. Idempotent; does nothing after
+     * {@link #close()}.
+     *
+     * @return this worker
+     */
+    public Worker<T, R> resume() {
+        return paused(false);
+    }
+
+    /** @return whether the worker is paused (see {@link #pause()}); after close, as it was then */
+    public boolean isPaused() {
+        synchronized (lifecycle) {
+            return started ? parts.rt.pause.isPaused() : pausedBeforeStart;
+        }
+    }
+
+    private Worker<T, R> paused(boolean paused) {
+        synchronized (lifecycle) {
+            if (closed) {
+                return this;
+            }
+            if (!started) {
+                pausedBeforeStart = paused;
+                return this;
+            }
+            parts.paused(paused);
+            return this;
+        }
     }
 
     private static String defaultName() {

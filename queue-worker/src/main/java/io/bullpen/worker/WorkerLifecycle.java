@@ -5,6 +5,7 @@ import io.bullpen.internal.RedisChecks;
 import io.bullpen.internal.SchedulerAdvancer;
 import io.bullpen.internal.SchedulerScripts;
 import io.bullpen.internal.Scripts;
+import io.bullpen.internal.WorkerScripts;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -32,8 +33,9 @@ final class WorkerLifecycle<T, R> {
     private final Thread fetchThread;
     private final JobRunner<T, R> runner;
     private final boolean ownExecutor;
+    private final WorkerHeartbeat heartbeat;
 
-    WorkerLifecycle(Worker.Builder<T, R> config) {
+    WorkerLifecycle(Worker.Builder<T, R> config, boolean startPaused) {
         WorkerSettings s = config.settings();
         KeyScheme keys = new KeyScheme(s.prefix(), s.queue());
         ExecutorService executor = config.executor;
@@ -61,6 +63,12 @@ final class WorkerLifecycle<T, R> {
         long stalledMs = s.stalledInterval().toMillis();
         scheduler.scheduleAtFixedRate(new StalledJobChecker<>(rt), stalledMs, stalledMs, TimeUnit.MILLISECONDS);
         rt.running(true);
+        if (startPaused) {
+            rt.pause.pause();
+            waiter.pause();
+        }
+        heartbeat = new WorkerHeartbeat(rt, new WorkerScripts(config.redisson, keys));
+        heartbeat.start();
         fetchThread = threads("bullpen-" + s.queue() + "-fetch").newThread(new FetchLoop<>(rt, runner, waiter));
         fetchThread.start();
         config.redisson.getSet(keys.registry(), StringCodec.INSTANCE).addAsync(s.queue());
@@ -88,6 +96,7 @@ final class WorkerLifecycle<T, R> {
                     + "recover them", name, left);
             rt.slots.inFlight().values().forEach(ActiveJob::abandon);
         }
+        heartbeat.leave();
         rt.scheduler.shutdownNow();
         if (ownExecutor) {
             rt.executor.shutdownNow();
@@ -98,6 +107,22 @@ final class WorkerLifecycle<T, R> {
         rt.listener.workerStopped(name);
         rt.listener.flush(LISTENERS_CLOSE_TIMEOUT);
         log.info("worker {} closed", name);
+    }
+
+    /** Worker#pause / #resume: the fetch loop parks or wakes at once; the heartbeat says so. */
+    void paused(boolean paused) {
+        boolean changed;
+        if (paused) {
+            changed = rt.pause.pause();
+            waiter.pause();
+        } else {
+            waiter.resume();
+            changed = rt.pause.resume();
+        }
+        if (changed) {
+            log.info("worker {} {}", rt.settings.name(), paused ? "paused" : "resumed");
+            heartbeat.beatSoon();
+        }
     }
 
     private static ThreadFactory threads(String prefix) {

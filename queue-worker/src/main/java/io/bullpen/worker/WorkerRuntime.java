@@ -25,6 +25,8 @@ final class WorkerRuntime<T, R> {
     final String token;
     final io.bullpen.internal.SchedulerAdvancer schedulers;
     final Slots<T> slots;
+    /** Closed by Worker#pause: the fetch loop parks and finishes take no next job. */
+    final PauseGate pause = new PauseGate();
     private final AtomicLong lastFetch = new AtomicLong();
     private final AtomicLong lastClean = new AtomicLong();
     private final AtomicLong lastStalledScan = new AtomicLong();
@@ -59,6 +61,7 @@ final class WorkerRuntime<T, R> {
     void running(boolean value) {
         running = value;
         slots.signal();
+        pause.wake();
     }
 
     /** Arguments to take {@code count} jobs; includes a janitor pass when one is due. */

@@ -21,6 +21,7 @@ export const api = {
   groups: function (q, after, limit) {
     return 'api/queues/' + enc(q) + '/groups?limit=' + limit + (after != null ? '&after=' + enc(after) : '');
   },
+  workers: function (q) { return 'api/queues/' + enc(q) + '/workers'; },
   groupAction: function (q, g, action) { return 'api/queues/' + enc(q) + '/groups/' + enc(g) + '/' + action; },
   clean: function (q, st, graceMs) {
     return 'api/queues/' + enc(q) + '/clean?state=' + enc(st) + '&graceMs=' + graceMs;

@@ -5,7 +5,7 @@ import { fmtCount } from './format.js';
 import { limitsLine } from './queue-limits.js';
 import { links } from './routes.js';
 import { state, STATES } from './state.js';
-import { card, messageBox, mount, pausedBadge, pulse } from './ui.js';
+import { card, lacksWorkers, messageBox, mount, noWorkersBadge, pausedBadge, pulse } from './ui.js';
 
 /** Shows the overview; returns its view. */
 export function renderOverview(seq) {
@@ -17,6 +17,7 @@ export function renderOverview(seq) {
     builtFor: null,     // the queue names the table was built for
     cells: {},          // name \u0000 state -> { cell, link }
     badges: {},         // name -> paused badge
+    noWorkers: {},      // name -> "no workers" badge
     limitCells: {},     // name -> the limits cell
     limits: {},         // name -> Limits (read once per table build: settings rarely change)
     active: {},         // name -> the latest active count
@@ -63,6 +64,7 @@ function buildTotals(page) {
 function build(page, queues) {
   page.cells = {};
   page.badges = {};
+  page.noWorkers = {};
   page.limitCells = {};
   if (queues.length === 0) {
     replaceContent(page.tableBox, messageBox('info', [
@@ -113,9 +115,10 @@ function showLimits(page, name) {
 function queueRow(page, name) {
   const badge = pausedBadge(name, false);
   page.badges[name] = badge;
+  page.noWorkers[name] = noWorkersBadge(name);
   const row = el('tr', { data: { queueRow: name } },
     el('th', { scope: 'row', class: 'queue-name' },
-      el('a', { href: links.queue(name) }, name), ' ', badge));
+      el('a', { href: links.queue(name) }, name), ' ', badge, ' ', page.noWorkers[name]));
   STATES.forEach(function (st) {
     const link = el('a', { href: links.queue(name, st) }, '–');
     const cell = el('td', { class: 'num count state-text-' + st, data: { queue: name, state: st } }, link);
@@ -147,6 +150,9 @@ function apply(page, queues, animate) {
     });
     if (page.badges[name]) {
       page.badges[name].hidden = !qs.paused;
+    }
+    if (page.noWorkers[name]) {
+      page.noWorkers[name].hidden = !lacksWorkers(qs);
     }
     if (page.active[name] !== counts.active) {
       page.active[name] = counts.active;

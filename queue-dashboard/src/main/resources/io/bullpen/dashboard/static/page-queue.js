@@ -4,7 +4,7 @@
  * re-use the page; live counts refresh the list when the shown state changed, the metrics when
  * jobs finished, and the groups.
  * Its parts: queue-jobs.js (tabs, search, list), queue-actions.js, queue-limits.js,
- * queue-groups.js, queue-side.js (chart, schedulers).
+ * queue-groups.js, queue-workers.js, queue-side.js (chart, schedulers).
  */
 import { api, ApiError, errorText, getJson } from './api.js';
 import { appendChildren, el } from './dom.js';
@@ -14,9 +14,10 @@ import { disposeGroups, groupsCard, loadGroups, scheduleGroups } from './queue-g
 import { jobsCard, loadList, scheduleList, selectTab, showList } from './queue-jobs.js';
 import { limitsCard, loadLimits, updateActive } from './queue-limits.js';
 import { renderChart, renderSchedulers } from './queue-side.js';
+import { disposeWorkers, loadWorkers, scheduleWorkers, workersCard } from './queue-workers.js';
 import { links } from './routes.js';
 import { countsKey, findQueue, state, STATES } from './state.js';
-import { breadcrumb, card, flash, messageBox, mount, pausedBadge, pulse } from './ui.js';
+import { breadcrumb, card, flash, lacksWorkers, messageBox, mount, noWorkersBadge, pausedBadge, pulse } from './ui.js';
 
 /** Shows a queue's page; returns its view (which also follows tab and page changes). */
 export function renderQueue(route, seq) {
@@ -35,6 +36,7 @@ export function renderQueue(route, seq) {
   loadList(page);
   loadLimits(page);
   loadGroups(page);
+  loadWorkers(page);
   page.view = queueView(page, route);
   return page.view;
 }
@@ -61,16 +63,18 @@ function newPage(route, seq) {
 function layout(page) {
   const q = page.q;
   page.paused = pausedBadge(q, false);
+  page.noWorkers = noWorkersBadge(q);
   page.actionsBox = el('div', { class: 'actions-bar', id: 'queue-actions' });
   page.chartCard = card('Last hour', el('div', { class: 'legend', id: 'chart-legend' }));
   page.chartCard.node.id = 'metrics';
   page.schedCard = card('Job schedulers');
   page.schedCard.node.id = 'schedulers';
   const head = el('div', { class: 'page-head' },
-    el('div', { class: 'title-line' }, el('h1', null, q), page.paused),
+    el('div', { class: 'title-line' }, el('h1', null, q), page.paused, page.noWorkers),
     page.actionsBox);
   const body = el('div', { class: 'queue-body' }, jobsCard(page).node,
     el('div', { class: 'flow-grid' }, limitsCard(page), groupsCard(page)),
+    workersCard(page),
     el('div', { class: 'side-grid' }, page.chartCard.node, page.schedCard.node));
   return el('section', { class: 'view view-queue' },
     breadcrumb([{ text: 'Queues', href: links.overview() }, { text: q }]), head, body);
@@ -86,12 +90,14 @@ function queueView(page, route) {
       if (s && countsKey(s) !== countsKey(page.summary)) {
         applySummary(page, s, true);
         scheduleGroups(page);
+        scheduleWorkers(page);
       }
     },
     dispose: function () {
       clearTimeout(page.detailTimer);
       clearTimeout(page.listTimer);
       disposeGroups(page);
+      disposeWorkers(page);
     }
   };
 }
@@ -101,6 +107,7 @@ function applySummary(page, s, fromEvent) {
   const before = page.summary;
   page.summary = s;
   page.paused.hidden = !s.paused;
+  page.noWorkers.hidden = !lacksWorkers(s);
   if (page.pauseButton) {
     page.pauseButton.textContent = s.paused ? 'Resume' : 'Pause';
     page.pauseButton.dataset.action = s.paused ? 'resume' : 'pause';

@@ -46,6 +46,20 @@ export function pausedBadge(queue, paused) {
   return b;
 }
 
+/** "no workers": the queue has ready jobs (waiting or prioritized) and no live worker. */
+export function noWorkersBadge(queue) {
+  const b = el('span', { class: 'badge badge-no-workers', data: { queue: queue, noWorkers: 'true' },
+    title: 'jobs are waiting and no live worker consumes this queue' }, 'no workers');
+  b.hidden = true;
+  return b;
+}
+
+/** Whether a QueueSummary has ready jobs and nobody to run them. */
+export function lacksWorkers(s) {
+  const c = (s && s.counts) || {};
+  return typeof s.workers === 'number' && s.workers === 0 && ((c.waiting || 0) + (c.prioritized || 0)) > 0;
+}
+
 /** items: [{ text, href }]; the last one (no href) is the current page. */
 export function breadcrumb(items) {
   const nav = el('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' });

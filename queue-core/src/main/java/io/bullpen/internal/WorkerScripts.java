@@ -1,0 +1,72 @@
+package io.bullpen.internal;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import org.redisson.api.RScript.ReturnType;
+import org.redisson.api.RedissonClient;
+
+/**
+ * The workers' heartbeat scripts of one queue (workerHeartbeat, workerLeft, getWorkers), one
+ * method per script. Not API.
+ */
+public final class WorkerScripts {
+    /** The most workers one getWorkers call lists (and the most expired entries it drops). */
+    public static final int MAX_LISTED = 1000;
+
+    private final ScriptRunner runner;
+    private final ScriptKeys scriptKeys;
+
+    /**
+     * @param redisson the client
+     * @param keys the queue's keys
+     */
+    public WorkerScripts(RedissonClient redisson, KeyScheme keys) {
+        this.runner = new ScriptRunner(redisson);
+        this.scriptKeys = new ScriptKeys(keys);
+    }
+
+    /**
+     * What a worker says of itself in a heartbeat; the script adds {@code started} and
+     * {@code lastSeen} from Redis's clock.
+     */
+    public record Beat(String name, String host, long pid, int concurrency, int running, boolean paused) {
+        String json() {
+            ObjectNode node = JsonCodec.mapper().createObjectNode();
+            node.put("name", name).put("host", host).put("pid", pid).put("concurrency", concurrency)
+                    .put("running", running).put("paused", paused);
+            return node.toString();
+        }
+    }
+
+    /**
+     * workerHeartbeat: stores the worker's entry, alive for {@code ttlMillis}.
+     *
+     * @return Redis's clock in ms (the entry's lastSeen)
+     */
+    public CompletionStage<Long> heartbeat(Beat beat, long ttlMillis) {
+        return runner.run("workerHeartbeat", ReturnType.LONG, scriptKeys.of("workerHeartbeat"), beat.name(),
+                beat.json(), Long.toString(ttlMillis));
+    }
+
+    /**
+     * workerLeft: removes the worker's entry at once.
+     *
+     * @return whether it was listed
+     */
+    public CompletionStage<Boolean> left(String name) {
+        return runner.<Long>run("workerLeft", ReturnType.LONG, scriptKeys.of("workerLeft"), name)
+                .thenApply(r -> r == 1);
+    }
+
+    /** getWorkers: drops expired entries, then returns the live ones (JSON) in name order. */
+    public CompletionStage<List<String>> getWorkers() {
+        return runner.<List<Object>>run("getWorkers", ReturnType.LIST, scriptKeys.of("getWorkers"),
+                Integer.toString(MAX_LISTED)).thenApply(reply -> {
+                    List<String> out = new ArrayList<>(reply.size());
+                    reply.forEach(entry -> out.add(Scripts.str(entry)));
+                    return out;
+                });
+    }
+}

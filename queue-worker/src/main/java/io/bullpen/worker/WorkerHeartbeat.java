@@ -1,0 +1,128 @@
+package io.bullpen.worker;
+
+import io.bullpen.internal.Futures;
+import io.bullpen.internal.WorkerScripts;
+import io.bullpen.internal.WorkerScripts.Beat;
+import java.net.InetAddress;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the worker in its queue's list of live workers ({@code Queue.getWorkers()}):
+ * 1. a heartbeat (workerHeartbeat: name, host, pid, concurrency, running, paused) at start, every
+ *    min(lockDuration / 2, 5 s) and on pause and resume, alive for 3 lock durations, so a worker
+ *    that dies drops off after that long;
+ * 2. all of it on the worker's timer thread, one call at a time, never a Redis client thread; a
+ *    Redis error is logged (at most once a minute at WARN) and the next tick tries again;
+ * 3. on close, workerLeft on the same thread, after any heartbeat under way, so the worker
+ *    leaves the list at once and no late heartbeat puts it back.
+ */
+final class WorkerHeartbeat implements Runnable {
+    private static final Logger log = LoggerFactory.getLogger(WorkerHeartbeat.class);
+    static final long MAX_INTERVAL_MS = 5_000;
+    private static final long WARN_EVERY_MS = 60_000;
+    private static final long LEAVE_TIMEOUT_MS = 5_000;
+
+    private final WorkerRuntime<?, ?> rt;
+    private final WorkerScripts scripts;
+    private final long ttlMs;
+    private volatile boolean left;
+    private long lastWarn; // timer thread only
+
+    WorkerHeartbeat(WorkerRuntime<?, ?> rt, WorkerScripts scripts) {
+        this.rt = rt;
+        this.scripts = scripts;
+        this.ttlMs = 3 * rt.settings.lockDuration().toMillis();
+    }
+
+    /** @return how often a worker with this lock duration sends a heartbeat, in ms */
+    static long intervalMillis(long lockMillis) {
+        return Math.max(1, Math.min(lockMillis / 2, MAX_INTERVAL_MS));
+    }
+
+    /** Sends the first heartbeat now and the next ones every interval. */
+    void start() {
+        long every = intervalMillis(rt.settings.lockDuration().toMillis());
+        rt.scheduler.scheduleWithFixedDelay(this, 0, every, TimeUnit.MILLISECONDS);
+    }
+
+    /** Sends a heartbeat as soon as the timer thread is free (the worker paused or resumed). */
+    void beatSoon() {
+        try {
+            rt.scheduler.execute(this);
+        } catch (RejectedExecutionException closed) {
+            // Closing: workerLeft follows.
+        }
+    }
+
+    @Override
+    public void run() {
+        if (left) {
+            return;
+        }
+        Beat beat = new Beat(rt.settings.name(), Host.NAME, Host.PID, rt.settings.concurrency(), rt.slots.inFlightCount(),
+                rt.pause.isPaused());
+        try {
+            Futures.join(scripts.heartbeat(beat, ttlMs));
+        } catch (RuntimeException e) {
+            long now = System.currentTimeMillis();
+            if (now - lastWarn >= WARN_EVERY_MS) {
+                lastWarn = now;
+                log.warn("worker {} could not send its heartbeat to queue {} (retrying every tick; logged once a "
+                        + "minute): {}", rt.settings.name(), rt.settings.queue(), e.toString());
+            } else {
+                log.debug("worker {} could not send its heartbeat: {}", rt.settings.name(), e.toString());
+            }
+        }
+    }
+
+    /**
+     * Leaves the list (workerLeft) on the timer thread, after any heartbeat under way; waits up
+     * to 5 s. Call before the timer shuts down.
+     */
+    void leave() {
+        Future<?> done;
+        try {
+            done = rt.scheduler.submit(this::sendLeft);
+        } catch (RejectedExecutionException e) {
+            sendLeft();
+            return;
+        }
+        try {
+            done.get(LEAVE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            log.warn("worker {} could not leave the workers list of queue {} (it drops off when its heartbeat "
+                    + "expires): {}", rt.settings.name(), rt.settings.queue(), e.toString());
+        }
+    }
+
+    private void sendLeft() {
+        left = true;
+        try {
+            Futures.join(scripts.left(rt.settings.name()));
+        } catch (RuntimeException e) {
+            log.warn("worker {} could not leave the workers list of queue {} (it drops off when its heartbeat "
+                    + "expires): {}", rt.settings.name(), rt.settings.queue(), e.toString());
+        }
+    }
+
+    /** This process's host name and pid, looked up once (the host name may need DNS). */
+    private static final class Host {
+        static final long PID = ProcessHandle.current().pid();
+        static final String NAME = hostName();
+
+        private static String hostName() {
+            try {
+                return InetAddress.getLocalHost().getHostName();
+            } catch (Exception e) {
+                String env = System.getenv("HOSTNAME");
+                return env == null || env.isBlank() ? "unknown" : env;
+            }
+        }
+    }
+}
