@@ -2,7 +2,7 @@ package io.bullpen;
 
 /**
  * What {@link Queue#cancel(String, String)} did. A job cancelled before it ran is failed for good
- * at once ({@code failedReason} "cancelled: <reason>", a {@code failed} event with
+ * at once ({@code failedReason} {@code "cancelled: <reason>"}, a {@code failed} event with
  * {@code cancelled} = 1); an active job is flagged and its worker stops it.
  */
 public enum CancelResult {

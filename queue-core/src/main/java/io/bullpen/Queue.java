@@ -656,7 +656,7 @@ public final class Queue<T> {
     /**
      * Cancels a job from any process. A waiting (also grouped, or in a paused queue or group),
      * delayed or prioritized job is taken out of its state and failed for good in the same call:
-     * {@code failedReason} "cancelled: <reason>", its removeOnFail retention applied, a
+     * {@code failedReason} {@code "cancelled: <reason>"}, its removeOnFail retention applied, a
      * {@code failed} event with {@code cancelled} = 1. An active job is flagged: its worker learns
      * of it within about half a second, sets {@code ctx.isCancelled()}, interrupts the processor,
      * and the job fails as cancelled without a retry; a processor that returns a value anyway

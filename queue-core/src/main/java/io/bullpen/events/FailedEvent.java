@@ -12,7 +12,7 @@ import java.time.Instant;
  * @param failedReason the last attempt's error message
  * @param attemptsMade the attempts made, this one included
  * @param cancelled whether the job was cancelled ({@code Queue.cancel}); its failedReason is then
- *     "cancelled: <reason>"
+ *     {@code "cancelled: <reason>"}
  */
 public record FailedEvent(String eventId, Instant time, String jobId, String failedReason, int attemptsMade,
                           boolean cancelled)
