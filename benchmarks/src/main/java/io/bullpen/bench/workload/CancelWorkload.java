@@ -26,7 +26,10 @@ import org.slf4j.LoggerFactory;
  * <ul>
  * <li>an active job whose processor sleeps; {@code Queue.cancel} from another client: time from
  *     the call to the processor seeing {@code ctx.isCancelled()} true (it is interrupted in its
- *     sleep), p50, p99 and max over {@value #TRIALS} trials (after {@value #WARM_UP} not counted);</li>
+ *     sleep), p50, p99 and max over {@value #TRIALS} trials (after {@value #WARM_UP} not counted).
+ *     Each trial starts right after the previous cancel was applied, so its cancel lands just
+ *     after a check of the worker's {@code CancelWatcher}: the figures sit near the worst case
+ *     (one check interval, 500 ms, plus round trips), not at the average of a random moment;</li>
  * <li>{@value #TRIALS} waiting jobs cancelled: how many are failed when the call returns (the issue
  *     asks for all of them: removed in the same call).</li>
  * </ul>
