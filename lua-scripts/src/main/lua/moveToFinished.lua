@@ -9,6 +9,9 @@
   JSON null is not stored in the job hash (it stays lean; the completed event carries it).
   Retention runs once per call for each distinct (set, keepCount, keepAgeMs) in the batch, in order
   of first appearance, after all of the batch's jobs are in their sets.
+  A job cancelled while active (field cancel, set by cancelJob) that fails, times out or is
+  limited is failed for good with failedReason "cancelled: <reason>" (failed event with
+  cancelled = 1); a completion stands (the completed path does not read cancel).
   Failed: atm (attemptsMade) + 1, failedReason and the stacktrace (a capped JSON array) recorded; then
   to failed when unrecoverable or attempts are exhausted (retention applied), else retried: to
   delayed after backoffMs, or to wait when backoffMs is 0. Optionally takes the next job(s) in
@@ -72,7 +75,7 @@
     moveToActive's reply (0, 0, 0, -1, -1, 0 when count = 0).
   Events:
     completed (returnValue; consecutive completed jobs of the call share one entry, see
-    emitEvents), failed (failedReason, attemptsMade), retrying (attemptsMade,
+    emitEvents), failed (failedReason, attemptsMade; cancelled = 1 for a cancelled job), retrying (attemptsMade,
     delay, failedReason), waiting (a limited job, prev = active), plus moveToActive's when
     fetching. After its take, a call that freed slots under a global concurrency wakes one idle
     worker when jobs and room are left (signalCapacity).
@@ -90,6 +93,7 @@
 --- @include "putBackLimited"
 --- @include "limitTake"
 --- @include "releaseGroupSlot"
+--- @include "failCancelled"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
@@ -144,6 +148,12 @@ local function finish(i, setKey, kind, jobId, keepCount, keepAgeMs, ...)
 end
 
 local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
+  -- Cancelled while active (cancelJob set cancel): failed for good, never retried. Read here,
+  -- on the failure path only: a completion costs nothing more.
+  local cancel = redis.call("HGET", jobKey, "cancel")
+  if cancel then
+    value = "cancelled: " .. cancel
+  end
   redis.call("HSET", jobKey, "atm", attemptsMade, "failedReason", value)
   local stackLimit = tonumber(ARGV[i + 8])
   if ARGV[i + 7] ~= "" and stackLimit > 0 then
@@ -156,6 +166,12 @@ local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
     redis.call("HSET", jobKey, "stacktrace", cjson.encode(traces))
   end
   local backoffMs = tonumber(ARGV[i + 10])
+  if cancel then
+    redis.call("HSET", jobKey, "finishedOn", q.nowText)
+    finish(i, q.failed, "failed", jobId, keepCount, keepAgeMs, "failedReason", value, "attemptsMade", attemptsMade,
+      "cancelled", "1")
+    return "failed"
+  end
   if ARGV[i + 11] == "1" or tonumber(attemptsMade) >= tonumber(ARGV[i + 9]) then
     redis.call("HSET", jobKey, "finishedOn", q.nowText)
     finish(i, q.failed, "failed", jobId, keepCount, keepAgeMs, "failedReason", value, "attemptsMade", attemptsMade)
@@ -189,9 +205,17 @@ while i <= #ARGV do
     lockKeys[#lockKeys + 1] = jobKey .. ":lock"
     leaseIds[#leaseIds + 1] = jobId
     flushCompleted()
-    outcomes[#outcomes + 1] = putBackLimited(q, jobId, tonumber(value), ARGV[i + 5])
-    -- After the job is back in its group, so the group is never forgotten in between.
-    releaseGroupSlot(q, jobId)
+    local cancel = redis.call("HGET", jobKey, "cancel")
+    if cancel then
+      -- Cancelled while active: failed for good rather than put back (the attempt counts).
+      releaseGroupSlot(q, jobId)
+      failCancelled(q, jobId, cancel, intText(redis.call("HINCRBY", jobKey, "atm", 1)), "active")
+      outcomes[#outcomes + 1] = "failed"
+    else
+      outcomes[#outcomes + 1] = putBackLimited(q, jobId, tonumber(value), ARGV[i + 5])
+      -- After the job is back in its group, so the group is never forgotten in between.
+      releaseGroupSlot(q, jobId)
+    end
   else
     seen[jobId] = true
     releaseGroupSlot(q, jobId)

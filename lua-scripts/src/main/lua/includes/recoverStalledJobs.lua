@@ -4,7 +4,8 @@
   and recover them: back to the front of wait (or to prioritized), or to failed once their
   stalledCount exceeds maxStalled. The lock's own PX TTL is the truth: a lease that looks
   expired while the lock still lives (the caller's clock runs ahead of Redis) is re-scored from
-  the lock's remaining TTL instead. At most `limit` leases per call.
+  the lock's remaining TTL instead. A job cancelled while active (field cancel) fails as
+  cancelled instead of going back (failCancelled). At most `limit` leases per call.
   Returns two arrays: recovered ids, failed ids.
 ]]
 --- @include "pushReady"
@@ -12,6 +13,8 @@
 --- @include "signalWorkers"
 --- @include "emitEvent"
 --- @include "recordMetric"
+--- @include "failCancelled"
+--- @include "intText"
 
 local function recoverStalledJobs(q, maxStalled, limit)
   local recovered, failed = {}, {}
@@ -29,9 +32,13 @@ local function recoverStalledJobs(q, maxStalled, limit)
       redis.call("DEL", jobKey .. ":lock")
       if redis.call("EXISTS", jobKey) == 1 then
         local stalledCount = redis.call("HINCRBY", jobKey, "stc", 1)
-        local ready = redis.call("HMGET", jobKey, "priority", "grp")
+        local ready = redis.call("HMGET", jobKey, "priority", "grp", "cancel")
         releaseGroupSlot(q, id, ready[2])
-        if stalledCount > maxStalled then
+        if ready[3] then
+          -- Cancelled while active (cancelJob): its worker died; it ends cancelled, not run again.
+          failCancelled(q, id, ready[3], intText(redis.call("HINCRBY", jobKey, "atm", 1)), "active")
+          failed[#failed + 1] = id
+        elseif stalledCount > maxStalled then
           local reason = "job stalled more than maxStalledCount times (maxStalledCount = " .. maxStalled .. ")"
           local attemptsMade = redis.call("HINCRBY", jobKey, "atm", 1)
           redis.call("HSET", jobKey, "finishedOn", q.now, "failedReason", reason)

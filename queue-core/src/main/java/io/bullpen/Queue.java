@@ -59,6 +59,7 @@ public final class Queue<T> {
     private final QueueLimits limits;
     private final QueueGroups groups;
     private final QueueWorkers workers;
+    private final QueueCancels cancels;
     private final JavaType dataType;
     private final Clock clock;
     private final long eventsMaxLength; // 0: not set here, the stored setting stays
@@ -79,6 +80,7 @@ public final class Queue<T> {
         this.limits = new QueueLimits(redisson, keys, scripts);
         this.groups = new QueueGroups(redisson, keys, scripts);
         this.workers = new QueueWorkers(redisson, keys);
+        this.cancels = new QueueCancels(redisson, keys, clock);
     }
 
     /**
@@ -663,6 +665,27 @@ public final class Queue<T> {
      */
     public List<WorkerInfo> getWorkers() {
         return workers.getWorkers();
+    }
+
+    // --- cancel (issue 16) ---
+
+    /**
+     * Cancels a job from any process. A waiting (also grouped, or in a paused queue or group),
+     * delayed or prioritized job is taken out of its state and failed for good in the same call:
+     * {@code failedReason} {@code "cancelled: <reason>"}, its removeOnFail retention applied, a
+     * {@code failed} event with {@code cancelled} = 1. An active job is flagged: its worker learns
+     * of it within about half a second, sets {@code ctx.isCancelled()}, interrupts the processor,
+     * and the job fails as cancelled without a retry; a processor that returns a value anyway
+     * completes the job (the cancel came too late). A job whose worker died fails as cancelled
+     * when its stall is recovered.
+     *
+     * @param jobId the job id
+     * @param reason why (at most 1,000 characters; may be empty)
+     * @return what happened
+     * @throws IllegalArgumentException for a blank id, or a null or too long reason; nothing is written
+     */
+    public CancelResult cancel(String jobId, String reason) {
+        return cancels.cancel(jobId, reason);
     }
 
     private <R> R join(String operation, CompletionStage<R> stage) {

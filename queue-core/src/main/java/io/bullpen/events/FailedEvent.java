@@ -3,7 +3,7 @@ package io.bullpen.events;
 import java.time.Instant;
 
 /**
- * A job failed for good: out of attempts, failed unrecoverably, or stalled too often (stream
+ * A job failed for good: out of attempts, failed unrecoverably, stalled too often, or cancelled (stream
  * event {@code failed}). An attempt that will be retried is a {@link RetryingEvent} instead.
  *
  * @param eventId the stream entry id
@@ -11,9 +11,25 @@ import java.time.Instant;
  * @param jobId the job's id
  * @param failedReason the last attempt's error message
  * @param attemptsMade the attempts made, this one included
+ * @param cancelled whether the job was cancelled ({@code Queue.cancel}); its failedReason is then
+ *     {@code "cancelled: <reason>"}
  */
-public record FailedEvent(String eventId, Instant time, String jobId, String failedReason, int attemptsMade)
+public record FailedEvent(String eventId, Instant time, String jobId, String failedReason, int attemptsMade,
+                          boolean cancelled)
         implements QueueEvent {
+    /**
+     * A failure that was not a cancel.
+     *
+     * @param eventId the stream entry id
+     * @param time when Redis appended the event
+     * @param jobId the job's id
+     * @param failedReason the last attempt's error message
+     * @param attemptsMade the attempts made, this one included
+     */
+    public FailedEvent(String eventId, Instant time, String jobId, String failedReason, int attemptsMade) {
+        this(eventId, time, jobId, failedReason, attemptsMade, false);
+    }
+
     /** @return "failed" */
     @Override
     public String eventName() {

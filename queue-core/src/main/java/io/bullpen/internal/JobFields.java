@@ -57,4 +57,6 @@ public final class JobFields {
     public static final String SCHEDULER_ID = "schedulerId";
     /** The job's group, when it has one (JobOptions.group); absent otherwise. */
     public static final String GROUP = "grp";
+    /** The reason a producer cancelled the job while it was active (cancelJob); absent otherwise. */
+    public static final String CANCEL = "cancel";
 }

@@ -8,6 +8,7 @@ import io.bullpen.events.AddedEvent;
 import io.bullpen.events.CompletedEvent;
 import io.bullpen.events.DelayedEvent;
 import io.bullpen.events.DrainedEvent;
+import io.bullpen.events.FailedEvent;
 import io.bullpen.events.PausedEvent;
 import io.bullpen.events.QueueEvent;
 import io.bullpen.events.ResumedEvent;
@@ -52,6 +53,15 @@ class EventDecoderTest {
                         new WaitingEvent(ID, TIME, "4", JobState.DELAYED));
         assertThat(EventDecoder.decodeAll(ID, fields("event", "active", "jobId", "5 6")))
                 .containsExactly(new ActiveEvent(ID, TIME, "5"), new ActiveEvent(ID, TIME, "6"));
+    }
+
+    @Test
+    void aFailedEventSaysWhetherTheJobWasCancelled() {
+        assertThat(decode("event", "failed", "jobId", "1", "failedReason", "cancelled: bye", "attemptsMade", "0",
+                "prev", "waiting", "cancelled", "1"))
+                .isEqualTo(new FailedEvent(ID, TIME, "1", "cancelled: bye", 0, true));
+        assertThat(decode("event", "failed", "jobId", "2", "failedReason", "boom", "attemptsMade", "3"))
+                .isEqualTo(new FailedEvent(ID, TIME, "2", "boom", 3, false));
     }
 
     @Test

@@ -35,7 +35,22 @@ final class QueueModel {
     record Options(String customId, long delayMs, int priority, boolean lifo, int attempts, long backoffMs,
                    Retention onComplete, Retention onFail) {
         ScriptTypes.NewJob toNewJob(String name) {
-            return new ScriptTypes.NewJob(customId, name, "{}", "", delayMs, priority, lifo);
+            return new ScriptTypes.NewJob(customId, name, "{}", optsJson(), delayMs, priority, lifo);
+        }
+
+        /** The stored opts: removeOnFail only (a cancel reads it from there), as JobOptionsText writes it. */
+        String optsJson() {
+            if (onFail.keepsAll()) {
+                return "";
+            }
+            StringBuilder b = new StringBuilder("{\"removeOnFail\":{");
+            if (onFail.count() >= 0) {
+                b.append("\"count\":").append(onFail.count());
+            }
+            if (onFail.maxAgeMillis() >= 0) {
+                b.append(onFail.count() >= 0 ? "," : "").append("\"age\":").append(onFail.maxAgeMillis());
+            }
+            return b.append("}}").toString();
         }
     }
 
@@ -49,6 +64,8 @@ final class QueueModel {
         Long fence;
         Long finishedOn;
         String lockToken;
+        /** The reason of a cancel while active (field cancel); cleared by a retry. */
+        String cancel;
 
         Job(String id, Options opts) {
             this.id = id;
@@ -177,7 +194,7 @@ final class QueueModel {
             job.finishedOn = now;
             finishInto(job, State.COMPLETED, completed, now, job.opts.onComplete());
             state = "completed";
-        } else if (unrecoverable || job.attemptsMade >= job.opts.attempts()) {
+        } else if (unrecoverable || job.cancel != null || job.attemptsMade >= job.opts.attempts()) {
             job.finishedOn = now;
             finishInto(job, State.FAILED, failed, now, job.opts.onFail());
             state = "failed";
@@ -214,6 +231,45 @@ final class QueueModel {
         return Outcome.OK;
     }
 
+    /**
+     * cancelJob: an active job is flagged (the first reason stays); a waiting, delayed or
+     * prioritized one fails at once with its stored removeOnFail retention.
+     */
+    io.bullpen.CancelResult cancel(long now, String id, String reason) {
+        Job job = jobs.get(id);
+        if (job == null) {
+            return io.bullpen.CancelResult.NOT_FOUND;
+        }
+        io.bullpen.CancelResult result;
+        switch (job.state) {
+            case ACTIVE -> {
+                if (job.cancel == null) {
+                    job.cancel = reason;
+                }
+                return io.bullpen.CancelResult.CANCEL_REQUESTED;
+            }
+            case COMPLETED, FAILED -> {
+                return io.bullpen.CancelResult.ALREADY_FINISHED;
+            }
+            case WAITING -> {
+                wait.remove(id);
+                result = io.bullpen.CancelResult.CANCELLED_WAITING;
+            }
+            case DELAYED -> {
+                delayed.remove(id);
+                result = io.bullpen.CancelResult.CANCELLED_DELAYED;
+            }
+            case PRIORITIZED -> {
+                prioritized.remove(id);
+                result = io.bullpen.CancelResult.CANCELLED_PRIORITIZED;
+            }
+            default -> throw new IllegalStateException();
+        }
+        job.finishedOn = now;
+        finishInto(job, State.FAILED, failed, now, job.opts.onFail());
+        return result;
+    }
+
     /** promote. */
     Outcome promote(String id) {
         Job job = jobs.get(id);
@@ -239,6 +295,7 @@ final class QueueModel {
         }
         failed.remove(id);
         job.attemptsMade = 0;
+        job.cancel = null;
         job.finishedOn = null;
         pushReady(job, false);
         return Outcome.OK;

@@ -81,6 +81,7 @@ class QueueModelTest {
         final Random rnd;
         final String queue;
         final Scripts scripts;
+        final CancelScripts cancels;
         final SettableClock clock;
         final long start;
         final QueueModel model = new QueueModel(LOCK_MS);
@@ -100,6 +101,7 @@ class QueueModelTest {
             this.queue = ctx.queueName();
             // A small events cap: the stream is read by every snapshot but not checked here.
             this.scripts = new Scripts(ctx.redisson(), new KeyScheme("bp", queue));
+            this.cancels = new CancelScripts(ctx.redisson(), new KeyScheme("bp", queue));
             Futures.join(scripts.setQueueSettings(10));
             this.clock = ctx.clock();
             this.start = clock.millis();
@@ -146,7 +148,11 @@ class QueueModelTest {
                 boolean ok = rnd.nextBoolean();
                 finishHeld(ok, !ok && rnd.nextInt(100) < 15, 1 + rnd.nextInt(2));
             } else if (r < 75) {
-                remove(pickId(null));
+                if (rnd.nextInt(100) < 40) {
+                    cancel(pickId(rnd.nextBoolean() ? State.ACTIVE : State.WAITING));
+                } else {
+                    remove(pickId(null));
+                }
             } else if (r < 82) {
                 promote(pickId(State.DELAYED));
             } else if (r < 88) {
@@ -325,6 +331,17 @@ class QueueModelTest {
             assertThat(actual).as(desc("removeJob outcome")).isEqualTo(expected);
         }
 
+        void cancel(String id) {
+            long now = now();
+            String reason = "r" + rnd.nextInt(3);
+            op = "cancelJob@" + rel(now) + " " + id + " " + state(id) + " reason=" + reason;
+            io.bullpen.CancelResult expected = model.cancel(now, id, reason);
+            io.bullpen.CancelResult actual = Futures.join(cancels.cancelJob(now, id, reason));
+            op += " -> " + actual;
+            count("cancelJob." + actual);
+            assertThat(actual).as(desc("cancelJob outcome")).isEqualTo(expected);
+        }
+
         void promote(String id) {
             op = "promote " + id + " " + state(id);
             Outcome expected = model.promote(id);
@@ -447,6 +464,7 @@ class QueueModelTest {
                 actual.put("finishedOn", hash.get("finishedOn"));
                 actual.put("lock", s.lock(j.id));
                 actual.put("priority", hash.getOrDefault("priority", "0"));
+                actual.put("cancel", hash.get("cancel"));
                 Map<String, String> expected = new TreeMap<>();
                 expected.put("atm", Integer.toString(j.attemptsMade));
                 expected.put("ats", Integer.toString(j.attemptsStarted));
@@ -454,6 +472,7 @@ class QueueModelTest {
                 expected.put("finishedOn", j.finishedOn == null ? null : Long.toString(j.finishedOn));
                 expected.put("lock", j.lockToken);
                 expected.put("priority", Integer.toString(j.opts.priority()));
+                expected.put("cancel", j.cancel);
                 assertThat(actual).as(desc("fields of job " + j.id)).isEqualTo(expected);
             }
         }

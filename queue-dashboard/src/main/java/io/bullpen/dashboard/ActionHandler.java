@@ -1,8 +1,10 @@
 package io.bullpen.dashboard;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.bullpen.CancelResult;
 import io.bullpen.JobNotFoundException;
 import io.bullpen.JobState;
+import io.bullpen.JobStateException;
 import io.bullpen.Queue;
 import java.io.IOException;
 import java.time.Duration;
@@ -17,6 +19,9 @@ import org.slf4j.LoggerFactory;
  */
 final class ActionHandler {
     private static final Logger log = LoggerFactory.getLogger(ActionHandler.class);
+
+    /** The reason of a cancel from the dashboard that gives none. */
+    static final String DEFAULT_CANCEL_REASON = "cancelled from the dashboard";
 
     private final QueueRegistry registry;
     private final Auth auth;
@@ -50,6 +55,28 @@ final class ActionHandler {
             throw new JobNotFoundException(queue.name(), id);
         }
         done(request, "removed job " + id, -1);
+    }
+
+    /**
+     * {@code POST /api/queues/{q}/jobs/{id}/cancel[?reason=...]}: a waiting, delayed or prioritized
+     * job is failed as cancelled at once; an active one is flagged and its worker stops it.
+     * Answers {@code {"ok": true, "result": "<CancelResult>"}}; an unknown job is 404, a finished
+     * one 409.
+     */
+    void cancel(Request request) throws IOException {
+        Queue<JsonNode> queue = authorizedQueue(request);
+        String id = Params.jobId(request);
+        String reason = request.query("reason").orElse(DEFAULT_CANCEL_REASON);
+        CancelResult result = queue.cancel(id, reason);
+        if (result == CancelResult.NOT_FOUND) {
+            throw new JobNotFoundException(queue.name(), id);
+        }
+        if (result == CancelResult.ALREADY_FINISHED) {
+            throw new JobStateException(queue.name(), id, "cancel", "waiting, delayed, prioritized or active");
+        }
+        log.info("dashboard action from {}: cancelled job {} in queue {} ({})", request.exchange().getRemoteAddress(), id,
+                request.param("q"), result);
+        Responses.json(request.exchange(), 200, JsonViews.ok().put("result", result.name()));
     }
 
     /** {@code POST /api/queues/{q}/retry-failed}: every failed job runs again. */

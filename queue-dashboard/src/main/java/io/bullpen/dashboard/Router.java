@@ -74,6 +74,7 @@ final class Router implements HttpHandler {
             router.post("/api/queues/{q}/jobs/{id}/retry", actions::retry)
                     .post("/api/queues/{q}/jobs/{id}/promote", actions::promote)
                     .post("/api/queues/{q}/jobs/{id}/remove", actions::remove)
+                    .post("/api/queues/{q}/jobs/{id}/cancel", actions::cancel)
                     .post("/api/queues/{q}/retry-failed", actions::retryFailed)
                     .post("/api/queues/{q}/clean", actions::clean)
                     .post("/api/queues/{q}/pause", actions::pause)

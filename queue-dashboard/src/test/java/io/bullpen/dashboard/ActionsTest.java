@@ -31,6 +31,7 @@ class ActionsTest {
             "/api/queues/Q/jobs/1/retry",
             "/api/queues/Q/jobs/2/promote",
             "/api/queues/Q/jobs/2/remove",
+            "/api/queues/Q/jobs/3/cancel",
             "/api/queues/Q/retry-failed",
             "/api/queues/Q/clean?state=failed&graceMs=0",
             "/api/queues/Q/pause",
@@ -91,6 +92,21 @@ class ActionsTest {
                 assertThat(q.getJob(id)).isEmpty();
             }
             assertThat(q.getJobCounts().total()).isZero();
+        }
+        ctx.assertInvariant(ctx.queueName());
+    }
+
+    @Test
+    void cancelFailsAWaitingOrDelayedJobAsCancelledAndRefusesAFinishedOne(BullpenTestContext ctx) {
+        Queue<Order> q = failedDelayedWaiting(ctx);
+        try (Dashboard d = dashboard(ctx)) {
+            assertThat(post(d, path(ctx, "/api/queues/Q/jobs/3/cancel")).body())
+                    .isEqualTo("{\"ok\":true,\"result\":\"CANCELLED_WAITING\"}");
+            assertThat(q.getJob("3").orElseThrow().failedReason()).contains("cancelled: cancelled from the dashboard");
+            assertThat(post(d, path(ctx, "/api/queues/Q/jobs/2/cancel?reason=no%20longer%20needed")).body())
+                    .isEqualTo("{\"ok\":true,\"result\":\"CANCELLED_DELAYED\"}");
+            assertThat(q.getJob("2").orElseThrow().failedReason()).contains("cancelled: no longer needed");
+            assertError(post(d, path(ctx, "/api/queues/Q/jobs/1/cancel")), 409, "cannot cancel job 1");
         }
         ctx.assertInvariant(ctx.queueName());
     }
@@ -190,7 +206,7 @@ class ActionsTest {
     void anActionOnAMissingJobOrQueueIs404(BullpenTestContext ctx) {
         failedDelayedWaiting(ctx);
         try (Dashboard d = dashboard(ctx)) {
-            for (String action : List.of("retry", "promote", "remove")) {
+            for (String action : List.of("retry", "promote", "remove", "cancel")) {
                 assertError(post(d, path(ctx, "/api/queues/Q/jobs/404/" + action)), 404, "job 404 not found");
             }
             assertError(post(d, "/api/queues/no-such-queue/pause"), 404, "queue \"no-such-queue\" not found");

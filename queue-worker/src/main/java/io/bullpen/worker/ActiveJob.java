@@ -14,6 +14,8 @@ final class ActiveJob<T> {
     final String lockToken;
     private final AtomicBoolean lockLost = new AtomicBoolean();
     private volatile boolean cancelled;
+    /** Why a producer cancelled the job (Queue.cancel, Worker.cancel); null while it was not. */
+    private volatile String cancelReason;
     private volatile boolean abandoned;
     /** The outcome is claimed: the processor returned, or the timeout failed the attempt. */
     private volatile boolean ended;
@@ -106,6 +108,26 @@ final class ActiveJob<T> {
 
     boolean cancelled() {
         return cancelled;
+    }
+
+    /**
+     * The job was cancelled (issue 16): remembers why, flags the attempt and interrupts the
+     * processor thread, if it is still running.
+     *
+     * @return true the first time
+     */
+    synchronized boolean requestCancel(String reason) {
+        if (cancelReason != null) {
+            return false;
+        }
+        cancelReason = reason;
+        cancel();
+        return true;
+    }
+
+    /** @return why the job was cancelled, null when it was not */
+    String cancelReason() {
+        return cancelReason;
     }
 
     synchronized void running(Thread t) {

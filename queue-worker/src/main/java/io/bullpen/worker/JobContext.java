@@ -1,6 +1,7 @@
 package io.bullpen.worker;
 
 import io.bullpen.Job;
+import java.util.Optional;
 
 /**
  * What a processor gets for one attempt of one job.
@@ -36,10 +37,23 @@ public interface JobContext<T> {
 
     /**
      * True once this attempt should stop: its lock was lost (another worker may run the job), it
-     * timed out, or the worker is closing and the close timeout ran out. Long processors should
-     * check it (the thread is also interrupted).
+     * timed out, the job was cancelled ({@code Queue.cancel}, {@code Worker.cancel}: see
+     * {@link #cancellationReason()}), or the worker is closing and the close timeout ran out. Long
+     * processors should check it (the thread is also interrupted).
      *
      * @return whether the attempt is cancelled
      */
     boolean isCancelled();
+
+    /**
+     * Why the job was cancelled, once someone cancelled it while this attempt runs (the worker
+     * checks every 500 ms, and interrupts the processor thread). The attempt then ends the job as
+     * failed with {@code "cancelled: <reason>"}, without a retry, whatever the processor throws; a value
+     * returned anyway completes the job.
+     *
+     * @return the reason given to the cancel, empty while the job was not cancelled
+     */
+    default Optional<String> cancellationReason() {
+        return Optional.empty();
+    }
 }

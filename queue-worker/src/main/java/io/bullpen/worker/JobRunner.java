@@ -195,7 +195,8 @@ final class JobRunner<T, R> {
             log.error("processor of job {} threw {}; the attempt fails and the worker keeps running{}", job.id(),
                     fatal, fatal instanceof OutOfMemoryError ? " (this JVM is short of memory)" : "", fatal);
         }
-        if (error instanceof RateLimitedException limited) {
+        // A cancelled job is not put back: its failure below ends it as cancelled (moveToFinished).
+        if (error instanceof RateLimitedException limited && attempt.cancelReason() == null) {
             // Not a failure: the job goes back to the front of its line, unused attempt and all.
             finish(attempt, Finish.limited(job.id(), attempt.lockToken, limited.delay().toMillis(), limited.isGroup()),
                     error, null);

@@ -101,6 +101,21 @@ public final class Worker<T, R> implements AutoCloseable {
         return r == null ? 0 : r.slots.inFlightCount();
     }
 
+    /**
+     * Cancels a job this worker runs now, as {@code Queue.cancel} does (reason
+     * {@code "cancelled by worker <name>"}), and applies it at once: the attempt's {@code ctx.isCancelled()} turns true and its
+     * processor thread is interrupted; the job then fails as cancelled, without a retry.
+     *
+     * @param jobId the job id
+     * @return true when this worker runs the job and it was flagged; false when it does not run it
+     *     (use {@code Queue.cancel} for a job anywhere)
+     */
+    public boolean cancel(String jobId) {
+        java.util.Objects.requireNonNull(jobId, "jobId");
+        WorkerRuntime<T, R> r = rt;
+        return r != null && parts.cancels.cancel(jobId);
+    }
+
     /** The slots of a started worker, for tests of their invariant. */
     Slots<T> slots() {
         return rt.slots;

@@ -3,6 +3,7 @@ package io.bullpen.worker;
 import io.bullpen.Job;
 import io.bullpen.internal.Futures;
 import io.bullpen.internal.JsonCodec;
+import java.util.Optional;
 
 /** The {@link JobContext} of one attempt. */
 final class WorkerJobContext<T, R> implements JobContext<T> {
@@ -39,5 +40,10 @@ final class WorkerJobContext<T, R> implements JobContext<T> {
     @Override
     public boolean isCancelled() {
         return attempt.cancelled();
+    }
+
+    @Override
+    public Optional<String> cancellationReason() {
+        return Optional.ofNullable(attempt.cancelReason());
     }
 }

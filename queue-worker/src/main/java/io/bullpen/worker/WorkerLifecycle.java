@@ -1,5 +1,6 @@
 package io.bullpen.worker;
 
+import io.bullpen.internal.CancelScripts;
 import io.bullpen.internal.KeyScheme;
 import io.bullpen.internal.RedisChecks;
 import io.bullpen.internal.SchedulerAdvancer;
@@ -34,6 +35,8 @@ final class WorkerLifecycle<T, R> {
     private final JobRunner<T, R> runner;
     private final boolean ownExecutor;
     private final WorkerHeartbeat heartbeat;
+    /** Cancels of this worker's jobs (issue 16). */
+    final CancelWatcher<T, R> cancels;
 
     WorkerLifecycle(Worker.Builder<T, R> config, boolean startPaused) {
         WorkerSettings s = config.settings();
@@ -60,6 +63,8 @@ final class WorkerLifecycle<T, R> {
         runner = new JobRunner<>(rt, new AttemptTimeouts(scheduler, pool, s.concurrency()));
         long renewMs = Math.max(1, s.lockDuration().toMillis() / 2);
         scheduler.scheduleAtFixedRate(new LockRenewer<>(rt), renewMs, renewMs, TimeUnit.MILLISECONDS);
+        cancels = new CancelWatcher<>(rt, new CancelScripts(config.redisson, keys));
+        scheduler.scheduleWithFixedDelay(cancels, CancelWatcher.INTERVAL_MS, CancelWatcher.INTERVAL_MS, TimeUnit.MILLISECONDS);
         long stalledMs = s.stalledInterval().toMillis();
         scheduler.scheduleAtFixedRate(new StalledJobChecker<>(rt), stalledMs, stalledMs, TimeUnit.MILLISECONDS);
         rt.running(true);

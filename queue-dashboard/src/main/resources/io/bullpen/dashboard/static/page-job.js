@@ -122,7 +122,10 @@ function codeCard(title, id, text, cls) {
 function sections(job) {
   const list = [];
   if (job.failedReason != null && job.failedReason !== '') {
-    const fr = codeCard('Failed reason', 'job-failed-reason', String(job.failedReason), 'code code-error');
+    // A cancelled job (Queue.cancel) is failed with "cancelled: <reason>": shown under its own title.
+    const cancelled = String(job.failedReason).indexOf('cancelled: ') === 0;
+    const fr = codeCard(cancelled ? 'Cancelled' : 'Failed reason', 'job-failed-reason',
+      cancelled ? String(job.failedReason).substring('cancelled: '.length) : String(job.failedReason), 'code code-error');
     fr.node.classList.add('card-failed');
     list.push(fr.node);
   }
@@ -174,7 +177,7 @@ function tracesCard(job) {
   return stc.node;
 }
 
-/** Retry (failed), Promote (delayed) and Remove; none without actions. */
+/** Retry (failed), Promote (delayed), Cancel (waiting, delayed, prioritized, active) and Remove; none without actions. */
 function actionsFor(page, job, st) {
   if (!state.config.actions) {
     return null;
@@ -194,6 +197,11 @@ function actionsFor(page, job, st) {
   }
   if (st === 'delayed') {
     button('promote', 'Promote', 'btn-primary', null, function () { return 'Job ' + job.id + ' promoted to waiting'; }, reload);
+  }
+  if (st === 'waiting' || st === 'delayed' || st === 'prioritized' || st === 'active') {
+    button('cancel', 'Cancel', 'btn-danger', 'Cancel job ' + job.id + ' in ' + q + '?',
+      function () { return st === 'active' ? 'Cancel of job ' + job.id + ' sent to its worker' : 'Job ' + job.id + ' cancelled'; },
+      reload);
   }
   button('remove', 'Remove', 'btn-danger', 'Remove job ' + job.id + ' from ' + q + '?',
     function () { return 'Removed job ' + job.id; },

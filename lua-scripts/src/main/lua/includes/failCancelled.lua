@@ -1,0 +1,46 @@
+--[[
+  failCancelled: a cancelled job ends in failed for good (cancel, issue 16): failedReason
+  "cancelled: <reason>", finishedOn, attemptsMade (atm; nil = left as it is), into failed with
+  its own removeOnFail retention read from its opts (the caller has no JobOptions: a producer's
+  cancel, a stalled job, a rate-limit put-back), the failed metric and a failed event with
+  cancelled = 1 (prev = the state it left). The caller has taken the job out of its state and
+  given back its group slot or group place. Needs q.failed, q.events, q.meta, q.jobPrefix, q.now;
+  counts in q.metrics.failed when present.
+]]
+--- @include "applyRetention"
+--- @include "removeJobData"
+--- @include "recordMetric"
+--- @include "emitEvent"
+--- @include "intText"
+
+local function failCancelled(q, jobId, reason, attemptsMade, prev)
+  local jobKey = q.jobPrefix .. jobId
+  local failedReason = "cancelled: " .. reason
+  local nowText = intText(q.now)
+  if attemptsMade then
+    redis.call("HSET", jobKey, "failedReason", failedReason, "finishedOn", nowText, "atm", attemptsMade)
+  else
+    redis.call("HSET", jobKey, "failedReason", failedReason, "finishedOn", nowText)
+    attemptsMade = redis.call("HGET", jobKey, "atm") or "0"
+  end
+  local keepCount, keepAgeMs = -1, -1
+  local opts = redis.call("HGET", jobKey, "opts")
+  if opts and opts ~= "" then
+    local keep = cjson.decode(opts)["removeOnFail"]
+    if type(keep) == "table" then
+      keepCount = tonumber(keep["count"]) or -1
+      keepAgeMs = tonumber(keep["age"]) or -1
+    end
+  end
+  emitEvent(q, "failed", jobId, "failedReason", failedReason, "attemptsMade", attemptsMade, "prev", prev,
+    "cancelled", "1")
+  if keepCount == 0 then
+    removeJobData(q.jobPrefix, jobId)
+  else
+    redis.call("ZADD", q.failed, nowText, jobId)
+    if keepCount > 0 or keepAgeMs >= 0 then
+      applyRetention(q.failed, q.jobPrefix, q.now, keepCount, keepAgeMs, 1000)
+    end
+  end
+  recordMetric(q, "failed")
+end
