@@ -8,8 +8,8 @@
   prioritized), weight 1; it is (re)entered here when they exist, so adds of ungrouped jobs
   cost nothing more. Before picking, due groups of groups:limited come back (at most 100).
   Group rate limits (GCRA on Redis's clock) do not book ahead: a job starts now or its group
-  waits. Each taken grouped job counts in its group's active; gwaiting and gvt are written once
-  per call. Takes at most f.count. Returns the ids in take order and whether nothing is left
+  waits. Each taken grouped job counts in its group's active (q.takenGroup[id] = its group, so
+  the take can give back the slot of one it drops); gwaiting and gvt are written once per call. Takes at most f.count. Returns the ids in take order and whether nothing is left
   ready (no eligible group and no ungrouped job).
 ]]
 --- @include "popReadyJobs"
@@ -84,6 +84,7 @@ local function serveGroup(q, g, tag, nextTag, want, ids)
     got = #popped / 2
     for i = 1, #popped, 2 do
       ids[#ids + 1] = popped[i]
+      q.takenGroup[popped[i]] = g
     end
     if got > 0 then
       s.active = redis.call("HINCRBY", stateKey, "active", intText(got))
@@ -128,6 +129,8 @@ local function pickReadyJobs(q, f)
   end
   local ids, served = {}, nil
   q.gTaken = 0
+  -- Which group each grouped id came from: a dropped one (hash gone) still gives its slot back.
+  q.takenGroup = {}
   -- Each visit takes a job or parks a group; the bound only guards against surprises.
   local visits = 0
   while #ids < f.count and visits < f.count + 1000 do

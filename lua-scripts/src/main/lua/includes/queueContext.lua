@@ -26,6 +26,8 @@
     groupsOn gvt gConcurrency gRateMax gRatePer gRateBurst  group flag, virtual time, defaults (readMeta)
     redisNow       Redis's clock in ms, read once per call for limits (groupClock)
     gTaken readyGroups  grouped jobs this take picked, groups:ready's size after it (pickReadyJobs)
+    takenGroup     id -> group of each grouped job this take picked (pickReadyJobs; takeJobs
+                   gives a dropped one's slot back)
     signalledReady the marker already says "a job is ready" (signalWorkers)
     waitLength     wait's length after the last push (pushReady)
     schedulerUpdates  scheduler updates for the worker (fetchJobs, advanceSchedulerOnTake)

@@ -6,7 +6,7 @@
     pop      pickReadyJobs: ids from wait, then prioritized (popReadyJobs); with groups, fair
              queueing over groups:ready
     prepare  prepareTakenJob, per job: read the hash, advance its scheduler, drop dangling ids
-             and skipped iterations
+             and skipped iterations (a dropped grouped one gives its group slot back)
     lease    newLease (fences), leaseJob per job (lock, hash fields, reply), commitLeases (one
              ZADD, the active events)
   Before the pop, limitTake caps the count by the queue's limits (global concurrency, rate limit)
@@ -25,6 +25,7 @@
 --- @include "prepareTakenJob"
 --- @include "leaseJob"
 --- @include "limitTake"
+--- @include "releaseGroupSlot"
 
 local function takeJobs(q, f, out)
   if f.count <= 0 or isPaused(q) then
@@ -49,6 +50,9 @@ local function takeJobs(q, f, out)
     local hash, attemptsStarted, atStarted, atOn, atBy = prepareTakenJob(q, id)
     if hash then
       leaseJob(q, f, l, out, id, hash, attemptsStarted, atStarted, atOn, atBy, bookStart(q, limit))
+    elseif q.takenGroup and q.takenGroup[id] then
+      -- Dropped (dangling or skipped) after the pick counted it active in its group.
+      releaseGroupSlot(q, id, q.takenGroup[id])
     end
   end
   commitLimit(q, limit)

@@ -194,6 +194,23 @@ class GroupScriptsTest {
     }
 
     @Test
+    void aDanglingIdTheTakeDropsGivesItsGroupSlotBack() {
+        join(groups.setGroupSettings("a", "concurrency", "1"));
+        join(f.scripts.addJob(NOW, List.of(grouped("a1", "a"), grouped("a2", "a"))));
+        // The hash of the group's first job is gone behind the queue's back (a manual DEL).
+        f.redisson.getKeys().delete(f.k.job("1"));
+
+        assertThat(take(5)).as("the pick counted job 1 in the group's one slot, then dropped it").isEmpty();
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.hash("groupmeta:a")).doesNotContainKey("active");
+        assertThat(s.zset("groups:ready")).containsOnlyKeys("a");
+        f.assertInvariant();
+        assertThat(take(5)).containsExactly("2");
+        f.assertInvariant();
+    }
+
+    @Test
     void aHandedBackJobFreesItsSlotAndGoesToTheFrontOfItsGroup() {
         join(f.scripts.addJob(NOW, List.of(grouped("a1", "a"), grouped("a2", "a"))));
         assertThat(take(1)).containsExactly("1");

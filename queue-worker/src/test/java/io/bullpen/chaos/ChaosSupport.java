@@ -110,6 +110,11 @@ final class ChaosSupport {
             // What was left, for the next reader of a failed run.
             log.error("queue {} not drained: producer done {}, counts {}, groups {}", queue.name(), producer.done(),
                     queue.getJobCounts(), queue.getGroups(null, 20));
+            try {
+                log.error("queue {} state: {}", queue.name(), StateDump.of(ChaosRedisTest.redis.newClient(), queue.name()));
+            } catch (RuntimeException d) {
+                log.error("could not read the state of queue {}", queue.name(), d);
+            }
             throw e;
         }
     }

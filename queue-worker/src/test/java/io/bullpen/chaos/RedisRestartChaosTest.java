@@ -30,6 +30,8 @@ class RedisRestartChaosTest extends ChaosRedisTest {
     private static final Duration RESUME_LIMIT = Duration.ofSeconds(5);
     /** How long the server stays down before it is started again. */
     private static final long DOWN_MILLIS = 1_000;
+    private static final int GROUPS = 4;
+    private static final int GROUP_CONCURRENCY = 2;
 
     @Test
     void workersAndEventsResumeAfterRedisCrashesAndNoAcknowledgedJobIsLost() throws Exception {
@@ -37,12 +39,11 @@ class RedisRestartChaosTest extends ChaosRedisTest {
     }
 
     /**
-     * The same under a global concurrency: live leases (sampled every 10 ms) never exceed it.
-     * (With group limits as well, one CI run of this scenario did not drain within 2 minutes:
-     * under investigation, see the issue 15 note; the kill -9 scenario runs with group limits.)
+     * The same under a global concurrency and group limits (jobs spread over 4 groups, default
+     * group concurrency 2): live leases (sampled every 10 ms) never exceed either.
      */
     @Test
-    void restartsUnderAGlobalConcurrencyNeverExceedItAndLoseNoJob() throws Exception {
+    void restartsUnderAGlobalConcurrencyAndGroupLimitsNeverExceedThemAndLoseNoJob() throws Exception {
         crashAndRestart(5);
     }
 
@@ -59,9 +60,12 @@ class RedisRestartChaosTest extends ChaosRedisTest {
         long worstEventsResume = 0;
         long t0 = System.currentTimeMillis();
         LiveLeaseSampler sampler = globalConcurrency > 0
-                ? LiveLeaseSampler.start(producerClient, name, () -> queue.setGlobalConcurrency(globalConcurrency)) : null;
+                ? LiveLeaseSampler.start(producerClient, name, () -> {
+                    queue.setGlobalConcurrency(globalConcurrency);
+                    queue.setDefaultGroupConcurrency(GROUP_CONCURRENCY);
+                }) : null;
         try (QueueEvents events = ledger.listen(QueueEvents.builder(redis.newClient(), name).lastEventId("0").build());
-                SteadyProducer producer = new SteadyProducer(queue, ledger, jobs)) {
+                SteadyProducer producer = new SteadyProducer(queue, ledger, jobs, globalConcurrency > 0 ? GROUPS : 0)) {
             for (int i = 0; i < 2; i++) {
                 workers.add(ChaosSupport.worker(redis.newClient(), name, "w" + i, ledger, LOCK, 4, 2, 20, 3).start());
             }
@@ -116,6 +120,9 @@ class RedisRestartChaosTest extends ChaosRedisTest {
                         sampler.max(), sampler.samples());
                 assertThat(sampler.max()).as("live leases sampled every 10 ms").isLessThanOrEqualTo(globalConcurrency);
                 assertThat(sampler.samples()).isGreaterThan(100);
+                log.info("default group concurrency {}: at most {} live leases of one group", GROUP_CONCURRENCY,
+                        sampler.maxPerGroup());
+                assertThat(sampler.maxPerGroup()).as("live leases of one group").isBetween(1L, (long) GROUP_CONCURRENCY);
             }
         } finally {
             if (sampler != null) {
