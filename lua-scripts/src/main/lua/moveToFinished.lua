@@ -47,8 +47,8 @@
     8 stalledLimit  max expired leases examined
     9  maxStalled   stalled-count limit
     10 cleanLimit   janitor batch (0 = skip)
-    11.. the finished jobs, one record each, back to back; a record has 7 values for a
-         completed or limited job and 13 for a failed one (completed jobs need no retry settings):
+    11.. the finished jobs, one record each, back to back; a record has 8 values for a
+         completed or limited job and 14 for a failed one (completed jobs need no retry settings):
     11 jobId        the finished job
     12 lockToken    the lock token the worker holds for it
     13 outcome      "completed", "failed" or "limited" (the processor threw RateLimitedException:
@@ -59,13 +59,16 @@
     15 value        completed: return value (JSON); failed: failedReason
     16 keepCount    retention of the target set: max jobs kept (-1 = all, 0 = none)
     17 keepAgeMs    retention: max age in millis (-1 = no limit)
+    18 group        the job's group (field grp) as the worker took it: "=" followed by the group
+                    ("=" alone: no group), or "" = read it here; the worker holds the lock, so
+                    it is the job's group now (saves the release of the group slot a read)
     failed records only:
-    18 stacktrace   one stack trace to append ("" = none)
-    19 stackLimit   how many stack traces to keep (oldest dropped)
-    20 attempts     the job's max attempts
-    21 backoffMs    retry delay in millis (0 = straight back to wait)
-    22 unrecoverable  "1" = fail now whatever attempts are left
-    23 lifo         "1" = a retry to wait runs next
+    19 stacktrace   one stack trace to append ("" = none)
+    20 stackLimit   how many stack traces to keep (oldest dropped)
+    21 attempts     the job's max attempts
+    22 backoffMs    retry delay in millis (0 = straight back to wait)
+    23 unrecoverable  "1" = fail now whatever attempts are left
+    24 lifo         "1" = a retry to wait runs next
   Returns:
     one flat array: outcomeCount, then one outcome per finished job, in order: where it went
     (completed | failed | delayed | waiting | prioritized; a limited job: waiting | prioritized),
@@ -155,24 +158,24 @@ local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
     value = "cancelled: " .. cancel
   end
   redis.call("HSET", jobKey, "atm", attemptsMade, "failedReason", value)
-  local stackLimit = tonumber(ARGV[i + 8])
-  if ARGV[i + 7] ~= "" and stackLimit > 0 then
+  local stackLimit = tonumber(ARGV[i + 9])
+  if ARGV[i + 8] ~= "" and stackLimit > 0 then
     local stored = redis.call("HGET", jobKey, "stacktrace")
     local traces = stored and cjson.decode(stored) or {}
-    traces[#traces + 1] = ARGV[i + 7]
+    traces[#traces + 1] = ARGV[i + 8]
     while #traces > stackLimit do
       table.remove(traces, 1)
     end
     redis.call("HSET", jobKey, "stacktrace", cjson.encode(traces))
   end
-  local backoffMs = tonumber(ARGV[i + 10])
+  local backoffMs = tonumber(ARGV[i + 11])
   if cancel then
     redis.call("HSET", jobKey, "finishedOn", q.nowText)
     finish(i, q.failed, "failed", jobId, keepCount, keepAgeMs, "failedReason", value, "attemptsMade", attemptsMade,
       "cancelled", "1")
     return "failed"
   end
-  if ARGV[i + 11] == "1" or tonumber(attemptsMade) >= tonumber(ARGV[i + 9]) then
+  if ARGV[i + 12] == "1" or tonumber(attemptsMade) >= tonumber(ARGV[i + 10]) then
     redis.call("HSET", jobKey, "finishedOn", q.nowText)
     finish(i, q.failed, "failed", jobId, keepCount, keepAgeMs, "failedReason", value, "attemptsMade", attemptsMade)
     return "failed"
@@ -183,11 +186,19 @@ local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
     return "delayed"
   end
   local ready = redis.call("HMGET", jobKey, "priority", "grp")
-  local state = pushReady(q, jobId, tonumber(ready[1]) or 0, ARGV[i + 12] == "1", ready[2])
+  local state = pushReady(q, jobId, tonumber(ready[1]) or 0, ARGV[i + 13] == "1", ready[2])
   signalWorkers(q, 0)
   flushCompleted()
   emitEvent(q, "retrying", jobId, "attemptsMade", attemptsMade, "delay", 0, "failedReason", value)
   return state
+end
+
+-- The record's group: nil = unknown (releaseGroupSlot reads it), false = none.
+local function takenGroup(text)
+  if text == "" then
+    return nil
+  end
+  return text ~= "=" and string.sub(text, 2)
 end
 
 local i = 11
@@ -208,17 +219,17 @@ while i <= #ARGV do
     local cancel = redis.call("HGET", jobKey, "cancel")
     if cancel then
       -- Cancelled while active: failed for good rather than put back (the attempt counts).
-      releaseGroupSlot(q, jobId)
+      releaseGroupSlot(q, jobId, takenGroup(ARGV[i + 7]))
       failCancelled(q, jobId, cancel, intText(redis.call("HINCRBY", jobKey, "atm", 1)), "active")
       outcomes[#outcomes + 1] = "failed"
     else
       outcomes[#outcomes + 1] = putBackLimited(q, jobId, tonumber(value), ARGV[i + 5])
       -- After the job is back in its group, so the group is never forgotten in between.
-      releaseGroupSlot(q, jobId)
+      releaseGroupSlot(q, jobId, takenGroup(ARGV[i + 7]))
     end
   else
     seen[jobId] = true
-    releaseGroupSlot(q, jobId)
+    releaseGroupSlot(q, jobId, takenGroup(ARGV[i + 7]))
     lockKeys[#lockKeys + 1] = jobKey .. ":lock"
     leaseIds[#leaseIds + 1] = jobId
     -- Numbers go to Redis as strings: a Lua number is formatted with printf("%.17g"), which
@@ -243,7 +254,7 @@ while i <= #ARGV do
       outcomes[#outcomes + 1] = fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
     end
   end
-  i = i + ((completed or outcome == "limited") and 7 or 13)
+  i = i + ((completed or outcome == "limited") and 8 or 14)
 end
 
 -- Before the fetch below, which may take a retried job again.

@@ -1,10 +1,14 @@
 --[[
   pickReadyJobs: the pop step of takeJobs. Without groups (meta flag groups unset) it is
   popReadyJobs. With groups it serves groups:ready by start-time fair queueing: the member with
-  the lowest tag (ZRANGE 0 1: it and the runner-up, O(log groups)) gives as many jobs as it may
-  before its tag passes the runner-up's (one ZPOPMIN per group visit), its tag grows by
-  jobs / weight, and it leaves groups:ready when it is empty, paused, at its concurrency or held
-  back by its rate limit (then to groups:limited). Member "" is the ungrouped jobs (wait, then
+  the lowest tag gives as many jobs as it may before its tag passes the runner-up's (one
+  ZPOPMIN per group visit), its tag grows by jobs / weight, and it leaves groups:ready when it
+  is empty, paused, at its concurrency or held back by its rate limit (then to groups:limited).
+  The lowest members are read a window at a time (one ZRANGE of min(count, 16) + 1, O(log
+  groups)) and kept in tag order here while the visits re-tag them; members beyond the window
+  have tags at least the window's last, so the window's first is the lowest while its tag is at
+  most that one (else the window is read again). The new tags are written with one ZADD XX per
+  window (XX: a group a visit removed stays removed). Member "" is the ungrouped jobs (wait, then
   prioritized), weight 1; it is (re)entered here when they exist, so adds of ungrouped jobs
   cost nothing more. Before picking, due groups of groups:limited come back (at most 100).
   Group rate limits (GCRA on Redis's clock) do not book ahead: a job starts now or its group
@@ -62,7 +66,8 @@ local function rateAllowance(q, s, n)
   return k
 end
 
--- One visit of group g (tag, runner-up tag or nil): takes what it may, then re-tags or parks it.
+-- One visit of group g (tag, runner-up tag or nil): takes what it may; returns its new tag, or
+-- nil when it left groups:ready (parked, or emptied).
 local function serveGroup(q, g, tag, nextTag, want, ids)
   local jobsKey, stateKey = groupKeys(q, g)
   local s = groupState(q, stateKey)
@@ -112,8 +117,40 @@ local function serveGroup(q, g, tag, nextTag, want, ids)
     if at > 0 and (got == n) then
       redis.call("ZADD", q.groupsLimited, at, g)
     end
-  else
-    redis.call("ZADD", q.groupsReady, "XX", string.format("%.17g", tag + got / s.weight), g)
+    return nil
+  end
+  return tag + got / s.weight
+end
+
+-- Up to size of the lowest members of groups:ready, in order ({g, tag}), and the last one's tag
+-- when there may be more (nil: the window holds them all).
+local function readWindow(q, size)
+  local r = redis.call("ZRANGE", q.groupsReady, 0, size - 1, "WITHSCORES")
+  local win = {}
+  for i = 1, #r, 2 do
+    win[#win + 1] = {g = r[i], tag = tonumber(r[i + 1])}
+  end
+  return win, (#win == size and win[#win].tag or nil)
+end
+
+-- Puts e back into the window in tag order (ties by name, as the ZSET orders them).
+local function insertByTag(win, e)
+  local i = #win + 1
+  while i > 1 and (win[i - 1].tag > e.tag or (win[i - 1].tag == e.tag and win[i - 1].g > e.g)) do
+    win[i] = win[i - 1]
+    i = i - 1
+  end
+  win[i] = e
+end
+
+local function writeTags(q, retagged)
+  local args = {}
+  for g, tag in pairs(retagged) do
+    args[#args + 1] = string.format("%.17g", tag)
+    args[#args + 1] = g
+  end
+  if #args > 0 then
+    redis.call("ZADD", q.groupsReady, "XX", unpack(args))
   end
 end
 
@@ -123,47 +160,67 @@ local function pickReadyJobs(q, f)
     return popReadyJobs(q, f)
   end
   releaseLimitedGroups(q)
-  if (redis.call("LLEN", q.wait) > 0 or redis.call("ZCARD", q.prioritized) > 0) and
-      not redis.call("ZSCORE", q.groupsReady, "") then
+  -- One EXISTS for both (an empty list or set does not exist).
+  if redis.call("EXISTS", q.wait, q.prioritized) > 0 and not redis.call("ZSCORE", q.groupsReady, "") then
     redis.call("ZADD", q.groupsReady, q.gvt, "")
   end
   local ids, served = {}, nil
   q.gTaken = 0
   -- Which group each grouped id came from: a dropped one (hash gone) still gives its slot back.
   q.takenGroup = {}
+  local size = math.min(f.count, 16) + 1
+  local win, bound = readWindow(q, size)
+  local retagged = {}
   -- Each visit takes a job or parks a group; the bound only guards against surprises.
   local visits = 0
   while #ids < f.count and visits < f.count + 1000 do
     visits = visits + 1
-    local top = redis.call("ZRANGE", q.groupsReady, 0, 1, "WITHSCORES")
-    if #top == 0 then
+    if bound and (not win[1] or win[1].tag > bound) then
+      -- Past the window: the lowest may be beyond it.
+      writeTags(q, retagged)
+      retagged = {}
+      win, bound = readWindow(q, size)
+    end
+    local top = table.remove(win, 1)
+    if not top then
       break
     end
-    local g, tag, nextTag = top[1], tonumber(top[2]), tonumber(top[4])
-    served = top[2]
+    local g, tag = top.g, top.tag
+    -- The runner-up: beyond the window no tag is below bound (a lower guess only takes less).
+    local nextTag = win[1] and win[1].tag
+    if bound and (not nextTag or nextTag > bound) then
+      nextTag = bound
+    end
+    served = tag
     local want = f.count - #ids
+    local newTag
     if g == "" then
       local n = nextTag and math.min(want, math.floor(nextTag - tag) + 1) or want
       local got = popUngrouped(q, n, ids)
       if got < n then
         redis.call("ZREM", q.groupsReady, "")
       else
-        redis.call("ZADD", q.groupsReady, "XX", string.format("%.17g", tag + got), "")
+        newTag = tag + got
       end
     else
-      serveGroup(q, g, tag, nextTag, want, ids)
+      newTag = serveGroup(q, g, tag, nextTag, want, ids)
+    end
+    retagged[g] = newTag
+    if newTag then
+      insertByTag(win, {g = g, tag = newTag})
     end
   end
+  writeTags(q, retagged)
   if served then
+    served = string.format("%.17g", served)
+    redis.call("HSET", q.meta, "gvt", served)
     if q.gTaken > 0 then
-      redis.call("HSET", q.meta, "gvt", served)
       redis.call("HINCRBY", q.meta, "gwaiting", -q.gTaken)
-    else
-      redis.call("HSET", q.meta, "gvt", served)
     end
     q.gvt = served
   end
-  q.readyGroups = redis.call("ZCARD", q.groupsReady)
+  -- Known from the window: 0 when it held every member and none is left, else positive.
+  q.readyGroups = #win + (bound and 1 or 0)
   return ids, q.readyGroups == 0
 end
 

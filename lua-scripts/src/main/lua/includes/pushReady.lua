@@ -4,8 +4,9 @@
   it before every job of its priority: priority * 2^32 - seq - 1), the group is registered, the
   queue's grouped-ready count gwaiting goes up and the group enters groups:ready when it may run
   (readyGroup, which signals the marker); a group that had ready jobs already is where it
-  belongs, so only its first ready job costs those commands. Otherwise a priority > 0 goes to prioritized (score =
-  priority * 2^32 + a per-queue sequence, so equal priorities run FIFO); else wait, which
+  belongs, so only its first ready job costs those commands (and the meta read). Otherwise a
+  priority > 0 goes to prioritized (score = priority * 2^32 + a per-queue sequence, so equal
+  priorities run FIFO); else wait, which
   workers take from the right: LPUSH queues at the back, RPUSH (front = true) runs next.
   Callers read the job's priority and group with one HMGET (fields priority, grp).
   Returns the state label the job is now in (a grouped ready job is "waiting"); sets
@@ -16,19 +17,20 @@
 
 local function pushReady(q, jobId, priority, front, group)
   if group then
-    readMeta(q)
     local jobsKey = groupKeys(q, group)
     local seq = redis.call("HINCRBY", q.meta, "seq", 1) % 4294967296
     local score = front and (priority * 4294967296 - seq - 1) or (priority * 4294967296 + seq)
     redis.call("ZADD", jobsKey, score, jobId)
-    if not q.groupsOn then
-      redis.call("HSET", q.meta, "groups", "1")
-      q.groupsOn = true
-    end
     redis.call("HINCRBY", q.meta, "gwaiting", 1)
     -- A group that already had ready jobs is registered and where it belongs (ready, limited,
-    -- paused or at its concurrency): only its first ready job registers it and readies it.
+    -- paused or at its concurrency), and the queue's groups flag is set (by that first job,
+    -- never cleared): only its first ready job reads meta, registers the group and readies it.
     if redis.call("ZCARD", jobsKey) == 1 then
+      readMeta(q)
+      if not q.groupsOn then
+        redis.call("HSET", q.meta, "groups", "1")
+        q.groupsOn = true
+      end
       redis.call("ZADD", q.groups, "NX", 0, group)
       readyGroup(q, group, nil, true)
     end

@@ -25,7 +25,7 @@
     metaRead maxLen paused metricMinute metricCount  meta read once per call (readMeta)
     groupsOn gvt gConcurrency gRateMax gRatePer gRateBurst  group flag, virtual time, defaults (readMeta)
     redisNow       Redis's clock in ms, read once per call for limits (groupClock)
-    gTaken readyGroups  grouped jobs this take picked, groups:ready's size after it (pickReadyJobs)
+    gTaken readyGroups  grouped jobs this take picked; 0 when groups:ready is empty after it, else positive (pickReadyJobs)
     takenGroup     id -> group of each grouped job this take picked (pickReadyJobs; takeJobs
                    gives a dropped one's slot back)
     signalledReady the marker already says "a job is ready" (signalWorkers)

@@ -2,8 +2,10 @@
   releaseGroupSlot: a grouped job stops being active (finished, retried, stalled, handed back,
   removed): its group's active count goes down, and the group comes back to groups:ready when
   it has ready jobs and may run again (signalling the marker), or leaves the registry when it
-  has nothing left (forgetGroup). group: the job's grp field when the caller read it, nil = read
-  it here (only while the queue uses groups: no command otherwise).
+  has nothing left (forgetGroup). group: the job's grp field when the caller read it or the
+  worker passed it (false = none), nil = read it here (only while the queue uses groups: no
+  command otherwise). The group's active field is left at 0 rather than deleted (absent and 0
+  mean the same to every reader; forgetGroup deletes it).
 ]]
 --- @include "groupState"
 --- @include "readMeta"
@@ -20,9 +22,11 @@ local function releaseGroupSlot(q, jobId, group)
     return
   end
   local jobsKey, stateKey = groupKeys(q, group)
+  -- An active of 0 stays (it reads as none; forgetGroup drops it): one command less per finish.
   local active = redis.call("HINCRBY", stateKey, "active", -1)
-  if active <= 0 then
+  if active < 0 then
     redis.call("HDEL", stateKey, "active")
+    active = 0
   end
   -- Still in groups:ready (it had jobs and room) and busy: nothing to do. An idle one may have
   -- been emptied by a take (which drops it only on its next visit): then it leaves now.

@@ -116,10 +116,20 @@ public final class ScriptTypes {
      *     it saves the script a command per job
      * @param limitScope null for a completed or failed attempt; "queue" or "group" for a processor
      *     that threw {@code RateLimitedException} (value is then the delay in ms), see {@link #limited}
+     * @param group the job's group (field {@code grp}) as the worker took it, "" for none, or null
+     *     to have the script read it: knowing it saves the script a command per grouped job
      */
     public record Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
                          int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
-                         Retention retention, int attemptsMade, String limitScope) {
+                         Retention retention, int attemptsMade, String limitScope, String group) {
+        /** A result whose group the script reads itself. */
+        public Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
+                      int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
+                      Retention retention, int attemptsMade, String limitScope) {
+            this(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs, unrecoverable, lifo,
+                    retention, attemptsMade, limitScope, null);
+        }
+
         /** A completed or failed result. */
         public Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
                       int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
@@ -150,6 +160,16 @@ public final class ScriptTypes {
         public static Finish limited(String id, String token, long delayMs, boolean group) {
             return new Finish(id, token, false, Long.toString(delayMs), null, 0, 0, 0, false, false, Retention.keepAll(),
                     -1, group ? "group" : "queue");
+        }
+
+        /**
+         * @param takenGroup the job's group as the take's reply gave it (field {@code grp}),
+         *     null for none
+         * @return this result, carrying the group so the script need not read it
+         */
+        public Finish withGroup(String takenGroup) {
+            return new Finish(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs,
+                    unrecoverable, lifo, retention, attemptsMade, limitScope, takenGroup == null ? "" : takenGroup);
         }
 
         /** @return true for a {@link #limited} result */

@@ -141,10 +141,10 @@ public final class Scripts {
         if (finishes.isEmpty()) {
             throw new IllegalArgumentException("moveToFinished needs at least one result");
         }
-        List<Object> args = new ArrayList<>(10 + 13 * finishes.size());
+        List<Object> args = new ArrayList<>(10 + 14 * finishes.size());
         baseArgs(args, now);
         fetchArgs(args, next);
-        // A completed result needs no retry settings: 7 values instead of 13 (fewer arguments
+        // A completed result needs no retry settings: 8 values instead of 14 (fewer arguments
         // to encode and for the script to read).
         for (Finish f : finishes) {
             if (f.limited()) {
@@ -155,6 +155,7 @@ public final class Scripts {
                 args.add(f.value());
                 args.add(f.limitScope());
                 args.add("");
+                args.add(groupArg(f.group()));
                 continue;
             }
             args.add(f.jobId());
@@ -164,6 +165,7 @@ public final class Scripts {
             args.add(f.value() == null ? "" : f.value());
             args.add(Integer.toString(f.retention().count()));
             args.add(Long.toString(f.retention().maxAgeMillis()));
+            args.add(groupArg(f.group()));
             if (!f.completed()) {
                 args.add(f.stacktrace() == null ? "" : f.stacktrace());
                 args.add(Integer.toString(f.stackLimit()));
@@ -188,6 +190,11 @@ public final class Scripts {
                     }
                     return new FinishBatchResult(outcomes, fetchResult(reply, new int[] {1 + count}));
                 });
+    }
+
+    /** A finish record's group: "" = the script reads it, "=" = none, "=" + the group. */
+    private static String groupArg(String group) {
+        return group == null ? "" : "=" + group;
     }
 
     /** moveToWait: gives back a job taken but never started (lock checked, no stall counted). */

@@ -103,7 +103,8 @@ class GroupScriptsTest {
         join(f.scripts.moveToFinished(NOW, fetch(0), complete("1", token, "null", Retention.keepAll())));
         QueueSnapshot s = f.snap();
         assertThat(s.zset("groups:ready")).containsOnlyKeys("a");
-        assertThat(s.hash("groupmeta:a")).doesNotContainKey("active");
+        // No slot held: active reads 0 (left at 0 rather than deleted).
+        assertThat(s.hash("groupmeta:a").getOrDefault("active", "0")).isEqualTo("0");
         f.assertInvariant();
         assertThat(take(5)).containsExactly("2");
         f.assertInvariant();
@@ -157,6 +158,51 @@ class GroupScriptsTest {
         assertThat(s.exists("groups")).isFalse();
         assertThat(s.exists("groupmeta:a")).isFalse();
         f.assertInvariant();
+    }
+
+    @Test
+    void aFinishReleasesTheGroupSlotWithTheGroupTheWorkerPassedOrReadsIt() {
+        join(groups.setGroupSettings("a", "concurrency", "1"));
+        join(groups.setGroupSettings("b", "concurrency", "1"));
+        join(f.scripts.addJob(NOW, List.of(grouped("a1", "a"), grouped("a2", "a"), grouped("b1", "b"),
+                grouped("b2", "b"), new NewJob(null, "u1", "{}", "", 0, 0, false))));
+        assertThat(take(5)).containsExactlyInAnyOrder("1", "3", "5");
+        assertThat(take(5)).isEmpty();
+
+        // Passed by the worker (as the take's reply gave it): no read of the job's grp field.
+        QueueSnapshot before = f.snap();
+        join(f.scripts.moveToFinished(NOW, fetch(0),
+                complete("1", before.lock("1"), "null", Retention.keepAll()).withGroup("a")));
+        // Not passed (null): the script reads the group itself, with the same outcome.
+        join(f.scripts.moveToFinished(NOW, fetch(0), complete("3", before.lock("3"), "null", Retention.keepAll())));
+        // Passed as none: an ungrouped job releases no group slot.
+        join(f.scripts.moveToFinished(NOW, fetch(0),
+                complete("5", before.lock("5"), "null", Retention.keepAll()).withGroup(null)));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.hash("groupmeta:a").getOrDefault("active", "0")).isEqualTo("0");
+        assertThat(s.hash("groupmeta:b").getOrDefault("active", "0")).isEqualTo("0");
+        assertThat(s.zset("groups:ready")).containsOnlyKeys("a", "b");
+        assertThat(s.completed()).containsOnlyKeys("1", "3", "5");
+        f.assertInvariant();
+        assertThat(take(5)).containsExactlyInAnyOrder("2", "4");
+        f.assertInvariant();
+    }
+
+    @Test
+    void aFailedRetriedJobWithAPassedGroupGoesBackToItsGroup() {
+        join(f.scripts.addJob(NOW, List.of(grouped("a1", "a"))));
+        assertThat(take(1)).containsExactly("1");
+
+        join(f.scripts.moveToFinished(NOW, fetch(0),
+                ScriptFixture.fail("1", f.snap().lock("1"), "boom", 3, 0, false).withGroup("a")));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.zset("group:a")).containsOnlyKeys("1");
+        assertThat(s.zset("groups:ready")).containsOnlyKeys("a");
+        assertThat(s.job("1")).containsEntry("failedReason", "boom").containsEntry("atm", "1").containsKey("stacktrace");
+        f.assertInvariant();
+        assertThat(take(1)).containsExactly("1");
     }
 
     @Test
@@ -218,7 +264,7 @@ class GroupScriptsTest {
         join(f.scripts.moveToWait("1", f.snap().lock("1")));
 
         QueueSnapshot s = f.snap();
-        assertThat(s.hash("groupmeta:a")).doesNotContainKey("active");
+        assertThat(s.hash("groupmeta:a").getOrDefault("active", "0")).isEqualTo("0");
         assertThat(s.zset("group:a").keySet()).containsExactly("1", "2");
         f.assertInvariant();
     }

@@ -12,6 +12,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class ActiveJob<T> {
     final Job<T> job;
     final String lockToken;
+    /** The job's group as the take's reply gave it (null = none): passed back with the result. */
+    final String group;
     private final AtomicBoolean lockLost = new AtomicBoolean();
     private volatile boolean cancelled;
     /** Why a producer cancelled the job (Queue.cancel, Worker.cancel); null while it was not. */
@@ -25,9 +27,10 @@ final class ActiveJob<T> {
     private Thread thread;
     private ScheduledFuture<?> timeout;
 
-    ActiveJob(Job<T> job, String lockToken) {
+    ActiveJob(Job<T> job, String lockToken, String group) {
         this.job = job;
         this.lockToken = lockToken;
+        this.group = group;
     }
 
     String id() {

@@ -75,7 +75,14 @@ final class FetchLoop<T, R> implements Runnable {
         }
         FetchResult result;
         try {
-            result = Futures.join(rt.scripts.moveToActive(rt.now(), rt.fetchArgs(free)));
+            // The jobs start on the Redis client thread, as a finish's next job does: waking this
+            // thread first would put one more thread hand-off between a wake-up and the start.
+            result = Futures.join(rt.scripts.moveToActive(rt.now(), rt.fetchArgs(free)).thenApply(fetched -> {
+                for (RawJob job : fetched.jobs()) {
+                    runner.start(job);
+                }
+                return fetched;
+            }));
         } catch (RuntimeException e) {
             rt.slots.returnUnused(free);
             throw e;
@@ -83,9 +90,6 @@ final class FetchLoop<T, R> implements Runnable {
         rt.afterFetch(result);
         int taken = result.jobs().size();
         rt.slots.returnUnused(free - taken);
-        for (RawJob job : result.jobs()) {
-            runner.start(job);
-        }
         if (taken == free) {
             return;
         }

@@ -67,7 +67,7 @@ final class JobRunner<T, R> {
             giveBack(raw);
             return;
         }
-        ActiveJob<T> attempt = new ActiveJob<>(job, raw.lockToken());
+        ActiveJob<T> attempt = new ActiveJob<>(job, raw.lockToken(), raw.hash().get(JobFields.GROUP));
         slots.begin(attempt);
         rt.markBusy();
         long startIn = startIn(raw);
@@ -238,7 +238,9 @@ final class JobRunner<T, R> {
      *
      * @param attempt the attempt, null for a job that could not be read
      */
-    private void finish(ActiveJob<T> attempt, Finish finish, Throwable error, R result) {
+    private void finish(ActiveJob<T> attempt, Finish outcome, Throwable error, R result) {
+        // The group the take gave saves the script reading it back (one command per grouped job).
+        Finish finish = attempt == null ? outcome : outcome.withGroup(attempt.group);
         finisher.submit(finish).thenAccept(settled -> {
             try {
                 report(finish, attempt, error, result, settled);

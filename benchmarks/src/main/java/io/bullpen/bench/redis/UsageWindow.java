@@ -47,8 +47,9 @@ public final class UsageWindow {
         long clientCpu = ProcCpu.nanos(clientPid) - clientCpuBefore;
         // Our own commands since (and including) the reset; the INFO below does not count itself.
         long ours = redis.sent() - controlSentBefore;
-        long commands = redis.commandCalls().values().stream().mapToLong(Long::longValue).sum() - ours;
-        return new Usage(commands, redisCpu, clientCpu);
+        java.util.Map<String, Long> calls = redis.commandCalls();
+        long commands = calls.values().stream().mapToLong(Long::longValue).sum() - ours;
+        return new Usage(commands, redisCpu, clientCpu, calls);
     }
 
     /**
@@ -57,7 +58,8 @@ public final class UsageWindow {
      * @param commands Redis commands executed, including those run by scripts
      * @param redisCpuNanos redis-server's CPU time
      * @param clientCpuNanos the client process's CPU time
+     * @param calls calls per command (from INFO commandstats, the harness's own included)
      */
-    public record Usage(long commands, long redisCpuNanos, long clientCpuNanos) {
+    public record Usage(long commands, long redisCpuNanos, long clientCpuNanos, java.util.Map<String, Long> calls) {
     }
 }

@@ -11,6 +11,9 @@ import io.bullpen.bench.redis.UsageWindow;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What groups cost (issue 15), Bullpen only: workload 4 ({@code cost}) twice in one run, 20,000
@@ -20,6 +23,7 @@ import java.util.Map;
  * variant's queue has its event stream filled to its cap first, as in {@code cost}.
  */
 final class GroupCostWorkload implements Workload {
+    private static final Logger log = LoggerFactory.getLogger(GroupCostWorkload.class);
     private static final int CONCURRENCY = 10;
 
     private final FlowSizes sizes;
@@ -81,6 +85,19 @@ final class GroupCostWorkload implements Workload {
         values.put(add, adding.redisCpuNanos() / 1e3 / jobs);
         values.put(process, processing.redisCpuNanos() / 1e3 / jobs);
         values.put(commands, (double) (adding.commands() + processing.commands()) / jobs);
+        log.info("{}: Redis commands per job, adding {}, processing {}", queue, perJob(adding, jobs),
+                perJob(processing, jobs));
         return adding.redisCpuNanos() + processing.redisCpuNanos();
+    }
+
+    /** Calls per job by command, for finding where a variant's commands go (0.01 and up). */
+    private static Map<String, String> perJob(UsageWindow.Usage usage, int jobs) {
+        Map<String, String> per = new TreeMap<>();
+        usage.calls().forEach((command, calls) -> {
+            if (calls >= jobs / 100) {
+                per.put(command, String.format(java.util.Locale.ROOT, "%.2f", (double) calls / jobs));
+            }
+        });
+        return per;
     }
 }

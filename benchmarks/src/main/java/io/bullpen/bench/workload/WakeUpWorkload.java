@@ -82,6 +82,8 @@ final class WakeUpWorkload implements Workload {
             List<Long> slot = measured(flow.wakeUpAfterSlotFreed(warmUp() + sizes.wakeTrials()));
             values.put(slotP50, Percentiles.nearestRank(slot, 0.50) / 1e3);
             values.put(slotP99, Percentiles.nearestRank(slot, 0.99) / 1e3);
+            log.info("{}: slowest wake-ups (us), limit removed {}, slot freed {}", peer.title(), slowest(limit),
+                    slowest(slot));
 
             RedisControl redis = ctx.control();
             AtomicReference<Map<String, Long>> calls = new AtomicReference<>();
@@ -99,5 +101,10 @@ final class WakeUpWorkload implements Workload {
                     calls.get());
         }
         return values;
+    }
+
+    /** The tail a p99 is read from: the 5 slowest, slowest first. */
+    private static List<Long> slowest(List<Long> latencies) {
+        return latencies.stream().sorted(java.util.Comparator.reverseOrder()).limit(5).toList();
     }
 }

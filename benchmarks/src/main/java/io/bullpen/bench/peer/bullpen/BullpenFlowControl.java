@@ -47,6 +47,7 @@ final class BullpenFlowControl implements FlowControl {
         BlockingQueue<Long> starts = new LinkedBlockingQueue<>();
         Worker<Payload, Object> worker = worker(queue, 1, ctx -> starts.add(System.nanoTime()));
         List<Long> latencies = new ArrayList<>();
+        List<long[]> callUs = new ArrayList<>();
         try {
             int added = 0;
             int started = 0;
@@ -64,12 +65,19 @@ final class BullpenFlowControl implements FlowControl {
                 }
                 long removed = System.nanoTime();
                 queue.removeRateLimit();
-                latencies.add((take(starts, "the held-back job") - removed) / 1_000);
+                long returned = System.nanoTime();
+                long latency = (take(starts, "the held-back job") - removed) / 1_000;
+                latencies.add(latency);
+                callUs.add(new long[] {latency, (returned - removed) / 1_000});
                 started++;
                 for (; started < added; started++) {
                     take(starts, "the other held-back job");
                 }
             }
+            callUs.sort((a, b) -> Long.compare(b[0], a[0]));
+            org.slf4j.LoggerFactory.getLogger(BullpenFlowControl.class).info(
+                    "limit removed: slowest wake-ups with the removing call's own time (us): {}",
+                    callUs.stream().limit(8).map(a -> a[0] + "/" + a[1]).toList());
             return latencies;
         } finally {
             worker.close();
