@@ -12,6 +12,7 @@
 --- @include "signalWorkers"
 --- @include "emitEvent"
 --- @include "recordMetric"
+--- @include "endDeduplication"
 
 local function recoverStalledJobs(q, maxStalled, limit)
   local recovered, failed = {}, {}
@@ -29,7 +30,7 @@ local function recoverStalledJobs(q, maxStalled, limit)
       redis.call("DEL", jobKey .. ":lock")
       if redis.call("EXISTS", jobKey) == 1 then
         local stalledCount = redis.call("HINCRBY", jobKey, "stc", 1)
-        local ready = redis.call("HMGET", jobKey, "priority", "grp")
+        local ready = redis.call("HMGET", jobKey, "priority", "grp", "dedupId")
         releaseGroupSlot(q, id, ready[2])
         if stalledCount > maxStalled then
           local reason = "job stalled more than maxStalledCount times (maxStalledCount = " .. maxStalled .. ")"
@@ -38,6 +39,7 @@ local function recoverStalledJobs(q, maxStalled, limit)
           redis.call("ZADD", q.failed, q.now, id)
           recordMetric(q, "failed")
           emitEvent(q, "failed", id, "failedReason", reason, "attemptsMade", attemptsMade, "prev", "active")
+          endDeduplication(q, id, ready[3])
           failed[#failed + 1] = id
         else
           pushReady(q, id, tonumber(ready[1]) or 0, true, ready[2])

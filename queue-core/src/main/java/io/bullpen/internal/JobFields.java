@@ -57,4 +57,9 @@ public final class JobFields {
     public static final String SCHEDULER_ID = "schedulerId";
     /** The job's group, when it has one (JobOptions.group); absent otherwise. */
     public static final String GROUP = "grp";
+    /**
+     * The job's deduplication id (options {@code deduplication}): it owns {@code dedup:<id>} until
+     * it ends. Written by addJob; read by the worker at take and passed back in the finish.
+     */
+    public static final String DEDUP_ID = "dedupId";
 }
