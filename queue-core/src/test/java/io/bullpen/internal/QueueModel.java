@@ -238,7 +238,7 @@ final class QueueModel {
         return new java.util.TreeMap<>(dedupOwners);
     }
 
-    /** promote.
+    /** promote. */
     Outcome promote(String id) {
         Job job = jobs.get(id);
         if (job == null) {
