@@ -226,10 +226,13 @@ public final class ScriptTypes {
 
         /**
          * The deduplication id the finish releases, from the options the worker read with the job
-         * at take (its stored opts): no read on the finish path.
+         * at take (its stored opts): no read on the finish path. None in ttl mode without
+         * keepLastIfActive: that key expires on its own, the end has nothing to do.
          */
         private static String dedupId(io.bullpen.JobOptions options) {
-            return options.deduplication().map(io.bullpen.Deduplication::id).orElse(null);
+            return options.deduplication()
+                    .filter(d -> d.ttlDuration().isEmpty() || d.keepsLastIfActive())
+                    .map(io.bullpen.Deduplication::id).orElse(null);
         }
     }
 
