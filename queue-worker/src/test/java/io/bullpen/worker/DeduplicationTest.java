@@ -279,6 +279,19 @@ class DeduplicationTest {
     }
 
     @Test
+    void theDeduplicationIsStoredWithTheJobsOptionsAndReadBack() {
+        JobOptions options = JobOptions.builder().attempts(2).deduplication(Deduplication.of("r").ttl(Duration.ofSeconds(9))
+                .debounce(Duration.ofMillis(1500)).keepLastIfActive()).build();
+
+        assertThat(JobOptions.fromDescription(options.describe())).isEqualTo(options);
+        assertThat(options.describe().get("deduplication")).isEqualTo(java.util.Map.of("id", "r", "ttl", 9000L,
+                "debounce", 1500L, "keepLastIfActive", true));
+        Job<Integer> job = queue.add("n", 1, options);
+        assertThat(queue.getJob(job.id()).orElseThrow().options()).isEqualTo(options);
+        assertThat(queue.getState(job.id())).isEqualTo(JobState.DELAYED);
+    }
+
+    @Test
     void badDeduplicationsAreRefusedNamingTheValue() {
         assertThatThrownBy(() -> Deduplication.of("")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("1-256");
