@@ -2,7 +2,9 @@
   addJob: add one or more jobs atomically, each to wait, prioritized, its group (group:<g>, see
   pushReady) or delayed (a delayed grouped job goes to its group when promoted).
   A job whose custom id already exists is not added: its id is returned with flag 0 and a
-  "duplicated" event is emitted. Fields with default values are not stored (lean hashes).
+  "duplicated" event is emitted. A job with a deduplication id claims dedup:<id> (see
+  claimDeduplication); when another job owns it, nothing is added: the owner's id is returned
+  with flag 2 and a "deduplicated" event is emitted. Fields with default values are not stored (lean hashes).
   Workers are woken (marker) once per call, and only when a job makes wait non-empty, goes to
   prioritized, or becomes the earliest delayed job; never while the queue is paused.
   The events stream is trimmed to the queue's cap (eventsMaxLength in meta) from the first job of
@@ -25,15 +27,19 @@
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:  job keys are built from it (same slot)
     2 now           epoch millis (the job's timestamp)
-    3 job...        then groups of 8 per job: customId ("" = automatic id), name, data (JSON),
+    3 job...        then groups of 11 per job: customId ("" = automatic id), name, data (JSON),
                     opts (JSON of non-default options, "" = defaults), delayMs, priority,
-                    lifo ("1" or "0"), group ("" = none; stored as grp)
+                    lifo ("1" or "0"), group ("" = none; stored as grp), dedupId ("" = none;
+                    stored as dedupId), dedupTtlMs (0 = the key lives until the owner ends),
+                    dedupFlags ("d" debounce, "k" keepLastIfActive, "" = neither)
   Returns:
-    {{jobId, 1}, ...} one entry per job in order; flag 1 = added, 0 = duplicate custom id;
+    {{jobId, 1}, ...} one entry per job in order; flag 1 = added, 0 = duplicate custom id,
+    2 = deduplicated (jobId is the owner of the deduplication id);
     {-8, group, maxSize} when the call would put more ready jobs in a group than its maxSize
     (checked for the whole call before anything is written)
   Events:
-    added (state = waiting | prioritized | delayed, name, delay), duplicated
+    added (state = waiting | prioritized | delayed, name, delay), duplicated, deduplicated
+    (deduplicationId, deduplicatedJobId)
 ]]
 --- @include "pushReady"
 --- @include "addDelayed"
@@ -41,6 +47,7 @@
 --- @include "emitEvent"
 --- @include "readMeta"
 --- @include "groupState"
+--- @include "claimDeduplication"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
@@ -52,7 +59,7 @@ local results = {}
 
 -- Max sizes first: a call that would overfill a group writes nothing.
 local adding = {}
-for i = 3, #ARGV, 8 do
+for i = 3, #ARGV, 11 do
   local group = ARGV[i + 7]
   if group ~= "" and tonumber(ARGV[i + 4]) <= 0 and (ARGV[i] == "" or redis.call("EXISTS", q.jobPrefix .. ARGV[i]) == 0) then
     adding[group] = (adding[group] or 0) + 1
@@ -66,7 +73,7 @@ for group, count in pairs(adding) do
   end
 end
 
-for i = 3, #ARGV, 8 do
+for i = 3, #ARGV, 11 do
   local jobId = ARGV[i]
   local name, data, opts = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
   local delay, priority, lifo = tonumber(ARGV[i + 4]), tonumber(ARGV[i + 5]), ARGV[i + 6] == "1"
@@ -82,9 +89,17 @@ for i = 3, #ARGV, 8 do
     readMeta(q)
     duplicate = redis.call("EXISTS", q.jobPrefix .. jobId) == 1
   end
+  local dedupId, claimed, owner = ARGV[i + 8], true, nil
+  if not duplicate and dedupId ~= "" then
+    claimed, owner = claimDeduplication(q, {id = jobId, customId = ARGV[i], name = name, data = data, opts = opts,
+      delay = delay, priority = priority, lifo = lifo, group = ARGV[i + 7] ~= "" and ARGV[i + 7] or nil,
+      dedupId = dedupId, ttl = tonumber(ARGV[i + 9]), flags = ARGV[i + 10]})
+  end
   if duplicate then
     emitEvent(q, "duplicated", jobId, "name", name)
     results[#results + 1] = {jobId, 0}
+  elseif not claimed then
+    results[#results + 1] = {owner, 2}
   else
     local fields = {"name", name, "data", data, "timestamp", ARGV[2]}
     if opts ~= "" then
@@ -103,6 +118,10 @@ for i = 3, #ARGV, 8 do
     if group then
       fields[#fields + 1] = "grp"
       fields[#fields + 1] = group
+    end
+    if dedupId ~= "" then
+      fields[#fields + 1] = "dedupId"
+      fields[#fields + 1] = dedupId
     end
     redis.call("HSET", q.jobPrefix .. jobId, unpack(fields))
     if delay > 0 then

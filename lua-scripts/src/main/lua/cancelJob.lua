@@ -22,6 +22,7 @@
     11 groupsReady   ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
     12 groupsLimited ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
     13 marker       ZSET    <prefix>:{<queue>}:marker
+    14 id           STRING  <prefix>:{<queue>}:id  (a kept deduplicated add becomes a job: endDeduplication)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 jobId         the job to cancel
@@ -40,6 +41,7 @@
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   failed = KEY.failed, events = KEY.events, meta = KEY.meta, marker = KEY.marker,
+  wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, id = KEY.id,
   metrics = { failed = KEY.metricsFailed }, jobPrefix = ARGV[1], now = tonumber(ARGV[4])
 }
 local jobId, reason = ARGV[2], ARGV[3]

@@ -6,7 +6,9 @@
   `batch` per call (waiting from the oldest end of the list). A job is old when its age is at
   or before now - graceMs. The call that finishes the clean (nothing older is left, or the
   limit is reached) emits one "cleaned" event with the total of all calls, when it is not 0.
-  Jobs that move while a clean is under way may be skipped or looked at twice.
+  Jobs that move while a clean is under way may be skipped or looked at twice. A cleaned
+  delayed, prioritized or waiting job releases its deduplication key (releaseDeduplication); a
+  finished one released it when it ended (or its ttl key expires by itself).
   Job keys are built from jobKeyPrefix (same slot).
 
   KEYS:
@@ -29,6 +31,7 @@
 ]]
 --- @include "removeJobData"
 --- @include "emitEvent"
+--- @include "releaseDeduplication"
 
 local q = { events = KEY.events, meta = KEY.meta, jobPrefix = ARGV[1] }
 local source, state = KEY.source, ARGV[2]
@@ -41,8 +44,13 @@ end
 local tombstone = ":cleaned"  -- never a job id: ids contain no ':'
 
 local function isOld(id)
-  local timestamp = tonumber(redis.call("HGET", q.jobPrefix .. id, "timestamp"))
-  return timestamp == nil or timestamp <= cutoff
+  local fields = redis.call("HMGET", q.jobPrefix .. id, "timestamp", "dedupId")
+  local timestamp = tonumber(fields[1])
+  if timestamp == nil or timestamp <= cutoff then
+    releaseDeduplication(q, id, fields[2])
+    return true
+  end
+  return false
 end
 
 local removed, done = 0, false

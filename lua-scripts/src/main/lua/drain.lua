@@ -1,6 +1,7 @@
 --[[
   drain: remove the jobs waiting to run (wait and prioritized, and delayed when asked) with
-  their hashes, locks and logs; active, completed and failed jobs are left alone. One bounded
+  their hashes, locks and logs; active, completed and failed jobs are left alone. Each drained
+  job's deduplication key is released (releaseDeduplication). One bounded
   chunk per call, the caller loops while more is left. The call that leaves nothing emits one
   "cleaned" event with the total of all calls, when it is not 0.
   Job keys are built from jobKeyPrefix (same slot).
@@ -29,6 +30,7 @@
 --- @include "removeJobData"
 --- @include "emitEvent"
 --- @include "groupState"
+--- @include "releaseDeduplication"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
@@ -41,6 +43,7 @@ local removed = 0
 local ids = redis.call("RPOP", KEY.wait, limit)
 if ids then
   for _, id in ipairs(ids) do
+    releaseDeduplication(q, id, redis.call("HGET", q.jobPrefix .. id, "dedupId"))
     removeJobData(q.jobPrefix, id)
   end
   removed = #ids
@@ -52,6 +55,7 @@ local function drainSet(key)
   end
   local popped = redis.call("ZPOPMIN", key, limit - removed)
   for i = 1, #popped, 2 do
+    releaseDeduplication(q, popped[i], redis.call("HGET", q.jobPrefix .. popped[i], "dedupId"))
     removeJobData(q.jobPrefix, popped[i])
   end
   removed = removed + #popped / 2

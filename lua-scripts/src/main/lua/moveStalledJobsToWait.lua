@@ -16,6 +16,8 @@
     9 groups         ZSET    <prefix>:{<queue>}:groups  (registry of groups)
     10 groupsReady   ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
     11 groupsLimited ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
+    12 delayed      ZSET    <prefix>:{<queue>}:delayed  (a kept deduplicated add with a delay: endDeduplication)
+    13 id           STRING  <prefix>:{<queue>}:id  (a kept deduplicated add of a job failed as stalled)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
@@ -32,7 +34,7 @@ local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, leases = KEY.leases, failed = KEY.failed,
   marker = KEY.marker, meta = KEY.meta, events = KEY.events, metrics = { failed = KEY.metricsFailed },
-  jobPrefix = ARGV[1], now = tonumber(ARGV[2])
+  delayed = KEY.delayed, id = KEY.id, jobPrefix = ARGV[1], now = tonumber(ARGV[2])
 }
 local recovered, failed = recoverStalledJobs(q, tonumber(ARGV[3]), tonumber(ARGV[4]))
 return {recovered, failed}

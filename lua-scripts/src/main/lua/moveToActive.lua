@@ -26,6 +26,7 @@
     14 groups        ZSET    <prefix>:{<queue>}:groups  (registry of groups)
     15 groupsReady   ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
     16 groupsLimited ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
+    17 id           STRING  <prefix>:{<queue>}:id  (a kept deduplicated add of a job failed as stalled: endDeduplication)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
@@ -55,7 +56,7 @@ local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, leases = KEY.leases,
   failed = KEY.failed, marker = KEY.marker, meta = KEY.meta, events = KEY.events, fence = KEY.fence,
-  completed = KEY.completed, jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2],
+  completed = KEY.completed, id = KEY.id, jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2],
   metrics = { completed = KEY.metricsCompleted, failed = KEY.metricsFailed }, schedulers = KEY.schedulers
 }
 return fetchJobs(q, readFetchArgs(3), {})

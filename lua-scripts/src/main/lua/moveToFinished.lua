@@ -36,6 +36,7 @@
     14 groups        ZSET    <prefix>:{<queue>}:groups  (registry of groups)
     15 groupsReady   ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
     16 groupsLimited ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
+    17 id           STRING  <prefix>:{<queue>}:id  (a kept deduplicated add becomes a job: endDeduplication)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
@@ -48,7 +49,8 @@
     9  maxStalled   stalled-count limit
     10 cleanLimit   janitor batch (0 = skip)
     11.. the finished jobs, one record each, back to back; a record has 8 values for a
-         completed or limited job and 14 for a failed one (completed jobs need no retry settings):
+         limited job, 9 for a completed one and 15 for a failed one (completed jobs need no retry
+         settings):
     11 jobId        the finished job
     12 lockToken    the lock token the worker holds for it
     13 outcome      "completed", "failed" or "limited" (the processor threw RateLimitedException:
@@ -69,6 +71,10 @@
     22 backoffMs    retry delay in millis (0 = straight back to wait)
     23 unrecoverable  "1" = fail now whatever attempts are left
     24 lifo         "1" = a retry to wait runs next
+    last value of a completed (i + 8) or failed (i + 14) record:
+    dedupId         the job's deduplication id as the worker read it at take ("" = none): a job
+                    that completes or fails for good releases it (endDeduplication), with no
+                    read for a job without one
   Returns:
     one flat array: outcomeCount, then one outcome per finished job, in order: where it went
     (completed | failed | delayed | waiting | prioritized; a limited job: waiting | prioritized),
@@ -97,12 +103,13 @@
 --- @include "limitTake"
 --- @include "releaseGroupSlot"
 --- @include "failCancelled"
+--- @include "endDeduplication"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, leases = KEY.leases,
   failed = KEY.failed, marker = KEY.marker, meta = KEY.meta, events = KEY.events, fence = KEY.fence,
-  completed = KEY.completed, jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2],
+  completed = KEY.completed, id = KEY.id, jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2],
   metrics = { completed = KEY.metricsCompleted, failed = KEY.metricsFailed }, schedulers = KEY.schedulers,
   finishing = true
 }
@@ -173,11 +180,13 @@ local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
     redis.call("HSET", jobKey, "finishedOn", q.nowText)
     finish(i, q.failed, "failed", jobId, keepCount, keepAgeMs, "failedReason", value, "attemptsMade", attemptsMade,
       "cancelled", "1")
+    endDeduplication(q, jobId, ARGV[i + 14])
     return "failed"
   end
   if ARGV[i + 12] == "1" or tonumber(attemptsMade) >= tonumber(ARGV[i + 10]) then
     redis.call("HSET", jobKey, "finishedOn", q.nowText)
     finish(i, q.failed, "failed", jobId, keepCount, keepAgeMs, "failedReason", value, "attemptsMade", attemptsMade)
+    endDeduplication(q, jobId, ARGV[i + 14])
     return "failed"
   elseif backoffMs > 0 then
     addDelayed(q, jobId, q.now + backoffMs)
@@ -249,12 +258,17 @@ while i <= #ARGV do
         redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText, "returnValue", value)
       end
       finish(i, q.completed, "completed", jobId, keepCount, keepAgeMs, value)
+      if ARGV[i + 8] ~= "" then
+        -- Its completed event first: a kept add's "added" follows it.
+        flushCompleted()
+        endDeduplication(q, jobId, ARGV[i + 8])
+      end
       outcomes[#outcomes + 1] = "completed"
     else
       outcomes[#outcomes + 1] = fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
     end
   end
-  i = i + ((completed or outcome == "limited") and 8 or 14)
+  i = i + (completed and 9 or (outcome == "limited" and 8 or 15))
 end
 
 -- Before the fetch below, which may take a retried job again.

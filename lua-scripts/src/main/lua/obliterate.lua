@@ -9,7 +9,8 @@
   again). Refuses while jobs are active unless forced; workers of forcibly
   deleted active jobs then fail to report them (job not found). Job and scheduler keys are
   built from jobKeyPrefix and schedulerKeyPrefix (same slot). The queue registry
-  (<prefix>:queues, another slot) is the caller's business.
+  (<prefix>:queues, another slot) is the caller's business. Each deleted job's deduplication key
+  goes with it (releaseDeduplication); a ttl key whose job was gone already expires by itself.
 
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait
@@ -42,9 +43,16 @@
     none (the events stream is deleted with the rest)
 ]]
 --- @include "removeJobData"
+--- @include "releaseDeduplication"
 
 local jobPrefix, schedulerPrefix = ARGV[1], ARGV[2]
 local force, limit = ARGV[3] == "1", tonumber(ARGV[4])
+local q = { jobPrefix = jobPrefix }
+
+local function removeJob(id)
+  releaseDeduplication(q, id, redis.call("HGET", jobPrefix .. id, "dedupId"))
+  removeJobData(jobPrefix, id)
+end
 
 if not force and redis.call("ZCARD", KEY.leases) > 0 then
   return -7
@@ -59,7 +67,7 @@ local function fromList(key)
   local ids = redis.call("RPOP", key, limit - deleted)
   if ids then
     for _, id in ipairs(ids) do
-      removeJobData(jobPrefix, id)
+      removeJob(id)
     end
     deleted = deleted + #ids
   end
@@ -71,7 +79,7 @@ local function fromSet(key)
   end
   local popped = redis.call("ZPOPMIN", key, limit - deleted)
   for i = 1, #popped, 2 do
-    removeJobData(jobPrefix, popped[i])
+    removeJob(popped[i])
   end
   deleted = deleted + #popped / 2
 end

@@ -1,6 +1,7 @@
 --[[
   removeJob: delete a job in any state, with its logs, unless it is active and a worker still
-  holds its lock (an active job whose lock has lapsed can be removed).
+  holds its lock (an active job whose lock has lapsed can be removed). Its deduplication key is
+  released (releaseDeduplication, also in ttl mode).
   Job keys are built from jobKeyPrefix (same slot).
 
   KEYS:
@@ -28,6 +29,7 @@
 --- @include "emitEvent"
 --- @include "releaseGroupSlot"
 --- @include "groupState"
+--- @include "releaseDeduplication"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
@@ -51,7 +53,8 @@ for _, entry in ipairs(zsets) do
     break
   end
 end
-local group = redis.call("HGET", jobKey, "grp")
+local fields = redis.call("HMGET", jobKey, "grp", "dedupId")
+local group = fields[1]
 if prev == "active" and group then
   releaseGroupSlot(q, jobId, group)
 elseif not prev and group then
@@ -71,6 +74,7 @@ if not prev then
     prev = "unknown"
   end
 end
+releaseDeduplication(q, jobId, fields[2])
 removeJobData(q.jobPrefix, jobId)
 emitEvent(q, "removed", jobId, "prev", prev)
 return 1

@@ -4,14 +4,17 @@
   its own removeOnFail retention read from its opts (the caller has no JobOptions: a producer's
   cancel, a stalled job, a rate-limit put-back), the failed metric and a failed event with
   cancelled = 1 (prev = the state it left). The caller has taken the job out of its state and
-  given back its group slot or group place. Needs q.failed, q.events, q.meta, q.jobPrefix, q.now;
-  counts in q.metrics.failed when present.
+  given back its group slot or group place. Releases its deduplication id (endDeduplication: a
+  kept add becomes a job). Needs q.failed, q.events, q.meta, q.jobPrefix, q.now and what
+  endDeduplication needs (q.id, q.wait, q.prioritized, q.delayed, q.marker); counts in
+  q.metrics.failed when present.
 ]]
 --- @include "applyRetention"
 --- @include "removeJobData"
 --- @include "recordMetric"
 --- @include "emitEvent"
 --- @include "intText"
+--- @include "endDeduplication"
 
 local function failCancelled(q, jobId, reason, attemptsMade, prev)
   local jobKey = q.jobPrefix .. jobId
@@ -24,7 +27,8 @@ local function failCancelled(q, jobId, reason, attemptsMade, prev)
     attemptsMade = redis.call("HGET", jobKey, "atm") or "0"
   end
   local keepCount, keepAgeMs = -1, -1
-  local opts = redis.call("HGET", jobKey, "opts")
+  local stored = redis.call("HMGET", jobKey, "opts", "dedupId")
+  local opts = stored[1]
   if opts and opts ~= "" then
     local keep = cjson.decode(opts)["removeOnFail"]
     if type(keep) == "table" then
@@ -34,6 +38,7 @@ local function failCancelled(q, jobId, reason, attemptsMade, prev)
   end
   emitEvent(q, "failed", jobId, "failedReason", failedReason, "attemptsMade", attemptsMade, "prev", prev,
     "cancelled", "1")
+  endDeduplication(q, jobId, stored[2])
   if keepCount == 0 then
     removeJobData(q.jobPrefix, jobId)
   else

@@ -15,6 +15,7 @@
 --- @include "recordMetric"
 --- @include "failCancelled"
 --- @include "intText"
+--- @include "endDeduplication"
 
 local function recoverStalledJobs(q, maxStalled, limit)
   local recovered, failed = {}, {}
@@ -32,7 +33,7 @@ local function recoverStalledJobs(q, maxStalled, limit)
       redis.call("DEL", jobKey .. ":lock")
       if redis.call("EXISTS", jobKey) == 1 then
         local stalledCount = redis.call("HINCRBY", jobKey, "stc", 1)
-        local ready = redis.call("HMGET", jobKey, "priority", "grp", "cancel")
+        local ready = redis.call("HMGET", jobKey, "priority", "grp", "cancel", "dedupId")
         releaseGroupSlot(q, id, ready[2])
         if ready[3] then
           -- Cancelled while active (cancelJob): its worker died; it ends cancelled, not run again.
@@ -45,6 +46,7 @@ local function recoverStalledJobs(q, maxStalled, limit)
           redis.call("ZADD", q.failed, q.now, id)
           recordMetric(q, "failed")
           emitEvent(q, "failed", id, "failedReason", reason, "attemptsMade", attemptsMade, "prev", "active")
+          endDeduplication(q, id, ready[4])
           failed[#failed + 1] = id
         else
           pushReady(q, id, tonumber(ready[1]) or 0, true, ready[2])

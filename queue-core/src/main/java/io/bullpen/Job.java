@@ -23,13 +23,24 @@ public final class Job<T> {
     private final T data;
     private final JobOptions options;
     private final Map<String, String> hash;
+    private final boolean deduplicated;
 
     private Job(String id, String name, T data, JobOptions options, Map<String, String> hash) {
+        this(id, name, data, options, hash, false);
+    }
+
+    private Job(String id, String name, T data, JobOptions options, Map<String, String> hash, boolean deduplicated) {
         this.id = id;
         this.name = name;
         this.data = data;
         this.options = options;
         this.hash = Map.copyOf(hash);
+        this.deduplicated = deduplicated;
+    }
+
+    /** This job as the answer to an add that it deduplicated. */
+    Job<T> asDeduplicated() {
+        return new Job<>(id, name, data, options, hash, true);
     }
 
     /**
@@ -189,6 +200,21 @@ public final class Job<T> {
     /** @return the job scheduler that created this job, if any */
     public Optional<String> schedulerId() {
         return Optional.ofNullable(hash.get(JobFields.SCHEDULER_ID));
+    }
+
+    /**
+     * @return true on the job an add returned when that add created no job because this job owns
+     *     its deduplication id ({@link JobOptions.Builder#deduplication}); the add may have
+     *     replaced this job's data (debounce) or been kept for after it (keepLastIfActive).
+     *     False on every other job
+     */
+    public boolean isDeduplicated() {
+        return deduplicated;
+    }
+
+    /** @return the deduplication id this job owns or owned, if it was added with one */
+    public Optional<String> deduplicationId() {
+        return Optional.ofNullable(hash.get(JobFields.DEDUP_ID));
     }
 
     /** @return the raw hash fields, as stored in Redis */

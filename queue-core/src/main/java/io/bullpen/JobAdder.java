@@ -11,6 +11,7 @@ import io.bullpen.internal.ScriptTypes.AddResult;
 import io.bullpen.internal.ScriptTypes.NewJob;
 import io.bullpen.internal.Scripts;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -60,8 +61,12 @@ final class JobAdder<T> {
         for (JobSpec<T> spec : specs) {
             Objects.requireNonNull(spec, "job spec");
             JobOptions o = spec.options();
+            Deduplication d = o.deduplication().orElse(null);
+            long delayMs = d != null && d.debounceDuration().isPresent() ? d.debounceDuration().get().toMillis() : o.delay().toMillis();
             newJobs.add(new NewJob(o.jobId().orElse(null), spec.name(), encodeData(spec.name(), spec.data()),
-                    JsonCodec.encodeOptions(o), o.delay().toMillis(), o.priority(), o.lifo(), o.group().orElse(null)));
+                    JsonCodec.encodeOptions(o), delayMs, o.priority(), o.lifo(), o.group().orElse(null),
+                    d == null ? null : d.id(), d == null ? 0 : d.ttlDuration().map(Duration::toMillis).orElse(0L),
+                    d == null ? "" : (d.debounceDuration().isPresent() ? "d" : "") + (d.keepsLastIfActive() ? "k" : "")));
         }
         long now = clock.millis();
         try {
@@ -79,6 +84,12 @@ final class JobAdder<T> {
                             Job<T> job = localJob(r.id(), newJobs.get(i), now);
                             added.add(job);
                             jobs.add(CompletableFuture.completedFuture(job));
+                        } else if (r.deduplicated()) {
+                            // The owner as it is now; one that ended since the add answered is
+                            // shown with the add's own fields under the owner's id.
+                            NewJob asked = newJobs.get(i);
+                            jobs.add(readJob(r.id()).thenApply(owner -> owner.orElseGet(() -> localJob(r.id(), asked, now))
+                                    .asDeduplicated()).toCompletableFuture());
                         } else {
                             jobs.add(readJob(r.id()).thenApply(existing -> existing.orElseThrow(
                                     () -> new JobNotFoundException(keys.queue(), r.id()))).toCompletableFuture());
@@ -114,6 +125,9 @@ final class JobAdder<T> {
         }
         if (j.priority() > 0) {
             hash.put(JobFields.PRIORITY, Integer.toString(j.priority()));
+        }
+        if (j.dedupId() != null) {
+            hash.put(JobFields.DEDUP_ID, j.dedupId());
         }
         return Job.fromHash(id, hash, dataType);
     }

@@ -40,6 +40,7 @@ public final class JobOptions {
     private final Retention removeOnFail;
     private final Duration timeout;
     private final String group;
+    private final Deduplication deduplication;
 
     private JobOptions(Builder b) {
         Validation.nonNegative("delay", b.delay);
@@ -57,6 +58,11 @@ public final class JobOptions {
         if (b.timeout != null) {
             Validation.positive("timeout", b.timeout);
         }
+        if (b.deduplication != null && b.deduplication.debounceDuration().isPresent() && !b.delay.isZero()) {
+            // The debounce is the delay: two would be ambiguous.
+            throw new IllegalArgumentException("delay " + Validation.millis(b.delay)
+                    + " cannot be combined with a deduplication debounce (the debounce is the delay)");
+        }
         // Truncated to milliseconds so that describe() and fromDescription() round-trip exactly.
         this.delay = Duration.ofMillis(b.delay.toMillis());
         this.priority = b.priority;
@@ -68,6 +74,7 @@ public final class JobOptions {
         this.removeOnFail = b.removeOnFail;
         this.timeout = b.timeout == null ? null : Duration.ofMillis(b.timeout.toMillis());
         this.group = b.group == null ? null : Validation.groupName(b.group);
+        this.deduplication = b.deduplication;
     }
 
     /**
@@ -121,6 +128,7 @@ public final class JobOptions {
         b.removeOnFail = removeOnFail;
         b.timeout = timeout;
         b.group = group;
+        b.deduplication = deduplication;
         return b;
     }
 
@@ -219,12 +227,22 @@ public final class JobOptions {
     }
 
     /**
+     * The job's deduplication (see {@link Builder#deduplication(Deduplication)}).
+     *
+     * @return the deduplication, empty by default
+     */
+    public Optional<Deduplication> deduplication() {
+        return Optional.ofNullable(deduplication);
+    }
+
+    /**
      * A JSON-friendly description holding only the options that differ from
      * {@link #defaults()}, so stored job hashes stay lean: keys {@code delay} (ms, Long),
      * {@code priority} and {@code attempts} (Integer), {@code backoff} ({@link Backoff#describe()}),
      * {@code jobId} (String), {@code lifo} (Boolean), {@code removeOnComplete} and
      * {@code removeOnFail} ({@link Retention#describe()}), {@code timeout} (ms, Long), {@code group}
-     * (String). The
+     * (String), {@code deduplication} (an object: {@code id}, {@code ttl} and {@code debounce} in ms,
+     * {@code keepLastIfActive}). The
      * default options describe as an empty map.
      *
      * @return an unmodifiable map with a stable key order
@@ -245,13 +263,14 @@ public final class JobOptions {
                 && other.removeOnComplete.equals(removeOnComplete)
                 && other.removeOnFail.equals(removeOnFail)
                 && Objects.equals(other.timeout, timeout)
-                && Objects.equals(other.group, group);
+                && Objects.equals(other.group, group)
+                && Objects.equals(other.deduplication, deduplication);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(delay, priority, attempts, backoff, jobId, lifo,
-                removeOnComplete, removeOnFail, timeout, group);
+                removeOnComplete, removeOnFail, timeout, group, deduplication);
     }
 
     /** Lists only the options that differ from the defaults, e.g. {@code JobOptions{attempts=3}}. */
@@ -276,6 +295,7 @@ public final class JobOptions {
         private Retention removeOnFail = Retention.keepAll();
         private Duration timeout;
         private String group;
+        private Deduplication deduplication;
 
         private Builder() {
         }
@@ -397,6 +417,18 @@ public final class JobOptions {
          */
         public Builder group(String group) {
             this.group = group;
+            return this;
+        }
+
+        /**
+         * Deduplicates the add by an id (see {@link Deduplication}): while another job owns the
+         * id, the add creates no job and returns the owner ({@link Job#isDeduplicated()}).
+         *
+         * @param deduplication the deduplication, or null for none
+         * @return this builder
+         */
+        public Builder deduplication(Deduplication deduplication) {
+            this.deduplication = deduplication;
             return this;
         }
 

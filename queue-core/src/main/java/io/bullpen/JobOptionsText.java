@@ -65,6 +65,9 @@ final class JobOptionsText {
             }
             b.group(group);
         }
+        if ((value = description.get("deduplication")) != null) {
+            b.deduplication(Deduplication.fromDescription(map("deduplication", value)));
+        }
         return b.build();
     }
 
@@ -111,6 +114,9 @@ final class JobOptionsText {
         if (o.group().isPresent()) {
             d.put("group", o.group().get());
         }
+        if (o.deduplication().isPresent()) {
+            d.put("deduplication", o.deduplication().get().describe());
+        }
         return Collections.unmodifiableMap(d);
     }
 
@@ -146,6 +152,9 @@ final class JobOptionsText {
         }
         if (o.group().isPresent()) {
             out.add("group=" + Validation.quote(o.group().get()));
+        }
+        if (o.deduplication().isPresent()) {
+            out.add("deduplication=" + o.deduplication().get());
         }
         return out.toString();
     }

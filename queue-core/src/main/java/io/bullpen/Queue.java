@@ -688,6 +688,35 @@ public final class Queue<T> {
         return cancels.cancel(jobId, reason);
     }
 
+    // --- deduplication (issue 16) ---
+
+    /**
+     * The job that owns a deduplication id ({@link JobOptions.Builder#deduplication}): the one an
+     * add with that id would return now.
+     *
+     * @param deduplicationId the deduplication id
+     * @return the owner's job id, empty when no job owns the id (ended, or its ttl passed)
+     * @throws IllegalArgumentException if the id is not a valid deduplication id, naming it
+     * @throws QueueUnavailableException if Redis cannot be reached
+     */
+    public Optional<String> getDeduplicationJobId(String deduplicationId) {
+        return join("getDeduplicationJobId", new QueueDeduplication(redisson, keys).ownerOf(deduplicationId));
+    }
+
+    /**
+     * Frees a deduplication id now, whatever its mode (also a ttl), and drops an add kept for after
+     * its owner (keepLastIfActive): the next add with the id creates a job. The owner, if any,
+     * keeps running.
+     *
+     * @param deduplicationId the deduplication id
+     * @return true when a job owned the id
+     * @throws IllegalArgumentException if the id is not a valid deduplication id, naming it
+     * @throws QueueUnavailableException if Redis cannot be reached
+     */
+    public boolean removeDeduplicationKey(String deduplicationId) {
+        return join("removeDeduplicationKey", new QueueDeduplication(redisson, keys).removeKey(deduplicationId));
+    }
+
     private <R> R join(String operation, CompletionStage<R> stage) {
         return RedisCalls.join(name(), operation, stage);
     }

@@ -12,7 +12,7 @@ import java.time.Instant;
  */
 public sealed interface QueueEvent permits AddedEvent, DuplicatedEvent, WaitingEvent, DelayedEvent, ActiveEvent,
         ProgressEvent, CompletedEvent, FailedEvent, RetryingEvent, StalledEvent, RemovedEvent, DrainedEvent,
-        PausedEvent, ResumedEvent, CleanedEvent, UnknownEvent {
+        PausedEvent, ResumedEvent, CleanedEvent, DeduplicatedEvent, UnknownEvent {
 
     /**
      * The id of the stream entry, such as {@code "1718000000000-0"}. Ids grow with every entry;

@@ -8,6 +8,7 @@ import io.bullpen.events.DelayedEvent;
 import io.bullpen.events.CleanedEvent;
 import io.bullpen.events.DrainedEvent;
 import io.bullpen.events.DuplicatedEvent;
+import io.bullpen.events.DeduplicatedEvent;
 import io.bullpen.events.FailedEvent;
 import io.bullpen.events.PausedEvent;
 import io.bullpen.events.ProgressEvent;
@@ -121,6 +122,8 @@ public final class EventDecoder {
                 case "added" -> new AddedEvent(eventId, time, job(jobId), f.get("name"), state(f.get("state")),
                         millis(f.getOrDefault("delay", "0")));
                 case "duplicated" -> new DuplicatedEvent(eventId, time, job(jobId), f.get("name"));
+                case "deduplicated" -> new DeduplicatedEvent(eventId, time, job(jobId), required(f, "deduplicationId"),
+                        f.get("deduplicatedJobId"));
                 case "waiting" -> new WaitingEvent(eventId, time, job(jobId), state(required(f, "prev")));
                 case "active" -> new ActiveEvent(eventId, time, job(jobId));
                 case "progress" -> new ProgressEvent(eventId, time, job(jobId), required(f, "data"));

@@ -59,4 +59,9 @@ public final class JobFields {
     public static final String GROUP = "grp";
     /** The reason a producer cancelled the job while it was active (cancelJob); absent otherwise. */
     public static final String CANCEL = "cancel";
+    /**
+     * The job's deduplication id (options {@code deduplication}): it owns {@code dedup:<id>} until
+     * it ends. Written by addJob; read by the worker at take and passed back in the finish.
+     */
+    public static final String DEDUP_ID = "dedupId";
 }

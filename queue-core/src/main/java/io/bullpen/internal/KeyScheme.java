@@ -209,6 +209,19 @@ public final class KeyScheme {
         return base + "groupmeta:" + group;
     }
 
+    /**
+     * @return the STRING naming the job that owns a deduplication id (built in Lua from the base,
+     *     like group keys)
+     */
+    public String dedup(String id) {
+        return base + "dedup:" + id;
+    }
+
+    /** @return the STRING holding the add kept for after the owner of a deduplication id (keepLastIfActive) */
+    public String dedupNext(String id) {
+        return dedup(id) + ":next";
+    }
+
     /** @return {@code <base>job:}, to which a job id is appended */
     public String jobPrefix() {
         return base + "job:";

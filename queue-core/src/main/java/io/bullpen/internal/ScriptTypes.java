@@ -15,15 +15,31 @@ public final class ScriptTypes {
      * {@code group} null for none.
      */
     public record NewJob(String customId, String name, String data, String opts, long delayMs, int priority, boolean lifo,
-            String group) {
+            String group, String dedupId, long dedupTtlMs, String dedupFlags) {
+        /**
+         * A job without deduplication ({@code dedupId} null for none; {@code dedupTtlMs} 0 for
+         * none; {@code dedupFlags} "d" debounce, "k" keepLastIfActive).
+         */
+        public NewJob(String customId, String name, String data, String opts, long delayMs, int priority, boolean lifo,
+                String group) {
+            this(customId, name, data, opts, delayMs, priority, lifo, group, null, 0, "");
+        }
+
         /** A job without a group. */
         public NewJob(String customId, String name, String data, String opts, long delayMs, int priority, boolean lifo) {
             this(customId, name, data, opts, delayMs, priority, lifo, null);
         }
     }
 
-    /** addJob's answer for one job: its id and whether it was added (false: duplicate custom id). */
-    public record AddResult(String id, boolean added) {
+    /**
+     * addJob's answer for one job: its id and whether it was added (false: duplicate custom id,
+     * or deduplicated: then {@code id} is the owner of the deduplication id).
+     */
+    public record AddResult(String id, boolean added, boolean deduplicated) {
+        /** Added, or a duplicate custom id. */
+        public AddResult(String id, boolean added) {
+            this(id, added, false);
+        }
     }
 
     /** A job as read from Redis: its id, raw hash, and the lock token when a worker just took it. */
@@ -121,13 +137,13 @@ public final class ScriptTypes {
      */
     public record Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
                          int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
-                         Retention retention, int attemptsMade, String limitScope, String group) {
-        /** A result whose group the script reads itself. */
+                         Retention retention, int attemptsMade, String limitScope, String group, String dedupId) {
+        /** A result whose group the script reads itself, without a deduplication id to release. */
         public Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
                       int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
                       Retention retention, int attemptsMade, String limitScope) {
             this(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs, unrecoverable, lifo,
-                    retention, attemptsMade, limitScope, null);
+                    retention, attemptsMade, limitScope, null, null);
         }
 
         /** A completed or failed result. */
@@ -169,7 +185,7 @@ public final class ScriptTypes {
          */
         public Finish withGroup(String takenGroup) {
             return new Finish(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs,
-                    unrecoverable, lifo, retention, attemptsMade, limitScope, takenGroup == null ? "" : takenGroup);
+                    unrecoverable, lifo, retention, attemptsMade, limitScope, takenGroup == null ? "" : takenGroup, dedupId);
         }
 
         /** @return true for a {@link #limited} result */
@@ -194,7 +210,7 @@ public final class ScriptTypes {
         public static Finish completed(String id, String token, int attemptsMadeBefore, String resultJson,
                                        io.bullpen.JobOptions options, int stackLimit) {
             return new Finish(id, token, true, resultJson, null, stackLimit, options.attempts(), 0, false, options.lifo(),
-                    options.removeOnComplete(), attemptsMadeBefore);
+                    options.removeOnComplete(), attemptsMadeBefore, null, null, dedupId(options));
         }
 
         /**
@@ -217,7 +233,18 @@ public final class ScriptTypes {
                     .map(d -> Math.min(d.toMillis(), MAX_BACKOFF_MS))
                     .orElse(0L);
             return new Finish(id, token, false, reason, stacktrace, stackLimit, options.attempts(), backoffMs,
-                    unrecoverable, options.lifo(), options.removeOnFail(), attemptsMadeBefore);
+                    unrecoverable, options.lifo(), options.removeOnFail(), attemptsMadeBefore, null, null, dedupId(options));
+        }
+
+        /**
+         * The deduplication id the finish releases, from the options the worker read with the job
+         * at take (its stored opts): no read on the finish path. None in ttl mode without
+         * keepLastIfActive: that key expires on its own, the end has nothing to do.
+         */
+        private static String dedupId(io.bullpen.JobOptions options) {
+            return options.deduplication()
+                    .filter(d -> d.ttlDuration().isEmpty() || d.keepsLastIfActive())
+                    .map(io.bullpen.Deduplication::id).orElse(null);
         }
     }
 

@@ -70,7 +70,7 @@ public final class Scripts {
 
     /** addJob: adds the jobs atomically; one result per job, in order. */
     public CompletionStage<List<AddResult>> addJob(long now, List<NewJob> jobs) {
-        List<Object> args = new ArrayList<>(2 + jobs.size() * 8);
+        List<Object> args = new ArrayList<>(2 + jobs.size() * 11);
         args.add(k.jobPrefix());
         args.add(Long.toString(now));
         for (NewJob j : jobs) {
@@ -82,6 +82,9 @@ public final class Scripts {
             args.add(Integer.toString(j.priority()));
             args.add(j.lifo() ? "1" : "0");
             args.add(j.group() == null ? "" : j.group());
+            args.add(j.dedupId() == null ? "" : j.dedupId());
+            args.add(Long.toString(j.dedupTtlMs()));
+            args.add(j.dedupFlags() == null ? "" : j.dedupFlags());
         }
         List<Object> keys = scriptKeys.of("addJob");
         CompletionStage<List<Object>> call = addReplicas > 0
@@ -96,7 +99,8 @@ public final class Scripts {
                     List<AddResult> results = new ArrayList<>(reply.size());
                     for (Object entry : reply) {
                         List<?> pair = (List<?>) entry;
-                        results.add(new AddResult(str(pair.get(0)), num(pair.get(1)) == 1));
+                        long flag = num(pair.get(1));
+                        results.add(new AddResult(str(pair.get(0)), flag == 1, flag == 2));
                     }
                     return results;
                 });
@@ -174,6 +178,7 @@ public final class Scripts {
                 args.add(f.unrecoverable() ? "1" : "0");
                 args.add(f.lifo() ? "1" : "0");
             }
+            args.add(f.dedupId() == null ? "" : f.dedupId());
         }
         return runner.<List<Object>>run("moveToFinished", ReturnType.LIST, scriptKeys.of("moveToFinished"), args.toArray())
                 .thenApply(reply -> {

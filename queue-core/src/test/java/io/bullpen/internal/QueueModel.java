@@ -33,9 +33,9 @@ final class QueueModel {
 
     /** The options a job was added with; the model keeps them to finish the job later. */
     record Options(String customId, long delayMs, int priority, boolean lifo, int attempts, long backoffMs,
-                   Retention onComplete, Retention onFail) {
+                   Retention onComplete, Retention onFail, String dedupId) {
         ScriptTypes.NewJob toNewJob(String name) {
-            return new ScriptTypes.NewJob(customId, name, "{}", optsJson(), delayMs, priority, lifo);
+            return new ScriptTypes.NewJob(customId, name, "{}", optsJson(), delayMs, priority, lifo, null, dedupId, 0, "");
         }
 
         /** The stored opts: removeOnFail only (a cancel reads it from there), as JobOptionsText writes it. */
@@ -108,6 +108,8 @@ final class QueueModel {
     private long seq;
     private long fenceCounter;
     private boolean paused;
+    /** Deduplication id -> the job that owns it (dedup:<id>; plain mode: until the owner ends). */
+    private final Map<String, String> dedupOwners = new HashMap<>();
     /** Statistics for the test's summary: jobs deleted by retention, delayed jobs promoted by fetches. */
     int retentionDeleted;
     int promotedByFetch;
@@ -130,6 +132,13 @@ final class QueueModel {
                 continue;
             } else {
                 id = o.customId();
+            }
+            if (o.dedupId() != null) {
+                String owner = dedupOwners.putIfAbsent(o.dedupId(), id);
+                if (owner != null) {
+                    results.add(new ScriptTypes.AddResult(owner, false, true));
+                    continue;
+                }
             }
             Job job = new Job(id, o);
             jobs.put(id, job);
@@ -193,10 +202,12 @@ final class QueueModel {
         if (ok) {
             job.finishedOn = now;
             finishInto(job, State.COMPLETED, completed, now, job.opts.onComplete());
+            releaseDedup(job);
             state = "completed";
         } else if (unrecoverable || job.cancel != null || job.attemptsMade >= job.opts.attempts()) {
             job.finishedOn = now;
             finishInto(job, State.FAILED, failed, now, job.opts.onFail());
+            releaseDedup(job);
             state = "failed";
         } else if (job.opts.backoffMs() > 0) {
             addDelayed(job, now + job.opts.backoffMs());
@@ -228,6 +239,7 @@ final class QueueModel {
             default -> throw new IllegalStateException();
         }
         jobs.remove(id);
+        releaseDedup(job);
         return Outcome.OK;
     }
 
@@ -267,7 +279,20 @@ final class QueueModel {
         }
         job.finishedOn = now;
         finishInto(job, State.FAILED, failed, now, job.opts.onFail());
+        releaseDedup(job);
         return result;
+    }
+
+    /** Ends or removal: the id is freed when it still names this job. */
+    private void releaseDedup(Job job) {
+        if (job.opts.dedupId() != null) {
+            dedupOwners.remove(job.opts.dedupId(), job.id);
+        }
+    }
+
+    /** Deduplication id -> owner, as the dedup:<id> keys should hold. */
+    Map<String, String> dedupOwners() {
+        return new java.util.TreeMap<>(dedupOwners);
     }
 
     /** promote. */

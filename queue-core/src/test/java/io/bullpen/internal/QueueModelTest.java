@@ -201,7 +201,7 @@ class QueueModelTest {
             assertThat(actual).as(desc("addJob results")).isEqualTo(expected);
             for (AddResult a : actual) {
                 see(a.id());
-                count(a.added() ? "add" : "add.duplicate");
+                count(a.added() ? "add" : a.deduplicated() ? "add.deduplicated" : "add.duplicate");
             }
         }
 
@@ -212,7 +212,10 @@ class QueueModelTest {
             boolean lifo = priority == 0 && rnd.nextInt(100) < 25;
             int attempts = 1 + rnd.nextInt(3);
             long backoff = rnd.nextBoolean() ? 0 : roundOr(100 + rnd.nextInt(1901), 500, 1000);
-            return new Options(customId, delay, priority, lifo, attempts, backoff, randomRetention(), randomRetention());
+            Retention onComplete = randomRetention();
+            Retention onFail = randomRetention();
+            String dedupId = rnd.nextInt(100) < 25 ? "d-" + rnd.nextInt(4) : null;
+            return new Options(customId, delay, priority, lifo, attempts, backoff, onComplete, onFail, dedupId);
         }
 
         Retention randomRetention() {
@@ -259,6 +262,9 @@ class QueueModelTest {
                 b.append(" backoff=").append(o.backoffMs());
             }
             b.append(" ok:").append(o.onComplete()).append(" fail:").append(o.onFail());
+            if (o.dedupId() != null) {
+                b.append(" dedup=").append(o.dedupId());
+            }
             return "{" + b + "}";
         }
 
@@ -286,8 +292,10 @@ class QueueModelTest {
             QueueModel.Job job = model.job(id);
             Options o = job.opts;
             long now = now();
+            // The dedup id as a worker passes it: from the options it read at take.
             Finish finish = new Finish(id, model.lockToken(id), ok, ok ? "\"done\"" : "boom", ok ? null : "trace", 3,
-                    o.attempts(), o.backoffMs(), unrecoverable, o.lifo(), ok ? o.onComplete() : o.onFail());
+                    o.attempts(), o.backoffMs(), unrecoverable, o.lifo(), ok ? o.onComplete() : o.onFail(), -1, null, null,
+                    o.dedupId());
             op = "moveToFinished@" + rel(now) + " " + (ok ? "complete " : unrecoverable ? "fail(unrecoverable) " : "fail ")
                     + job + " retention=" + finish.retention() + " next=" + nextCount;
             FinishResult actual = Futures.join(scripts.moveToFinished(now, fetch(nextCount), finish));
@@ -453,6 +461,13 @@ class QueueModelTest {
             assertThat(s.failed()).as(desc("failed (ordered, with scores)")).containsExactlyEntriesOf(model.failed());
             assertThat(new TreeSet<>(s.jobIds())).as(desc("job hashes")).isEqualTo(model.jobIds());
             assertThat(s.meta().containsKey("paused")).as(desc("meta paused flag")).isEqualTo(model.isPaused());
+            Map<String, String> dedupKeys = new TreeMap<>();
+            for (String key : s.keys()) {
+                if (key.startsWith("dedup:")) {
+                    dedupKeys.put(key.substring("dedup:".length()), s.string(key));
+                }
+            }
+            assertThat(dedupKeys).as(desc("deduplication keys (id -> owner)")).isEqualTo(model.dedupOwners());
 
             for (QueueModel.Job j : model.jobs().values()) {
                 Map<String, String> hash = s.job(j.id);
@@ -465,6 +480,7 @@ class QueueModelTest {
                 actual.put("lock", s.lock(j.id));
                 actual.put("priority", hash.getOrDefault("priority", "0"));
                 actual.put("cancel", hash.get("cancel"));
+                actual.put("dedupId", hash.get("dedupId"));
                 Map<String, String> expected = new TreeMap<>();
                 expected.put("atm", Integer.toString(j.attemptsMade));
                 expected.put("ats", Integer.toString(j.attemptsStarted));
@@ -473,6 +489,7 @@ class QueueModelTest {
                 expected.put("lock", j.lockToken);
                 expected.put("priority", Integer.toString(j.opts.priority()));
                 expected.put("cancel", j.cancel);
+                expected.put("dedupId", j.opts.dedupId());
                 assertThat(actual).as(desc("fields of job " + j.id)).isEqualTo(expected);
             }
         }

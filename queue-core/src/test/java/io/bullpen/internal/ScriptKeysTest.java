@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ScriptKeysTest {
 
     /** Header key names that a call binds itself: keys of one job, scheduler or chosen state. */
-    private static final Set<String> BOUND_PER_CALL = Set.of("job", "logs", "scheduler", "source", "state", "metrics");
+    private static final Set<String> BOUND_PER_CALL = Set.of("job", "logs", "scheduler", "source", "state", "metrics", "dedup");
 
     private final KeyScheme tagged = KeyScheme.of("bp", "orders", "flow-7");
 
@@ -64,7 +64,7 @@ class ScriptKeysTest {
         assertThat(keys.of("moveToActive")).containsExactly(tagged.waitList(), tagged.prioritized(), tagged.delayed(),
                 tagged.leases(), tagged.failed(), tagged.marker(), tagged.meta(), tagged.events(), tagged.fence(),
                 tagged.completed(), tagged.metrics("completed"), tagged.metrics("failed"), tagged.schedulers(),
-                tagged.groups(), tagged.groupsReady(), tagged.groupsLimited());
+                tagged.groups(), tagged.groupsReady(), tagged.groupsLimited(), tagged.id());
     }
 
     @Test

@@ -72,6 +72,7 @@ public final class QueueInvariant {
             }
         }
         groupViolations(snapshot, structures, violations);
+        dedupViolations(snapshot, placements, violations);
         if (snapshot.exists("active")) {
             violations.add("active exists (a " + snapshot.type("active")
                     + ") but must not: leases is the set of active jobs");
@@ -94,6 +95,25 @@ public final class QueueInvariant {
     }
 
     /** Rule 5: the group lines and counters. */
+    /**
+     * A deduplication key without an expiry ({@code dedup:<id>}, not ttl mode) names a job that
+     * has not finished: released on every end and removal (ARCHITECTURE I32).
+     */
+    private static void dedupViolations(QueueSnapshot snapshot, Map<String, List<String>> placements,
+            List<String> violations) {
+        for (String key : snapshot.keys()) {
+            if (!key.startsWith("dedup:") || key.endsWith(":next") || snapshot.pttl(key) > 0) {
+                continue;
+            }
+            String owner = snapshot.string(key);
+            List<String> states = placements.get(owner);
+            if (states == null || states.contains("completed") || states.contains("failed")) {
+                violations.add(key + " names job " + owner + ", which is " + (states == null ? "gone" : states.get(0))
+                        + ": a deduplication key must name an unfinished job or expire");
+            }
+        }
+    }
+
     private static void groupViolations(QueueSnapshot snapshot, List<String> structures, List<String> violations) {
         Set<String> registry = snapshot.exists("groups") ? snapshot.zset("groups").keySet() : Set.of();
         long grouped = 0;
