@@ -45,12 +45,17 @@
     9  maxStalled   stalled-count limit
     10 cleanLimit   janitor batch (0 = skip)
     11.. the finished jobs, one record each, back to back; a record has 7 values for a
-         completed or limited job and 13 for a failed one (completed jobs need no retry settings):
+         completed or limited job, 8 for a step and 13 for a failed one (completed jobs need no
+         retry settings); a "completed+data" or "failed+data" record (a step job's staged data,
+         written with the end of the attempt, then as "completed" / "failed") has one more
+         value at its end: the data (JSON):
     11 jobId        the finished job
     12 lockToken    the lock token the worker holds for it
     13 outcome      "completed", "failed" or "limited" (the processor threw RateLimitedException:
                     see putBackLimited; value is the delay in ms, keepCount the scope "queue" or
-                    "group", attemptsMade and keepAgeMs are "")
+                    "group", attemptsMade and keepAgeMs are "") or "step" (the processor asked
+                    for a delay: see stepJob; value is the due time in epoch ms, attemptsMade,
+                    keepCount and keepAgeMs are "", and an 8th value is the staged data, "" = none)
     14 attemptsMade the job's attemptsMade when the worker took it ("" = read it here); the
                     worker holds the lock, so nothing else changed it since
     15 value        completed: return value (JSON); failed: failedReason
@@ -65,7 +70,8 @@
     23 lifo         "1" = a retry to wait runs next
   Returns:
     one flat array: outcomeCount, then one outcome per finished job, in order: where it went
-    (completed | failed | delayed | waiting | prioritized; a limited job: waiting | prioritized),
+    (completed | failed | delayed | waiting | prioritized; a limited job: waiting | prioritized;
+    a step: delayed),
     or an error code for a result that
     was rejected and changed nothing: -1 job not found, -2 lock missing (expired or recovered,
     or the same job twice in one call), -3 lock held by another token. Then the fetch as in
@@ -73,7 +79,8 @@
   Events:
     completed (returnValue; consecutive completed jobs of the call share one entry, see
     emitEvents), failed (failedReason, attemptsMade), retrying (attemptsMade,
-    delay, failedReason), waiting (a limited job, prev = active), plus moveToActive's when
+    delay, failedReason), waiting (a limited job, prev = active), delayed (a step: delay,
+    prev = active), dataUpdated (a record with staged data), plus moveToActive's when
     fetching. After its take, a call that freed slots under a global concurrency wakes one idle
     worker when jobs and room are left (signalCapacity).
 ]]
@@ -90,6 +97,7 @@
 --- @include "putBackLimited"
 --- @include "limitTake"
 --- @include "releaseGroupSlot"
+--- @include "stepJob"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
@@ -174,9 +182,19 @@ local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
   return state
 end
 
+-- Record lengths by outcome. A "+data" record carries a step job's staged data at its end.
+local strides = {completed = 7, limited = 7, step = 8, failed = 13, ["completed+data"] = 8, ["failed+data"] = 14}
+local withData = {["completed+data"] = "completed", ["failed+data"] = "failed"}
+
 local i = 11
 while i <= #ARGV do
   local jobId, lockToken, outcome, value = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 4]
+  local stride = strides[outcome]
+  local staged
+  if withData[outcome] then
+    staged = ARGV[i + stride - 1]
+    outcome = withData[outcome]
+  end
   local completed = outcome == "completed"
   local jobKey = q.jobPrefix .. jobId
   -- The lock is deleted at the end of the batch: a second result for the same job is rejected
@@ -192,6 +210,13 @@ while i <= #ARGV do
     outcomes[#outcomes + 1] = putBackLimited(q, jobId, tonumber(value), ARGV[i + 5])
     -- After the job is back in its group, so the group is never forgotten in between.
     releaseGroupSlot(q, jobId)
+  elseif outcome == "step" then
+    seen[jobId] = true
+    lockKeys[#lockKeys + 1] = jobKey .. ":lock"
+    leaseIds[#leaseIds + 1] = jobId
+    flushCompleted()
+    outcomes[#outcomes + 1] = stepJob(q, jobId, tonumber(value), ARGV[i + 7])
+    releaseGroupSlot(q, jobId)
   else
     seen[jobId] = true
     releaseGroupSlot(q, jobId)
@@ -206,6 +231,12 @@ while i <= #ARGV do
       attemptsMade = intText(tonumber(ARGV[i + 3]) + 1)
     end
     local keepCount, keepAgeMs = tonumber(ARGV[i + 5]), tonumber(ARGV[i + 6])
+    if staged then
+      -- A step job's last step: its data is written with whatever ends the attempt.
+      redis.call("HSET", jobKey, "data", staged)
+      flushCompleted()
+      emitEvent(q, "dataUpdated", jobId)
+    end
     if completed then
       if value == "null" then
         -- A processor that returned nothing: no field (the event still carries it).
@@ -219,7 +250,7 @@ while i <= #ARGV do
       outcomes[#outcomes + 1] = fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
     end
   end
-  i = i + ((completed or outcome == "limited") and 7 or 13)
+  i = i + stride
 end
 
 -- Before the fetch below, which may take a retried job again.

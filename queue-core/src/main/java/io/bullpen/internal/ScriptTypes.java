@@ -116,10 +116,21 @@ public final class ScriptTypes {
      *     it saves the script a command per job
      * @param limitScope null for a completed or failed attempt; "queue" or "group" for a processor
      *     that threw {@code RateLimitedException} (value is then the delay in ms), see {@link #limited}
+     * @param stagedData a step job's new data (JSON) written with this outcome, null = unchanged
+     * @param stepDueMs for a {@link #step}: when the job is due again (epoch ms); -1 otherwise
      */
     public record Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
                          int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
-                         Retention retention, int attemptsMade, String limitScope) {
+                         Retention retention, int attemptsMade, String limitScope, String stagedData,
+                         long stepDueMs) {
+        /** A completed, failed or limited result without staged data. */
+        public Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
+                      int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
+                      Retention retention, int attemptsMade, String limitScope) {
+            this(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs, unrecoverable, lifo,
+                    retention, attemptsMade, limitScope, null, -1);
+        }
+
         /** A completed or failed result. */
         public Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
                       int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
@@ -150,6 +161,35 @@ public final class ScriptTypes {
         public static Finish limited(String id, String token, long delayMs, boolean group) {
             return new Finish(id, token, false, Long.toString(delayMs), null, 0, 0, 0, false, false, Retention.keepAll(),
                     -1, group ? "group" : "queue");
+        }
+
+        /**
+         * A step job asked for a delay: the attempt ends without using one, the job goes to
+         * delayed, due at {@code dueMs}, with its staged data (moveToFinished's "step" outcome).
+         *
+         * @param id the job
+         * @param token the lock token of the attempt
+         * @param dueMs when the job is due again, epoch ms
+         * @param stagedData the new data as JSON, or null to keep the data
+         * @return the result to record
+         */
+        public static Finish step(String id, String token, long dueMs, String stagedData) {
+            return new Finish(id, token, false, null, null, 0, 0, 0, false, false, Retention.keepAll(), -1, null,
+                    stagedData, dueMs);
+        }
+
+        /** @return true for a {@link #step} result */
+        public boolean step() {
+            return stepDueMs >= 0;
+        }
+
+        /**
+         * @param data a step job's staged data (JSON), or null for none
+         * @return this result, writing {@code data} as the job's data when it lands
+         */
+        public Finish withStagedData(String data) {
+            return data == null ? this : new Finish(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts,
+                    backoffMs, unrecoverable, lifo, retention, attemptsMade, limitScope, data, stepDueMs);
         }
 
         /** @return true for a {@link #limited} result */

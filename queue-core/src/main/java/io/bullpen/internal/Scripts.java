@@ -157,9 +157,21 @@ public final class Scripts {
                 args.add("");
                 continue;
             }
+            if (f.step()) {
+                args.add(f.jobId());
+                args.add(f.lockToken());
+                args.add("step");
+                args.add("");
+                args.add(Long.toString(f.stepDueMs()));
+                args.add("");
+                args.add("");
+                args.add(f.stagedData() == null ? "" : f.stagedData());
+                continue;
+            }
             args.add(f.jobId());
             args.add(f.lockToken());
-            args.add(f.completed() ? "completed" : "failed");
+            args.add(f.stagedData() != null ? (f.completed() ? "completed+data" : "failed+data")
+                    : f.completed() ? "completed" : "failed");
             args.add(f.attemptsMade() < 0 ? "" : Integer.toString(f.attemptsMade()));
             args.add(f.value() == null ? "" : f.value());
             args.add(Integer.toString(f.retention().count()));
@@ -171,6 +183,9 @@ public final class Scripts {
                 args.add(Long.toString(f.backoffMs()));
                 args.add(f.unrecoverable() ? "1" : "0");
                 args.add(f.lifo() ? "1" : "0");
+            }
+            if (f.stagedData() != null) {
+                args.add(f.stagedData());
             }
         }
         return runner.<List<Object>>run("moveToFinished", ReturnType.LIST, scriptKeys.of("moveToFinished"), args.toArray())

@@ -3,6 +3,10 @@ package io.bullpen.worker;
 import io.bullpen.Job;
 import io.bullpen.internal.Futures;
 import io.bullpen.internal.JsonCodec;
+import io.bullpen.internal.Validation;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
 
 /** The {@link JobContext} of one attempt. */
 final class WorkerJobContext<T, R> implements JobContext<T> {
@@ -39,5 +43,26 @@ final class WorkerJobContext<T, R> implements JobContext<T> {
     @Override
     public boolean isCancelled() {
         return attempt.cancelled();
+    }
+
+    @Override
+    public void updateData(T data) {
+        attempt.stageData(JsonCodec.encodeData(null, data, JsonCodec.DEFAULT_MAX_PAYLOAD_BYTES));
+    }
+
+    @Override
+    public void delayUntil(Instant when) {
+        Objects.requireNonNull(when, "when");
+        try {
+            attempt.stepDue(when.toEpochMilli());
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException("delayUntil must fit in epoch milliseconds but was " + when, e);
+        }
+    }
+
+    @Override
+    public void delay(Duration delay) {
+        Validation.nonNegative("delay", delay);
+        attempt.stepDue(Math.addExact(rt.now(), Validation.toMillis("delay", delay)));
     }
 }
