@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -81,6 +82,7 @@ class QueueModelTest {
         final Random rnd;
         final String queue;
         final Scripts scripts;
+        final JobChangeScripts changes;
         final SettableClock clock;
         final long start;
         final QueueModel model = new QueueModel(LOCK_MS);
@@ -100,6 +102,7 @@ class QueueModelTest {
             this.queue = ctx.queueName();
             // A small events cap: the stream is read by every snapshot but not checked here.
             this.scripts = new Scripts(ctx.redisson(), new KeyScheme("bp", queue));
+            this.changes = new JobChangeScripts(ctx.redisson(), new KeyScheme("bp", queue));
             Futures.join(scripts.setQueueSettings(10));
             this.clock = ctx.clock();
             this.start = clock.millis();
@@ -131,6 +134,10 @@ class QueueModelTest {
         // ------------------------------------------------------------ operations
 
         void randomOp() {
+            if (rnd.nextInt(100) < 10) {
+                changeJob();
+                return;
+            }
             int r = rnd.nextInt(100);
             if (r < 16) {
                 addOne();
@@ -342,6 +349,35 @@ class QueueModelTest {
             assertThat(actual).as(desc("promote outcome")).isEqualTo(expected);
         }
 
+        /** changeDelay, changePriority or updateData (issue 16), aimed mostly at jobs they apply to. */
+        void changeJob() {
+            int kind = rnd.nextInt(3);
+            String id = pickId(kind == 0 ? State.DELAYED : kind == 1 ? (rnd.nextBoolean() ? State.WAITING
+                    : State.PRIORITIZED) : null);
+            String name = kind == 0 ? "changeDelay" : kind == 1 ? "changePriority" : "updateData";
+            long delayMs = rnd.nextInt(4) == 0 ? 0 : roundOr(rnd.nextInt(3001), 1, 500, 1000);
+            int priority = rnd.nextInt(3) == 0 ? 0 : 1 + rnd.nextInt(5);
+            String data = "{\"v\":" + step + "}";
+            long now = now();
+            op = name + " " + id + " " + state(id) + (kind == 0 ? " delay=" + delayMs : kind == 1 ? " priority=" + priority : "");
+            Outcome expected = kind == 0 ? model.changeDelay(now, id, delayMs)
+                    : kind == 1 ? model.changePriority(id, priority) : model.updateData(id, data);
+            Outcome actual;
+            try {
+                CompletionStage<?> call = kind == 0 ? changes.changeDelay(now, id, delayMs)
+                        : kind == 1 ? changes.changePriority(id, priority) : changes.updateData(id, data);
+                Futures.join(call);
+                actual = Outcome.OK;
+            } catch (JobNotFoundException e) {
+                actual = Outcome.NOT_FOUND;
+            } catch (JobStateException e) {
+                actual = Outcome.NOT_IN_STATE;
+            }
+            op += " -> " + actual;
+            count(name + "." + actual);
+            assertThat(actual).as(desc(name + " outcome")).isEqualTo(expected);
+        }
+
         void retry(String id) {
             op = "retryJob(FAILED) " + id + " " + state(id);
             Outcome expected = model.retryFailed(id);
@@ -447,13 +483,15 @@ class QueueModelTest {
                 actual.put("finishedOn", hash.get("finishedOn"));
                 actual.put("lock", s.lock(j.id));
                 actual.put("priority", hash.getOrDefault("priority", "0"));
+                actual.put("data", hash.get("data"));
                 Map<String, String> expected = new TreeMap<>();
                 expected.put("atm", Integer.toString(j.attemptsMade));
                 expected.put("ats", Integer.toString(j.attemptsStarted));
                 expected.put("fence", null);
                 expected.put("finishedOn", j.finishedOn == null ? null : Long.toString(j.finishedOn));
                 expected.put("lock", j.lockToken);
-                expected.put("priority", Integer.toString(j.opts.priority()));
+                expected.put("priority", Integer.toString(j.priority));
+                expected.put("data", j.data);
                 assertThat(actual).as(desc("fields of job " + j.id)).isEqualTo(expected);
             }
         }
