@@ -49,13 +49,17 @@
     9  maxStalled   stalled-count limit
     10 cleanLimit   janitor batch (0 = skip)
     11.. the finished jobs, one record each, back to back; a record has 8 values for a
-         limited job, 9 for a completed one and 15 for a failed one (completed jobs need no retry
-         settings):
+         limited job, 9 for a completed one or a step and 15 for a failed one (completed jobs need
+         no retry settings); a "completed+data" or "failed+data" record (a step job's staged data,
+         written with the end of the attempt, then as "completed" / "failed") has one more value
+         at its end: the data (JSON):
     11 jobId        the finished job
     12 lockToken    the lock token the worker holds for it
     13 outcome      "completed", "failed" or "limited" (the processor threw RateLimitedException:
                     see putBackLimited; value is the delay in ms, keepCount the scope "queue" or
-                    "group", attemptsMade and keepAgeMs are "")
+                    "group", attemptsMade and keepAgeMs are "") or "step" (the processor asked
+                    for a delay: see stepJob; value is the due time in epoch ms, attemptsMade,
+                    keepCount and keepAgeMs are "", after the group a 9th value is the staged data, "" = none)
     14 attemptsMade the job's attemptsMade when the worker took it ("" = read it here); the
                     worker holds the lock, so nothing else changed it since
     15 value        completed: return value (JSON); failed: failedReason
@@ -77,7 +81,8 @@
                     read for a job without one
   Returns:
     one flat array: outcomeCount, then one outcome per finished job, in order: where it went
-    (completed | failed | delayed | waiting | prioritized; a limited job: waiting | prioritized),
+    (completed | failed | delayed | waiting | prioritized; a limited job: waiting | prioritized;
+    a step: delayed),
     or an error code for a result that
     was rejected and changed nothing: -1 job not found, -2 lock missing (expired or recovered,
     or the same job twice in one call), -3 lock held by another token. Then the fetch as in
@@ -85,7 +90,8 @@
   Events:
     completed (returnValue; consecutive completed jobs of the call share one entry, see
     emitEvents), failed (failedReason, attemptsMade; cancelled = 1 for a cancelled job), retrying (attemptsMade,
-    delay, failedReason), waiting (a limited job, prev = active), plus moveToActive's when
+    delay, failedReason), waiting (a limited job, prev = active), delayed (a step: delay,
+    prev = active), dataUpdated (a record with staged data), plus moveToActive's when
     fetching. After its take, a call that freed slots under a global concurrency wakes one idle
     worker when jobs and room are left (signalCapacity).
 ]]
@@ -104,6 +110,7 @@
 --- @include "releaseGroupSlot"
 --- @include "failCancelled"
 --- @include "endDeduplication"
+--- @include "stepJob"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
@@ -210,9 +217,19 @@ local function takenGroup(text)
   return text ~= "=" and string.sub(text, 2)
 end
 
+-- Record lengths by outcome. A "+data" record carries a step job's staged data at its end.
+local strides = {completed = 9, limited = 8, step = 9, failed = 15, ["completed+data"] = 10, ["failed+data"] = 16}
+local withData = {["completed+data"] = "completed", ["failed+data"] = "failed"}
+
 local i = 11
 while i <= #ARGV do
   local jobId, lockToken, outcome, value = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 4]
+  local stride = strides[outcome]
+  local staged
+  if withData[outcome] then
+    staged = ARGV[i + stride - 1]
+    outcome = withData[outcome]
+  end
   local completed = outcome == "completed"
   local jobKey = q.jobPrefix .. jobId
   -- The lock is deleted at the end of the batch: a second result for the same job is rejected
@@ -236,6 +253,21 @@ while i <= #ARGV do
       -- After the job is back in its group, so the group is never forgotten in between.
       releaseGroupSlot(q, jobId, takenGroup(ARGV[i + 7]))
     end
+  elseif outcome == "step" then
+    seen[jobId] = true
+    lockKeys[#lockKeys + 1] = jobKey .. ":lock"
+    leaseIds[#leaseIds + 1] = jobId
+    flushCompleted()
+    local cancel = redis.call("HGET", jobKey, "cancel")
+    if cancel then
+      -- Cancelled while active: a step ends the job as cancelled rather than delaying it.
+      releaseGroupSlot(q, jobId, takenGroup(ARGV[i + 7]))
+      failCancelled(q, jobId, cancel, intText(redis.call("HINCRBY", jobKey, "atm", 1)), "active")
+      outcomes[#outcomes + 1] = "failed"
+    else
+      outcomes[#outcomes + 1] = stepJob(q, jobId, tonumber(value), ARGV[i + 8])
+      releaseGroupSlot(q, jobId, takenGroup(ARGV[i + 7]))
+    end
   else
     seen[jobId] = true
     releaseGroupSlot(q, jobId, takenGroup(ARGV[i + 7]))
@@ -250,6 +282,12 @@ while i <= #ARGV do
       attemptsMade = intText(tonumber(ARGV[i + 3]) + 1)
     end
     local keepCount, keepAgeMs = tonumber(ARGV[i + 5]), tonumber(ARGV[i + 6])
+    if staged then
+      -- A step job's last step: its data is written with whatever ends the attempt.
+      redis.call("HSET", jobKey, "data", staged)
+      flushCompleted()
+      emitEvent(q, "dataUpdated", jobId)
+    end
     if completed then
       if value == "null" then
         -- A processor that returned nothing: no field (the event still carries it).
@@ -268,7 +306,7 @@ while i <= #ARGV do
       outcomes[#outcomes + 1] = fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
     end
   end
-  i = i + (completed and 9 or (outcome == "limited" and 8 or 15))
+  i = i + stride
 end
 
 -- Before the fetch below, which may take a retried job again.

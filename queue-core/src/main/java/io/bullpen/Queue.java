@@ -60,6 +60,7 @@ public final class Queue<T> {
     private final QueueGroups groups;
     private final QueueWorkers workers;
     private final QueueCancels cancels;
+    private final QueueJobChanges<T> jobChanges;
     private final JavaType dataType;
     private final Clock clock;
     private final long eventsMaxLength; // 0: not set here, the stored setting stays
@@ -81,6 +82,7 @@ public final class Queue<T> {
         this.groups = new QueueGroups(redisson, keys, scripts);
         this.workers = new QueueWorkers(redisson, keys);
         this.cancels = new QueueCancels(redisson, keys, clock);
+        this.jobChanges = new QueueJobChanges<>(redisson, keys, adder, clock);
     }
 
     /**
@@ -715,6 +717,56 @@ public final class Queue<T> {
      */
     public boolean removeDeduplicationKey(String deduplicationId) {
         return join("removeDeduplicationKey", new QueueDeduplication(redisson, keys).removeKey(deduplicationId));
+    }
+
+    // --- change a job (issue 16) ---
+
+    /**
+     * Gives a delayed job a new delay, counted from now; {@link Duration#ZERO} runs it now (as
+     * {@link #promote(String)} does: while the queue is paused it waits, like an add). Emits
+     * {@code delayChanged}.
+     *
+     * @param id the job id
+     * @param delay the new delay from now, {@code >= 0}
+     * @return the job's state afterwards: {@link JobState#DELAYED}, or where a zero delay put it
+     * @throws IllegalArgumentException for a null or blank id or a negative delay; nothing is written
+     * @throws JobNotFoundException when there is no such job
+     * @throws JobStateException when the job is not delayed (the message names its state)
+     */
+    public JobState changeDelay(String id, Duration delay) {
+        return jobChanges.changeDelay(id, delay);
+    }
+
+    /**
+     * Gives a waiting or prioritized job a new priority: it moves between the wait list and
+     * prioritized as 0 / non-0 requires, and goes after the jobs that already have that
+     * priority; a job of a group is re-sorted within its group. Emits {@code priorityChanged}.
+     *
+     * @param id the job id
+     * @param priority 0 (none) to {@link JobOptions#MAX_PRIORITY}, lower runs first
+     * @return the job's state afterwards: {@link JobState#WAITING} or {@link JobState#PRIORITIZED}
+     * @throws IllegalArgumentException for a null or blank id or a priority out of range; nothing is written
+     * @throws JobNotFoundException when there is no such job
+     * @throws JobStateException when the job is not waiting or prioritized (the message names its state)
+     */
+    public JobState changePriority(String id, int priority) {
+        return jobChanges.changePriority(id, priority);
+    }
+
+    /**
+     * Replaces the data of a job that has not finished (waiting, prioritized, delayed or active:
+     * a running attempt keeps the data it read, the next attempt reads the new data). Emits
+     * {@code dataUpdated}.
+     *
+     * @param id the job id
+     * @param data the new data; serialized and size-checked as an add does
+     * @throws IllegalArgumentException for a null or blank id, or data that cannot be serialized
+     *     or is over the payload cap; nothing is written
+     * @throws JobNotFoundException when there is no such job
+     * @throws JobStateException when the job is completed or failed
+     */
+    public void updateData(String id, T data) {
+        jobChanges.updateData(id, data);
     }
 
     private <R> R join(String operation, CompletionStage<R> stage) {

@@ -201,7 +201,8 @@ public final class QueueEvents implements AutoCloseable {
     }
 
     /**
-     * Jobs put in delayed: added with a delay, or backing off after a failed attempt.
+     * Jobs put in delayed: added with a delay, backing off after a failed attempt, or a step
+     * job's attempt that asked for a delay.
      *
      * @param listener called on the reader thread
      * @return this

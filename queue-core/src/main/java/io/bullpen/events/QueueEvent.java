@@ -12,7 +12,8 @@ import java.time.Instant;
  */
 public sealed interface QueueEvent permits AddedEvent, DuplicatedEvent, WaitingEvent, DelayedEvent, ActiveEvent,
         ProgressEvent, CompletedEvent, FailedEvent, RetryingEvent, StalledEvent, RemovedEvent, DrainedEvent,
-        PausedEvent, ResumedEvent, CleanedEvent, DeduplicatedEvent, UnknownEvent {
+        PausedEvent, ResumedEvent, CleanedEvent, DeduplicatedEvent, UnknownEvent,
+        DelayChangedEvent, PriorityChangedEvent, DataUpdatedEvent {
 
     /**
      * The id of the stream entry, such as {@code "1718000000000-0"}. Ids grow with every entry;

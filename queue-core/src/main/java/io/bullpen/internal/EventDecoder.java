@@ -4,6 +4,8 @@ import io.bullpen.JobState;
 import io.bullpen.events.ActiveEvent;
 import io.bullpen.events.AddedEvent;
 import io.bullpen.events.CompletedEvent;
+import io.bullpen.events.DataUpdatedEvent;
+import io.bullpen.events.DelayChangedEvent;
 import io.bullpen.events.DelayedEvent;
 import io.bullpen.events.CleanedEvent;
 import io.bullpen.events.DrainedEvent;
@@ -11,6 +13,7 @@ import io.bullpen.events.DuplicatedEvent;
 import io.bullpen.events.DeduplicatedEvent;
 import io.bullpen.events.FailedEvent;
 import io.bullpen.events.PausedEvent;
+import io.bullpen.events.PriorityChangedEvent;
 import io.bullpen.events.ProgressEvent;
 import io.bullpen.events.QueueEvent;
 import io.bullpen.events.RemovedEvent;
@@ -139,6 +142,12 @@ public final class EventDecoder {
                         state(required(f, "state")));
                 case "paused" -> new PausedEvent(eventId, time, f.get("group"));
                 case "resumed" -> new ResumedEvent(eventId, time, f.get("group"));
+                case "delayed" -> new DelayedEvent(eventId, time, job(jobId), millis(required(f, "delay")));
+                case "delayChanged" -> new DelayChangedEvent(eventId, time, job(jobId), millis(required(f, "delay")),
+                        Instant.ofEpochMilli(Long.parseLong(required(f, "due"))));
+                case "priorityChanged" -> new PriorityChangedEvent(eventId, time, job(jobId),
+                        integer(required(f, "priority")));
+                case "dataUpdated" -> new DataUpdatedEvent(eventId, time, job(jobId));
                 default -> new UnknownEvent(eventId, time, jobId, name, f);
             };
         } catch (IllegalArgumentException e) {

@@ -13,15 +13,15 @@ public final class JobFields {
 
     /** The job's name. Written by addJob and scheduler iterations. */
     public static final String NAME = "name";
-    /** The job's data, as JSON. */
+    /** The job's data, as JSON; replaced by updateData and by a step job's staged data (moveToFinished). */
     public static final String DATA = "data";
     /** The job's non-default options as JSON; absent when all are defaults. */
     public static final String OPTS = "opts";
     /** When the job was added, epoch ms. */
     public static final String TIMESTAMP = "timestamp";
-    /** The delay it was added with, ms; absent when none; set to 0 by a promote. */
+    /** The delay it was added with, ms; absent when none; set to 0 by a promote, to the new delay by changeDelay. */
     public static final String DELAY = "delay";
-    /** Its priority; absent for 0 (plain wait list). */
+    /** Its priority; absent for 0 (plain wait list); set by changePriority. */
     public static final String PRIORITY = "priority";
     /** attemptsStarted: how many times a worker took the job (a give-back takes one off). */
     public static final String ATTEMPTS_STARTED = "ats";

@@ -134,16 +134,20 @@ public final class ScriptTypes {
      *     that threw {@code RateLimitedException} (value is then the delay in ms), see {@link #limited}
      * @param group the job's group (field {@code grp}) as the worker took it, "" for none, or null
      *     to have the script read it: knowing it saves the script a command per grouped job
+     * @param dedupId the job's deduplication id as the worker read it at take, null for none
+     * @param stagedData a step job's new data (JSON) written with this outcome, null = unchanged
+     * @param stepDueMs for a {@link #step}: when the job is due again (epoch ms); -1 otherwise
      */
     public record Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
                          int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
-                         Retention retention, int attemptsMade, String limitScope, String group, String dedupId) {
-        /** A result whose group the script reads itself, without a deduplication id to release. */
+                         Retention retention, int attemptsMade, String limitScope, String group, String dedupId,
+                         String stagedData, long stepDueMs) {
+        /** A result whose group the script reads itself, without a deduplication id to release or staged data. */
         public Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
                       int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
                       Retention retention, int attemptsMade, String limitScope) {
             this(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs, unrecoverable, lifo,
-                    retention, attemptsMade, limitScope, null, null);
+                    retention, attemptsMade, limitScope, null, null, null, -1);
         }
 
         /** A completed or failed result. */
@@ -185,7 +189,37 @@ public final class ScriptTypes {
          */
         public Finish withGroup(String takenGroup) {
             return new Finish(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs,
-                    unrecoverable, lifo, retention, attemptsMade, limitScope, takenGroup == null ? "" : takenGroup, dedupId);
+                    unrecoverable, lifo, retention, attemptsMade, limitScope, takenGroup == null ? "" : takenGroup, dedupId,
+                    stagedData, stepDueMs);
+        }
+
+        /**
+         * A step job asked for a delay: the attempt ends without using one, the job goes to
+         * delayed, due at {@code dueMs}, with its staged data (moveToFinished's "step" outcome).
+         *
+         * @param id the job
+         * @param token the lock token of the attempt
+         * @param dueMs when the job is due again, epoch ms
+         * @param stagedData the new data as JSON, or null to keep the data
+         * @return the result to record
+         */
+        public static Finish step(String id, String token, long dueMs, String stagedData) {
+            return new Finish(id, token, false, null, null, 0, 0, 0, false, false, Retention.keepAll(), -1, null,
+                    null, null, stagedData, dueMs);
+        }
+
+        /** @return true for a {@link #step} result */
+        public boolean step() {
+            return stepDueMs >= 0;
+        }
+
+        /**
+         * @param data a step job's staged data (JSON), or null for none
+         * @return this result, writing {@code data} as the job's data when it lands
+         */
+        public Finish withStagedData(String data) {
+            return data == null ? this : new Finish(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts,
+                    backoffMs, unrecoverable, lifo, retention, attemptsMade, limitScope, group, dedupId, data, stepDueMs);
         }
 
         /** @return true for a {@link #limited} result */
@@ -210,7 +244,7 @@ public final class ScriptTypes {
         public static Finish completed(String id, String token, int attemptsMadeBefore, String resultJson,
                                        io.bullpen.JobOptions options, int stackLimit) {
             return new Finish(id, token, true, resultJson, null, stackLimit, options.attempts(), 0, false, options.lifo(),
-                    options.removeOnComplete(), attemptsMadeBefore, null, null, dedupId(options));
+                    options.removeOnComplete(), attemptsMadeBefore, null, null, dedupId(options), null, -1);
         }
 
         /**
@@ -233,7 +267,7 @@ public final class ScriptTypes {
                     .map(d -> Math.min(d.toMillis(), MAX_BACKOFF_MS))
                     .orElse(0L);
             return new Finish(id, token, false, reason, stacktrace, stackLimit, options.attempts(), backoffMs,
-                    unrecoverable, options.lifo(), options.removeOnFail(), attemptsMadeBefore, null, null, dedupId(options));
+                    unrecoverable, options.lifo(), options.removeOnFail(), attemptsMadeBefore, null, null, dedupId(options), null, -1);
         }
 
         /**

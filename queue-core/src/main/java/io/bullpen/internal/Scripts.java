@@ -148,8 +148,8 @@ public final class Scripts {
         List<Object> args = new ArrayList<>(10 + 14 * finishes.size());
         baseArgs(args, now);
         fetchArgs(args, next);
-        // A completed result needs no retry settings: 8 values instead of 14 (fewer arguments
-        // to encode and for the script to read).
+        // A completed result needs no retry settings: 9 values instead of 15 (fewer arguments
+        // to encode and for the script to read); the record layouts are in moveToFinished.lua.
         for (Finish f : finishes) {
             if (f.limited()) {
                 args.add(f.jobId());
@@ -162,9 +162,22 @@ public final class Scripts {
                 args.add(groupArg(f.group()));
                 continue;
             }
+            if (f.step()) {
+                args.add(f.jobId());
+                args.add(f.lockToken());
+                args.add("step");
+                args.add("");
+                args.add(Long.toString(f.stepDueMs()));
+                args.add("");
+                args.add("");
+                args.add(groupArg(f.group()));
+                args.add(f.stagedData() == null ? "" : f.stagedData());
+                continue;
+            }
             args.add(f.jobId());
             args.add(f.lockToken());
-            args.add(f.completed() ? "completed" : "failed");
+            args.add(f.stagedData() != null ? (f.completed() ? "completed+data" : "failed+data")
+                    : f.completed() ? "completed" : "failed");
             args.add(f.attemptsMade() < 0 ? "" : Integer.toString(f.attemptsMade()));
             args.add(f.value() == null ? "" : f.value());
             args.add(Integer.toString(f.retention().count()));
@@ -179,6 +192,9 @@ public final class Scripts {
                 args.add(f.lifo() ? "1" : "0");
             }
             args.add(f.dedupId() == null ? "" : f.dedupId());
+            if (f.stagedData() != null) {
+                args.add(f.stagedData());
+            }
         }
         return runner.<List<Object>>run("moveToFinished", ReturnType.LIST, scriptKeys.of("moveToFinished"), args.toArray())
                 .thenApply(reply -> {

@@ -66,15 +66,20 @@ final class QueueModel {
         String lockToken;
         /** The reason of a cancel while active (field cancel); cleared by a retry. */
         String cancel;
+        /** The priority: the added one until changePriority changes it. */
+        int priority;
+        /** The data (JSON): "{}" until updateData changes it. */
+        String data = "{}";
 
         Job(String id, Options opts) {
             this.id = id;
             this.opts = opts;
+            this.priority = opts.priority();
         }
 
         @Override
         public String toString() {
-            return id + "[" + state + ", prio=" + opts.priority() + ", lifo=" + opts.lifo() + ", attempts="
+            return id + "[" + state + ", prio=" + priority + ", lifo=" + opts.lifo() + ", attempts="
                     + attemptsMade + "/" + opts.attempts() + ", backoff=" + opts.backoffMs() + "]";
         }
     }
@@ -309,6 +314,56 @@ final class QueueModel {
         return Outcome.OK;
     }
 
+    /** changeDelay: a delayed job due at now + delayMs; 0 runs it now (as promote). */
+    Outcome changeDelay(long now, String id, long delayMs) {
+        Job job = jobs.get(id);
+        if (job == null) {
+            return Outcome.NOT_FOUND;
+        }
+        if (job.state != State.DELAYED) {
+            return Outcome.NOT_IN_STATE;
+        }
+        if (delayMs > 0) {
+            addDelayed(job, now + delayMs);
+        } else {
+            delayed.remove(id);
+            pushReady(job, false);
+        }
+        return Outcome.OK;
+    }
+
+    /** changePriority: a waiting or prioritized job to the back of its new priority (wait for 0). */
+    Outcome changePriority(String id, int priority) {
+        Job job = jobs.get(id);
+        if (job == null) {
+            return Outcome.NOT_FOUND;
+        }
+        if (job.state == State.PRIORITIZED) {
+            prioritized.remove(id);
+        } else if (job.state == State.WAITING) {
+            // LREM count 1: the leftmost occurrence.
+            wait.remove(id);
+        } else {
+            return Outcome.NOT_IN_STATE;
+        }
+        job.priority = priority;
+        pushReady(job, false);
+        return Outcome.OK;
+    }
+
+    /** updateData: any unfinished job's data. */
+    Outcome updateData(String id, String data) {
+        Job job = jobs.get(id);
+        if (job == null) {
+            return Outcome.NOT_FOUND;
+        }
+        if (job.state == State.COMPLETED || job.state == State.FAILED) {
+            return Outcome.NOT_IN_STATE;
+        }
+        job.data = data;
+        return Outcome.OK;
+    }
+
     /** retryJob from FAILED. */
     Outcome retryFailed(String id) {
         Job job = jobs.get(id);
@@ -343,9 +398,9 @@ final class QueueModel {
 
     /** To prioritized (priority > 0) or wait (RPUSH when front, else LPUSH); returns the state label. */
     private String pushReady(Job job, boolean front) {
-        if (job.opts.priority() > 0) {
+        if (job.priority > 0) {
             seq++;
-            prioritized.put(job.id, job.opts.priority() * PRIORITY_FACTOR + seq);
+            prioritized.put(job.id, job.priority * PRIORITY_FACTOR + seq);
             job.state = State.PRIORITIZED;
             return "prioritized";
         }

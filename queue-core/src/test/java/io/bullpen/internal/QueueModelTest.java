@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -82,6 +83,7 @@ class QueueModelTest {
         final String queue;
         final Scripts scripts;
         final CancelScripts cancels;
+        final JobChangeScripts changes;
         final SettableClock clock;
         final long start;
         final QueueModel model = new QueueModel(LOCK_MS);
@@ -102,6 +104,7 @@ class QueueModelTest {
             // A small events cap: the stream is read by every snapshot but not checked here.
             this.scripts = new Scripts(ctx.redisson(), new KeyScheme("bp", queue));
             this.cancels = new CancelScripts(ctx.redisson(), new KeyScheme("bp", queue));
+            this.changes = new JobChangeScripts(ctx.redisson(), new KeyScheme("bp", queue));
             Futures.join(scripts.setQueueSettings(10));
             this.clock = ctx.clock();
             this.start = clock.millis();
@@ -133,6 +136,10 @@ class QueueModelTest {
         // ------------------------------------------------------------ operations
 
         void randomOp() {
+            if (rnd.nextInt(100) < 10) {
+                changeJob();
+                return;
+            }
             int r = rnd.nextInt(100);
             if (r < 16) {
                 addOne();
@@ -295,7 +302,7 @@ class QueueModelTest {
             // The dedup id as a worker passes it: from the options it read at take.
             Finish finish = new Finish(id, model.lockToken(id), ok, ok ? "\"done\"" : "boom", ok ? null : "trace", 3,
                     o.attempts(), o.backoffMs(), unrecoverable, o.lifo(), ok ? o.onComplete() : o.onFail(), -1, null, null,
-                    o.dedupId());
+                    o.dedupId(), null, -1);
             op = "moveToFinished@" + rel(now) + " " + (ok ? "complete " : unrecoverable ? "fail(unrecoverable) " : "fail ")
                     + job + " retention=" + finish.retention() + " next=" + nextCount;
             FinishResult actual = Futures.join(scripts.moveToFinished(now, fetch(nextCount), finish));
@@ -365,6 +372,35 @@ class QueueModelTest {
             op += " -> " + actual;
             count("promote." + actual);
             assertThat(actual).as(desc("promote outcome")).isEqualTo(expected);
+        }
+
+        /** changeDelay, changePriority or updateData (issue 16), aimed mostly at jobs they apply to. */
+        void changeJob() {
+            int kind = rnd.nextInt(3);
+            String id = pickId(kind == 0 ? State.DELAYED : kind == 1 ? (rnd.nextBoolean() ? State.WAITING
+                    : State.PRIORITIZED) : null);
+            String name = kind == 0 ? "changeDelay" : kind == 1 ? "changePriority" : "updateData";
+            long delayMs = rnd.nextInt(4) == 0 ? 0 : roundOr(rnd.nextInt(3001), 1, 500, 1000);
+            int priority = rnd.nextInt(3) == 0 ? 0 : 1 + rnd.nextInt(5);
+            String data = "{\"v\":" + step + "}";
+            long now = now();
+            op = name + " " + id + " " + state(id) + (kind == 0 ? " delay=" + delayMs : kind == 1 ? " priority=" + priority : "");
+            Outcome expected = kind == 0 ? model.changeDelay(now, id, delayMs)
+                    : kind == 1 ? model.changePriority(id, priority) : model.updateData(id, data);
+            Outcome actual;
+            try {
+                CompletionStage<?> call = kind == 0 ? changes.changeDelay(now, id, delayMs)
+                        : kind == 1 ? changes.changePriority(id, priority) : changes.updateData(id, data);
+                Futures.join(call);
+                actual = Outcome.OK;
+            } catch (JobNotFoundException e) {
+                actual = Outcome.NOT_FOUND;
+            } catch (JobStateException e) {
+                actual = Outcome.NOT_IN_STATE;
+            }
+            op += " -> " + actual;
+            count(name + "." + actual);
+            assertThat(actual).as(desc(name + " outcome")).isEqualTo(expected);
         }
 
         void retry(String id) {
@@ -481,15 +517,17 @@ class QueueModelTest {
                 actual.put("priority", hash.getOrDefault("priority", "0"));
                 actual.put("cancel", hash.get("cancel"));
                 actual.put("dedupId", hash.get("dedupId"));
+                actual.put("data", hash.get("data"));
                 Map<String, String> expected = new TreeMap<>();
                 expected.put("atm", Integer.toString(j.attemptsMade));
                 expected.put("ats", Integer.toString(j.attemptsStarted));
                 expected.put("fence", null);
                 expected.put("finishedOn", j.finishedOn == null ? null : Long.toString(j.finishedOn));
                 expected.put("lock", j.lockToken);
-                expected.put("priority", Integer.toString(j.opts.priority()));
+                expected.put("priority", Integer.toString(j.priority));
                 expected.put("cancel", j.cancel);
                 expected.put("dedupId", j.opts.dedupId());
+                expected.put("data", j.data);
                 assertThat(actual).as(desc("fields of job " + j.id)).isEqualTo(expected);
             }
         }

@@ -26,6 +26,10 @@ final class ActiveJob<T> {
     private StackTraceElement[] timeoutTrace = new StackTraceElement[0];
     private Thread thread;
     private ScheduledFuture<?> timeout;
+    /** A step job's staged data (JSON), written with the outcome; null = none. */
+    private volatile String stagedData;
+    /** When a step job asked to be due again (epoch ms); -1 = it did not ask for a delay. */
+    private volatile long stepDueMs = -1;
 
     ActiveJob(Job<T> job, String lockToken, String group) {
         this.job = job;
@@ -131,6 +135,22 @@ final class ActiveJob<T> {
     /** @return why the job was cancelled, null when it was not */
     String cancelReason() {
         return cancelReason;
+    }
+
+    void stageData(String json) {
+        stagedData = json;
+    }
+
+    String stagedData() {
+        return stagedData;
+    }
+
+    void stepDue(long dueMs) {
+        stepDueMs = Math.max(0, dueMs);
+    }
+
+    long stepDueMs() {
+        return stepDueMs;
     }
 
     synchronized void running(Thread t) {

@@ -2,6 +2,8 @@ package io.bullpen.worker;
 
 import io.bullpen.Job;
 import java.util.Optional;
+import java.time.Duration;
+import java.time.Instant;
 
 /**
  * What a processor gets for one attempt of one job.
@@ -56,4 +58,36 @@ public interface JobContext<T> {
     default Optional<String> cancellationReason() {
         return Optional.empty();
     }
+
+    /**
+     * Stages new data for the job (a step job's progress): it is written when this attempt ends,
+     * in the same script that ends it, whether it completes, fails (a retry starts from it) or
+     * asks for a delay ({@link #delay}); the next attempt reads it. A crash before that leaves
+     * the job's previous data. {@link #job()} still shows the data this attempt started with.
+     * The last call wins.
+     *
+     * @param data the new data; serialized now (at most 512 KiB of JSON)
+     * @throws IllegalArgumentException when the data cannot be serialized or is over the cap
+     */
+    void updateData(T data);
+
+    /**
+     * Ends this attempt, when the processor returns, by moving the job to delayed until
+     * {@code when} with its staged data ({@link #updateData}), in one lock-checked script: the
+     * attempt is not counted ({@code attemptsMade} unchanged), the return value is ignored, no
+     * completed or failed event is emitted (a {@code delayed} one is). If the processor throws
+     * instead, the failure wins. The last call wins.
+     *
+     * @param when when the job is due again (a time already past runs it again at once)
+     * @throws IllegalArgumentException when {@code when} does not fit in epoch milliseconds
+     */
+    void delayUntil(Instant when);
+
+    /**
+     * As {@link #delayUntil(Instant)}, due {@code delay} from now (the worker's clock).
+     *
+     * @param delay how long the job waits, {@code >= 0}
+     * @throws IllegalArgumentException when the delay is negative
+     */
+    void delay(Duration delay);
 }

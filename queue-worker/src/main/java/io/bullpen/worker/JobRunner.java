@@ -28,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * 2. runs the processor on the executor; at the job's timeout interrupts it and fails the
  *    attempt whether it stops or not (see {@link AttemptTimeouts});
  * 3. builds the outcome ({@link Finish#completed}, {@link Finish#failed}, {@link Finish#limited}
- *    for a {@link RateLimitedException}) and submits it to the
+ *    for a {@link RateLimitedException}, {@link Finish#step} for a processor that asked for a delay
+ *    through {@link JobContext#delay}; a step job's staged data rides on whichever it is) and
+ *    submits it to the
  *    {@link Finisher}, which batches it, retries Redis errors, and takes the slot's next job in
  *    the same call;
  * 4. when it has landed: reports it to the listener (a result whose lock was lost is rejected by
@@ -202,6 +204,12 @@ final class JobRunner<T, R> {
                     error, null);
             return;
         }
+        if (error == null && attempt.stepDueMs() >= 0) {
+            // A step: the job waits in delayed with its staged data, no attempt used.
+            finish(attempt, Finish.step(job.id(), attempt.lockToken, attempt.stepDueMs(), attempt.stagedData()),
+                    null, null);
+            return;
+        }
         boolean unrecoverable = error instanceof UnrecoverableJobException;
         String resultJson = null;
         if (error == null) {
@@ -217,13 +225,14 @@ final class JobRunner<T, R> {
                 ? Finish.completed(job.id(), attempt.lockToken, job.attemptsMade(), resultJson, job.options(),
                         rt.settings.stackTraceLimit())
                 : failed(job.id(), attempt.lockToken, job.attemptsMade(), error, unrecoverable, job.options());
-        finish(attempt, finish, error, result);
+        finish(attempt, finish.withStagedData(attempt.stagedData()), error, result);
     }
 
     /** The timeout won over the processor: fail the attempt now, through the normal finish. */
     private void timedOut(ActiveJob<T> attempt, JobTimeoutException error) {
         Job<T> job = attempt.job;
-        finish(attempt, failed(job.id(), attempt.lockToken, job.attemptsMade(), error, false, job.options()), error, null);
+        finish(attempt, failed(job.id(), attempt.lockToken, job.attemptsMade(), error, false, job.options())
+                .withStagedData(attempt.stagedData()), error, null);
     }
 
     private Finish failed(String id, String token, int attemptsMadeBefore, Throwable error, boolean unrecoverable,
@@ -259,8 +268,8 @@ final class JobRunner<T, R> {
     private void report(Finish finish, ActiveJob<T> attempt, Throwable error, R result, Finisher.Settled settled) {
         Throwable failure = settled.failure();
         if (failure == null) {
-            // A limited attempt is neither completed nor failed: listeners see nothing of it.
-            if (attempt != null && !finish.limited()) {
+            // A limited attempt or a step is neither completed nor failed: listeners see nothing of it.
+            if (attempt != null && !finish.limited() && !finish.step()) {
                 if (error == null) {
                     rt.listener.completed(attempt.job, result);
                 } else {

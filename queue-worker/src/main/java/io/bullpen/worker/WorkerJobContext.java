@@ -4,6 +4,10 @@ import io.bullpen.Job;
 import io.bullpen.internal.Futures;
 import io.bullpen.internal.JsonCodec;
 import java.util.Optional;
+import io.bullpen.internal.Validation;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
 
 /** The {@link JobContext} of one attempt. */
 final class WorkerJobContext<T, R> implements JobContext<T> {
@@ -45,5 +49,26 @@ final class WorkerJobContext<T, R> implements JobContext<T> {
     @Override
     public Optional<String> cancellationReason() {
         return Optional.ofNullable(attempt.cancelReason());
+    }
+
+    @Override
+    public void updateData(T data) {
+        attempt.stageData(JsonCodec.encodeData(null, data, JsonCodec.DEFAULT_MAX_PAYLOAD_BYTES));
+    }
+
+    @Override
+    public void delayUntil(Instant when) {
+        Objects.requireNonNull(when, "when");
+        try {
+            attempt.stepDue(when.toEpochMilli());
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException("delayUntil must fit in epoch milliseconds but was " + when, e);
+        }
+    }
+
+    @Override
+    public void delay(Duration delay) {
+        Validation.nonNegative("delay", delay);
+        attempt.stepDue(Math.addExact(rt.now(), Validation.toMillis("delay", delay)));
     }
 }
