@@ -27,7 +27,9 @@
     2 now           epoch millis (the job's timestamp)
     3 job...        then groups of 8 per job: customId ("" = automatic id), name, data (JSON),
                     opts (JSON of non-default options, "" = defaults), delayMs, priority,
-                    lifo ("1" or "0"), group ("" = none; stored as grp)
+                    lifo ("1" or "0"; "1@<ms>" / "0@<ms>" for a job someone awaits, addAndAwait:
+                    stored as awaited = <ms>, how long its finish keeps the result), group ("" =
+                    none; stored as grp)
   Returns:
     {{jobId, 1}, ...} one entry per job in order; flag 1 = added, 0 = duplicate custom id;
     {-8, group, maxSize} when the call would put more ready jobs in a group than its maxSize
@@ -70,6 +72,10 @@ for i = 3, #ARGV, 8 do
   local jobId = ARGV[i]
   local name, data, opts = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
   local delay, priority, lifo = tonumber(ARGV[i + 4]), tonumber(ARGV[i + 5]), ARGV[i + 6] == "1"
+  local awaited = #ARGV[i + 6] > 1 and string.sub(ARGV[i + 6], 3)
+  if awaited then
+    lifo = string.sub(ARGV[i + 6], 1, 1) == "1"
+  end
   local duplicate = false
   if jobId == "" then
     local number = redis.call("INCR", idKey)
@@ -103,6 +109,10 @@ for i = 3, #ARGV, 8 do
     if group then
       fields[#fields + 1] = "grp"
       fields[#fields + 1] = group
+    end
+    if awaited then
+      fields[#fields + 1] = "awaited"
+      fields[#fields + 1] = awaited
     end
     redis.call("HSET", q.jobPrefix .. jobId, unpack(fields))
     if delay > 0 then

@@ -50,7 +50,9 @@
     12 lockToken    the lock token the worker holds for it
     13 outcome      "completed", "failed" or "limited" (the processor threw RateLimitedException:
                     see putBackLimited; value is the delay in ms, keepCount the scope "queue" or
-                    "group", attemptsMade and keepAgeMs are "")
+                    "group", attemptsMade and keepAgeMs are "");
+                    "completed@<ttlMs>" / "failed@<ttlMs>" for a job whose awaited field the
+                    worker read at take: its result is kept in result:<id> for ttlMs (keepResult)
     14 attemptsMade the job's attemptsMade when the worker took it ("" = read it here); the
                     worker holds the lock, so nothing else changed it since
     15 value        completed: return value (JSON); failed: failedReason
@@ -70,6 +72,9 @@
     was rejected and changed nothing: -1 job not found, -2 lock missing (expired or recovered,
     or the same job twice in one call), -3 lock held by another token. Then the fetch as in
     moveToActive's reply (0, 0, 0, -1, -1, 0 when count = 0).
+  Awaited jobs (keepResult): a completed or failed-for-good job that is awaited (outcome suffix,
+  or, while meta's awaits > 0, its awaited field) gets result:<id> (JSON, PX ttl), also when
+  retention deletes it.
   Events:
     completed (returnValue; consecutive completed jobs of the call share one entry, see
     emitEvents), failed (failedReason, attemptsMade), retrying (attemptsMade,
@@ -90,6 +95,7 @@
 --- @include "putBackLimited"
 --- @include "limitTake"
 --- @include "releaseGroupSlot"
+--- @include "keepResult"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
@@ -109,6 +115,8 @@ local finishedCount = {completed = 0, failed = 0}
 local policies, policySeen = {}, {}
 -- Consecutive completed events of the call go in one stream entry (emitEvents).
 local completedIds, returnValues = {}, {}
+-- The current record's kept-result ttl (nil = nobody awaits the job; see keepResult).
+local awaitTtl
 
 -- Written before any other event of the call, so the stream keeps the order of a sequence of calls.
 local function flushCompleted()
@@ -158,6 +166,9 @@ local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
   local backoffMs = tonumber(ARGV[i + 10])
   if ARGV[i + 11] == "1" or tonumber(attemptsMade) >= tonumber(ARGV[i + 9]) then
     redis.call("HSET", jobKey, "finishedOn", q.nowText)
+    if awaitTtl then
+      keepResult(q, jobId, awaitTtl, "failed", value)
+    end
     finish(i, q.failed, "failed", jobId, keepCount, keepAgeMs, "failedReason", value, "attemptsMade", attemptsMade)
     return "failed"
   elseif backoffMs > 0 then
@@ -177,6 +188,11 @@ end
 local i = 11
 while i <= #ARGV do
   local jobId, lockToken, outcome, value = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 4]
+  awaitTtl = nil
+  if outcome ~= "completed" and outcome ~= "failed" and outcome ~= "limited" then
+    local at = string.find(outcome, "@", 1, true)
+    awaitTtl, outcome = string.sub(outcome, at + 1), string.sub(outcome, 1, at - 1)
+  end
   local completed = outcome == "completed"
   local jobKey = q.jobPrefix .. jobId
   -- The lock is deleted at the end of the batch: a second result for the same job is rejected
@@ -206,12 +222,16 @@ while i <= #ARGV do
       attemptsMade = intText(tonumber(ARGV[i + 3]) + 1)
     end
     local keepCount, keepAgeMs = tonumber(ARGV[i + 5]), tonumber(ARGV[i + 6])
+    awaitTtl = awaitedTtl(q, jobKey, awaitTtl)
     if completed then
       if value == "null" then
         -- A processor that returned nothing: no field (the event still carries it).
         redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText)
       else
         redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText, "returnValue", value)
+      end
+      if awaitTtl then
+        keepResult(q, jobId, awaitTtl, "completed", value)
       end
       finish(i, q.completed, "completed", jobId, keepCount, keepAgeMs, value)
       outcomes[#outcomes + 1] = "completed"

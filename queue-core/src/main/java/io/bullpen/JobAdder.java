@@ -52,6 +52,11 @@ final class JobAdder<T> {
     }
 
     CompletionStage<List<Job<T>>> addAll(String operation, List<JobSpec<T>> specs) {
+        return addAll(operation, specs, 0);
+    }
+
+    /** @param awaitMs 0, or: the jobs are awaited (addAndAwait), their results kept this long */
+    CompletionStage<List<Job<T>>> addAll(String operation, List<JobSpec<T>> specs, long awaitMs) {
         Objects.requireNonNull(specs, "specs");
         if (specs.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
@@ -61,7 +66,7 @@ final class JobAdder<T> {
             Objects.requireNonNull(spec, "job spec");
             JobOptions o = spec.options();
             newJobs.add(new NewJob(o.jobId().orElse(null), spec.name(), encodeData(spec.name(), spec.data()),
-                    JsonCodec.encodeOptions(o), o.delay().toMillis(), o.priority(), o.lifo(), o.group().orElse(null)));
+                    JsonCodec.encodeOptions(o), o.delay().toMillis(), o.priority(), o.lifo(), o.group().orElse(null), awaitMs));
         }
         long now = clock.millis();
         try {

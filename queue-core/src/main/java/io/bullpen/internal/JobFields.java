@@ -57,4 +57,8 @@ public final class JobFields {
     public static final String SCHEDULER_ID = "schedulerId";
     /** The job's group, when it has one (JobOptions.group); absent otherwise. */
     public static final String GROUP = "grp";
+    /** Set on a job someone awaits: how long its kept result ({@code result:<id>}) lives, in ms. */
+    public static final String AWAITED = "awaited";
+    /** Set by awaitJob on a job already active when the await came (counted in meta's awaits). */
+    public static final String AWAIT_LATE = "awaitLate";
 }

@@ -15,10 +15,16 @@ public final class ScriptTypes {
      * {@code group} null for none.
      */
     public record NewJob(String customId, String name, String data, String opts, long delayMs, int priority, boolean lifo,
-            String group) {
+            String group, long awaitMs) {
         /** A job without a group. */
         public NewJob(String customId, String name, String data, String opts, long delayMs, int priority, boolean lifo) {
             this(customId, name, data, opts, delayMs, priority, lifo, null);
+        }
+
+        /** A job nobody awaits at its add (awaitMs 0; otherwise how long its finish keeps the result). */
+        public NewJob(String customId, String name, String data, String opts, long delayMs, int priority, boolean lifo,
+                String group) {
+            this(customId, name, data, opts, delayMs, priority, lifo, group, 0);
         }
     }
 
@@ -116,10 +122,31 @@ public final class ScriptTypes {
      *     it saves the script a command per job
      * @param limitScope null for a completed or failed attempt; "queue" or "group" for a processor
      *     that threw {@code RateLimitedException} (value is then the delay in ms), see {@link #limited}
+     * @param awaitMs 0, or the job's awaited field as the worker read it at take: its result is
+     *     kept this long for awaiters (see {@link #awaited})
      */
     public record Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
                          int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
-                         Retention retention, int attemptsMade, String limitScope) {
+                         Retention retention, int attemptsMade, String limitScope, long awaitMs) {
+        /** A result of a job nobody awaited when it was taken. */
+        public Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
+                      int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
+                      Retention retention, int attemptsMade, String limitScope) {
+            this(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs, unrecoverable, lifo,
+                    retention, attemptsMade, limitScope, 0);
+        }
+
+        /**
+         * @param awaitedField the job's {@code awaited} field as read at take (null = not awaited)
+         * @return this result, carrying the flag so the finish keeps the result without reading the job
+         */
+        public Finish awaited(String awaitedField) {
+            if (awaitedField == null || limitScope != null) {
+                return this;
+            }
+            return new Finish(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs,
+                    unrecoverable, lifo, retention, attemptsMade, limitScope, Long.parseLong(awaitedField));
+        }
         /** A completed or failed result. */
         public Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
                       int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,

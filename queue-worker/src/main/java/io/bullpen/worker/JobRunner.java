@@ -238,7 +238,9 @@ final class JobRunner<T, R> {
      * @param attempt the attempt, null for a job that could not be read
      */
     private void finish(ActiveJob<T> attempt, Finish finish, Throwable error, R result) {
-        finisher.submit(finish).thenAccept(settled -> {
+        // An awaited job's flag, read at take, rides in the record: its finish reads nothing more.
+        Finish recorded = attempt == null ? finish : finish.awaited(attempt.job.rawFields().get(JobFields.AWAITED));
+        finisher.submit(recorded).thenAccept(settled -> {
             try {
                 report(finish, attempt, error, result, settled);
             } finally {
