@@ -7,6 +7,8 @@ import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.RedisCalls;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +20,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.redisson.api.RedissonClient;
 import org.slf4j.Logger;
@@ -43,6 +46,7 @@ final class ResultAwaiter {
     private static final Map<RedissonClient, ResultAwaiter> BY_CLIENT = Collections.synchronizedMap(new WeakHashMap<>());
     /** How long a result is kept for its awaiters at least (longer awaits keep it longer). */
     static final long DEFAULT_KEEP_MS = Duration.ofHours(1).toMillis();
+    private static final int REGISTER_BATCH = 2_000;
 
     final RedissonClient app;
     final Executor completer;
@@ -58,6 +62,9 @@ final class ResultAwaiter {
         final String stream;
         final AwaitScripts scripts;
         final ConcurrentHashMap<String, List<Waiter<?>>> waiters = new ConcurrentHashMap<>();
+        /** Awaits whose awaitJob call has not been sent: sent together, one call in flight. */
+        final ConcurrentLinkedQueue<String> toRegister = new ConcurrentLinkedQueue<>();
+        final AtomicBoolean registering = new AtomicBoolean();
         volatile long keepMs = DEFAULT_KEEP_MS;
         String cursor;
 
@@ -138,21 +145,56 @@ final class ResultAwaiter {
         CompletableFuture.delayedExecutor(timeout.toMillis(), TimeUnit.MILLISECONDS, completer).execute(() ->
                 w.future.completeExceptionally(new TimeoutException(
                         "job " + jobId + " of queue " + queue + " did not finish within " + timeout)));
-        RedisCalls.translated(queue, "awaitResult", scripts.awaitJob(keepMs, List.of(jobId))).whenComplete((reply, error) -> {
+        t.toRegister.add(jobId);
+        register(t);
+        return w.future;
+    }
+
+    /**
+     * Sends the awaits not yet registered in one awaitJob call (at most {@link #REGISTER_BATCH}
+     * ids), one call per queue in flight: 10,000 awaits at once make a few calls, not 10,000. A
+     * call that fails leaves its awaits to the loop's periodic re-read (they are in the map).
+     */
+    private void register(Tracked t) {
+        if (t.toRegister.isEmpty() || !t.registering.compareAndSet(false, true)) {
+            return;
+        }
+        Set<String> ids = new LinkedHashSet<>();
+        String id;
+        while (ids.size() < REGISTER_BATCH && (id = t.toRegister.poll()) != null) {
+            ids.add(id);
+        }
+        if (ids.isEmpty()) {
+            t.registering.set(false);
+            register(t);
+            return;
+        }
+        t.scripts.awaitJob(t.keepMs, ids).whenComplete((reply, error) -> {
             // On Redisson's I/O thread: only hand on.
-            if (error != null) {
-                completer.execute(() -> w.future.completeExceptionally(error));
-            } else {
-                Answer a = reply.answers().get(0);
-                if ("pending".equals(a.status())) {
+            try {
+                if (error != null) {
+                    log.warn("registering {} awaits of queue {} failed ({}); the awaiter re-reads them", ids.size(),
+                            t.queue, RedisCalls.translate(t.queue, "awaitResult", error).toString());
+                    wake();
+                    return;
+                }
+                boolean pendingOnes = false;
+                for (Answer a : reply.answers()) {
+                    if ("pending".equals(a.status())) {
+                        pendingOnes = true;
+                    } else {
+                        resolve(t, a.jobId(), a.status(), a.value(), false);
+                    }
+                }
+                if (pendingOnes) {
                     starts.add(new Start(t, reply.newestEventId()));
                     wake();
-                } else {
-                    resolve(t, jobId, a.status(), a.value(), false);
                 }
+            } finally {
+                t.registering.set(false);
+                register(t);
             }
         });
-        return w.future;
     }
 
     /** Completes every await of the job (on the completion executor); later calls find none. */
