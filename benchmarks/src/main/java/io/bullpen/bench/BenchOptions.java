@@ -24,6 +24,8 @@ public record BenchOptions(List<String> workloads, boolean quick, List<String> p
     public static final List<String> ALL_WORKLOADS = List.of("processing", "adding", "delayed", "cost", "scale");
     /** The flow-control workloads (issue 15): run only when named, or all of them with {@code flow}. */
     public static final List<String> FLOW_WORKLOADS = List.of("limiter", "wakeup", "fairness", "groupcost");
+    /** The job-control workloads (issue 16): run only when named. */
+    public static final List<String> JOB_CONTROL_WORKLOADS = List.of("await");
     /** The peers, in column order. */
     public static final List<String> ALL_PEERS = List.of("bullpen", "bullmq", "redisson");
 
@@ -32,6 +34,7 @@ public record BenchOptions(List<String> workloads, boolean quick, List<String> p
             usage: java -jar benchmarks/target/bullpen-bench.jar [workload...] [options]
               workloads: processing adding delayed cost scale (default: these five, "all")
                          limiter wakeup fairness groupcost (flow control; only when named, or "flow")
+                         await (job control; only when named)
               --quick              reduced sizes, 1 run (under 2 minutes)
               --peers LIST         comma-separated, from bullpen,bullmq,redisson (default: all)
               --runs N             runs per workload and peer; the table shows the median (default 3, --quick 1)
@@ -69,7 +72,8 @@ public record BenchOptions(List<String> workloads, boolean quick, List<String> p
                         workloads.addAll(ALL_WORKLOADS);
                     } else if (arg.equals("flow")) {
                         workloads.addAll(FLOW_WORKLOADS);
-                    } else if (ALL_WORKLOADS.contains(arg) || FLOW_WORKLOADS.contains(arg)) {
+                    } else if (ALL_WORKLOADS.contains(arg) || FLOW_WORKLOADS.contains(arg)
+                            || JOB_CONTROL_WORKLOADS.contains(arg)) {
                         workloads.add(arg);
                     } else {
                         throw new IllegalArgumentException("unknown argument '" + arg + "'; workloads are " + ALL_WORKLOADS

@@ -39,6 +39,7 @@ public final class Workloads {
     public static List<Workload> known(Sizes sizes, boolean quick) {
         List<Workload> all = new java.util.ArrayList<>(all(sizes));
         all.addAll(flow(quick));
+        all.add(new AwaitWorkload(quick));
         return all;
     }
 
