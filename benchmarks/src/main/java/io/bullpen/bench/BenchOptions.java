@@ -83,7 +83,7 @@ public record BenchOptions(List<String> workloads, boolean quick, List<String> p
             }
         }
         List<String> chosen = workloads.isEmpty() ? ALL_WORKLOADS
-                : java.util.stream.Stream.concat(ALL_WORKLOADS.stream(), FLOW_WORKLOADS.stream())
+                : java.util.stream.Stream.of(ALL_WORKLOADS, FLOW_WORKLOADS, JOB_CONTROL_WORKLOADS).flatMap(List::stream)
                         .filter(workloads::contains).toList();
         return new BenchOptions(chosen, quick, peers, runs != null ? runs : quick ? 1 : 3, hz, redisServer, bullmqDir, help);
     }
