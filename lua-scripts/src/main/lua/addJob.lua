@@ -29,9 +29,11 @@
     2 now           epoch millis (the job's timestamp)
     3 job...        then groups of 11 per job: customId ("" = automatic id), name, data (JSON),
                     opts (JSON of non-default options, "" = defaults), delayMs, priority,
-                    lifo ("1" or "0"), group ("" = none; stored as grp), dedupId ("" = none;
-                    stored as dedupId), dedupTtlMs (0 = the key lives until the owner ends),
-                    dedupFlags ("d" debounce, "k" keepLastIfActive, "" = neither)
+                    lifo ("1" or "0"; "1@<ms>" / "0@<ms>" for a job someone awaits, addAndAwait:
+                    stored as awaited = <ms>, how long its finish keeps the result), group ("" =
+                    none; stored as grp), dedupId ("" = none; stored as dedupId), dedupTtlMs (0 =
+                    the key lives until the owner ends), dedupFlags ("d" debounce, "k"
+                    keepLastIfActive, "" = neither)
   Returns:
     {{jobId, 1}, ...} one entry per job in order; flag 1 = added, 0 = duplicate custom id,
     2 = deduplicated (jobId is the owner of the deduplication id);
@@ -77,6 +79,10 @@ for i = 3, #ARGV, 11 do
   local jobId = ARGV[i]
   local name, data, opts = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
   local delay, priority, lifo = tonumber(ARGV[i + 4]), tonumber(ARGV[i + 5]), ARGV[i + 6] == "1"
+  local awaited = #ARGV[i + 6] > 1 and string.sub(ARGV[i + 6], 3)
+  if awaited then
+    lifo = string.sub(ARGV[i + 6], 1, 1) == "1"
+  end
   local duplicate = false
   if jobId == "" then
     local number = redis.call("INCR", idKey)
@@ -122,6 +128,10 @@ for i = 3, #ARGV, 11 do
     if dedupId ~= "" then
       fields[#fields + 1] = "dedupId"
       fields[#fields + 1] = dedupId
+    end
+    if awaited then
+      fields[#fields + 1] = "awaited"
+      fields[#fields + 1] = awaited
     end
     redis.call("HSET", q.jobPrefix .. jobId, unpack(fields))
     if delay > 0 then

@@ -59,7 +59,10 @@
                     see putBackLimited; value is the delay in ms, keepCount the scope "queue" or
                     "group", attemptsMade and keepAgeMs are "") or "step" (the processor asked
                     for a delay: see stepJob; value is the due time in epoch ms, attemptsMade,
-                    keepCount and keepAgeMs are "", after the group a 9th value is the staged data, "" = none)
+                    keepCount and keepAgeMs are "", after the group a 9th value is the staged data, "" = none);
+                    "completed@<ttlMs>" / "failed@<ttlMs>" (also "...+data@<ttlMs>") for a job whose
+                    awaited field the worker read at take: its result is kept in result:<id> for
+                    ttlMs (keepResult)
     14 attemptsMade the job's attemptsMade when the worker took it ("" = read it here); the
                     worker holds the lock, so nothing else changed it since
     15 value        completed: return value (JSON); failed: failedReason
@@ -87,6 +90,9 @@
     was rejected and changed nothing: -1 job not found, -2 lock missing (expired or recovered,
     or the same job twice in one call), -3 lock held by another token. Then the fetch as in
     moveToActive's reply (0, 0, 0, -1, -1, 0 when count = 0).
+  Awaited jobs (keepResult): a completed or failed-for-good job that is awaited (outcome suffix,
+  or, while meta's awaits > 0, its awaited field) gets result:<id> (JSON, PX ttl), also when
+  retention deletes it.
   Events:
     completed (returnValue; consecutive completed jobs of the call share one entry, see
     emitEvents), failed (failedReason, attemptsMade; cancelled = 1 for a cancelled job), retrying (attemptsMade,
@@ -111,6 +117,7 @@
 --- @include "failCancelled"
 --- @include "endDeduplication"
 --- @include "stepJob"
+--- @include "keepResult"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
@@ -130,6 +137,8 @@ local finishedCount = {completed = 0, failed = 0}
 local policies, policySeen = {}, {}
 -- Consecutive completed events of the call go in one stream entry (emitEvents).
 local completedIds, returnValues = {}, {}
+-- The current record's kept-result ttl (nil = nobody awaits the job; see keepResult).
+local awaitTtl
 
 -- Written before any other event of the call, so the stream keeps the order of a sequence of calls.
 local function flushCompleted()
@@ -185,6 +194,9 @@ local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
   local backoffMs = tonumber(ARGV[i + 11])
   if cancel then
     redis.call("HSET", jobKey, "finishedOn", q.nowText)
+    if awaitTtl then
+      keepResult(q, jobId, awaitTtl, "failed", value)
+    end
     finish(i, q.failed, "failed", jobId, keepCount, keepAgeMs, "failedReason", value, "attemptsMade", attemptsMade,
       "cancelled", "1")
     endDeduplication(q, jobId, ARGV[i + 14])
@@ -192,6 +204,9 @@ local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
   end
   if ARGV[i + 12] == "1" or tonumber(attemptsMade) >= tonumber(ARGV[i + 10]) then
     redis.call("HSET", jobKey, "finishedOn", q.nowText)
+    if awaitTtl then
+      keepResult(q, jobId, awaitTtl, "failed", value)
+    end
     finish(i, q.failed, "failed", jobId, keepCount, keepAgeMs, "failedReason", value, "attemptsMade", attemptsMade)
     endDeduplication(q, jobId, ARGV[i + 14])
     return "failed"
@@ -224,6 +239,11 @@ local withData = {["completed+data"] = "completed", ["failed+data"] = "failed"}
 local i = 11
 while i <= #ARGV do
   local jobId, lockToken, outcome, value = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 4]
+  awaitTtl = nil
+  local at = string.find(outcome, "@", 1, true)
+  if at then
+    awaitTtl, outcome = string.sub(outcome, at + 1), string.sub(outcome, 1, at - 1)
+  end
   local stride = strides[outcome]
   local staged
   if withData[outcome] then
@@ -282,6 +302,7 @@ while i <= #ARGV do
       attemptsMade = intText(tonumber(ARGV[i + 3]) + 1)
     end
     local keepCount, keepAgeMs = tonumber(ARGV[i + 5]), tonumber(ARGV[i + 6])
+    awaitTtl = awaitedTtl(q, jobKey, awaitTtl)
     if staged then
       -- A step job's last step: its data is written with whatever ends the attempt.
       redis.call("HSET", jobKey, "data", staged)
@@ -294,6 +315,9 @@ while i <= #ARGV do
         redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText)
       else
         redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText, "returnValue", value)
+      end
+      if awaitTtl then
+        keepResult(q, jobId, awaitTtl, "completed", value)
       end
       finish(i, q.completed, "completed", jobId, keepCount, keepAgeMs, value)
       if ARGV[i + 8] ~= "" then

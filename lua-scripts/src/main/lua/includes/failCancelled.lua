@@ -5,7 +5,7 @@
   cancel, a stalled job, a rate-limit put-back), the failed metric and a failed event with
   cancelled = 1 (prev = the state it left). The caller has taken the job out of its state and
   given back its group slot or group place. Releases its deduplication id (endDeduplication: a
-  kept add becomes a job). Needs q.failed, q.events, q.meta, q.jobPrefix, q.now and what
+  kept add becomes a job) and keeps its result for awaiters (keepResult) when it is awaited. Needs q.failed, q.events, q.meta, q.jobPrefix, q.now and what
   endDeduplication needs (q.id, q.wait, q.prioritized, q.delayed, q.marker); counts in
   q.metrics.failed when present.
 ]]
@@ -15,6 +15,7 @@
 --- @include "emitEvent"
 --- @include "intText"
 --- @include "endDeduplication"
+--- @include "keepResult"
 
 local function failCancelled(q, jobId, reason, attemptsMade, prev)
   local jobKey = q.jobPrefix .. jobId
@@ -27,7 +28,7 @@ local function failCancelled(q, jobId, reason, attemptsMade, prev)
     attemptsMade = redis.call("HGET", jobKey, "atm") or "0"
   end
   local keepCount, keepAgeMs = -1, -1
-  local stored = redis.call("HMGET", jobKey, "opts", "dedupId")
+  local stored = redis.call("HMGET", jobKey, "opts", "dedupId", "awaited", "awaitLate")
   local opts = stored[1]
   if opts and opts ~= "" then
     local keep = cjson.decode(opts)["removeOnFail"]
@@ -39,6 +40,15 @@ local function failCancelled(q, jobId, reason, attemptsMade, prev)
   emitEvent(q, "failed", jobId, "failedReason", failedReason, "attemptsMade", attemptsMade, "prev", prev,
     "cancelled", "1")
   endDeduplication(q, jobId, stored[2])
+  if stored[3] then
+    -- Someone awaits it (awaitJob/addAndAwait): the result outlives the job for them.
+    keepResult(q, jobId, stored[3], "failed", failedReason)
+  end
+  if stored[4] then
+    -- An await registered while it ran: its finish, this, resolves it (meta awaits - 1).
+    redis.call("HDEL", jobKey, "awaitLate")
+    redis.call("HINCRBY", q.meta, "awaits", -1)
+  end
   if keepCount == 0 then
     removeJobData(q.jobPrefix, jobId)
   else

@@ -23,6 +23,7 @@
     base           jobPrefix without "job:"; per-scheduler hashes are base .. "scheduler:" .. id
   Filled in by includes during the call (caches and results):
     metaRead maxLen paused metricMinute metricCount  meta read once per call (readMeta)
+    awaits         awaits registered on already active jobs (readMeta, keepResult)
     groupsOn gvt gConcurrency gRateMax gRatePer gRateBurst  group flag, virtual time, defaults (readMeta)
     redisNow       Redis's clock in ms, read once per call for limits (groupClock)
     gTaken readyGroups  grouped jobs this take picked; 0 when groups:ready is empty after it, else positive (pickReadyJobs)

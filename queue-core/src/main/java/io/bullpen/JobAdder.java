@@ -53,6 +53,11 @@ final class JobAdder<T> {
     }
 
     CompletionStage<List<Job<T>>> addAll(String operation, List<JobSpec<T>> specs) {
+        return addAll(operation, specs, 0);
+    }
+
+    /** @param awaitMs 0, or: the jobs are awaited (addAndAwait), their results kept this long */
+    CompletionStage<List<Job<T>>> addAll(String operation, List<JobSpec<T>> specs, long awaitMs) {
         Objects.requireNonNull(specs, "specs");
         if (specs.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
@@ -66,7 +71,8 @@ final class JobAdder<T> {
             newJobs.add(new NewJob(o.jobId().orElse(null), spec.name(), encodeData(spec.name(), spec.data()),
                     JsonCodec.encodeOptions(o), delayMs, o.priority(), o.lifo(), o.group().orElse(null),
                     d == null ? null : d.id(), d == null ? 0 : d.ttlDuration().map(Duration::toMillis).orElse(0L),
-                    d == null ? "" : (d.debounceDuration().isPresent() ? "d" : "") + (d.keepsLastIfActive() ? "k" : "")));
+                    d == null ? "" : (d.debounceDuration().isPresent() ? "d" : "") + (d.keepsLastIfActive() ? "k" : ""),
+                    awaitMs));
         }
         long now = clock.millis();
         try {

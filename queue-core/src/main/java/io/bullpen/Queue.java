@@ -3,6 +3,7 @@ package io.bullpen;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JavaType;
 import io.bullpen.instrument.Instrumentation;
+import io.bullpen.internal.AwaitScripts;
 import io.bullpen.internal.Futures;
 import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.KeyScheme;
@@ -23,6 +24,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.redisson.api.RedissonClient;
@@ -61,6 +63,7 @@ public final class Queue<T> {
     private final QueueWorkers workers;
     private final QueueCancels cancels;
     private final QueueJobChanges<T> jobChanges;
+    private final QueueAwaits<T> awaits;
     private final JavaType dataType;
     private final Clock clock;
     private final long eventsMaxLength; // 0: not set here, the stored setting stays
@@ -83,6 +86,7 @@ public final class Queue<T> {
         this.workers = new QueueWorkers(redisson, keys);
         this.cancels = new QueueCancels(redisson, keys, clock);
         this.jobChanges = new QueueJobChanges<>(redisson, keys, adder, clock);
+        this.awaits = new QueueAwaits<>(redisson, new AwaitScripts(redisson, keys), adder);
     }
 
     /**
@@ -767,6 +771,48 @@ public final class Queue<T> {
      */
     public void updateData(String id, T data) {
         jobChanges.updateData(id, data);
+    }
+
+    // --- awaiting a result (issue 16) ---
+
+    /**
+     * Awaits a job's result: the future completes with the processor's return value once the job
+     * completes, or exceptionally with {@link JobFailedException} (its {@code failedReason}; also
+     * for a cancelled job) once it fails for good, with {@link java.util.concurrent.TimeoutException}
+     * after {@code timeout}, or with {@link JobNotFoundException} when the job does not exist and no
+     * result of it is kept. A job that finished before the call answers from its hash or its kept
+     * result. Results are never missed: the job is marked awaited and its finish keeps the result
+     * in Redis (at least 1 h, longer than the timeout), which the awaiter re-reads after a dropped
+     * connection. All awaits of a {@code RedissonClient} share one thread and one blocking
+     * connection; futures complete on the common pool, never on Redisson's threads.
+     *
+     * @param jobId the job's id
+     * @param resultType the class the return value (JSON) is read as
+     * @param timeout how long to wait, &gt; 0
+     * @param <R> the result type
+     * @return the future result
+     * @throws IllegalArgumentException for a blank id or a timeout that is not positive
+     */
+    public <R> CompletableFuture<R> awaitResult(String jobId, Class<R> resultType, Duration timeout) {
+        return awaits.awaitResult(jobId, resultType, timeout);
+    }
+
+    /**
+     * Adds a job and awaits its result (see {@link #awaitResult}): the add itself marks the job
+     * awaited, so its worker keeps the result at the finish without an extra read.
+     *
+     * @param name the job name
+     * @param data the job data
+     * @param options the job's options
+     * @param resultType the class the return value (JSON) is read as
+     * @param timeout how long to wait for the result, &gt; 0
+     * @param <R> the result type
+     * @return the future result
+     * @throws IllegalArgumentException for invalid data or options, or a timeout that is not positive
+     */
+    public <R> CompletableFuture<R> addAndAwait(String name, T data, JobOptions options, Class<R> resultType,
+                                                Duration timeout) {
+        return awaits.addAndAwait(name, data, options, resultType, timeout);
     }
 
     private <R> R join(String operation, CompletionStage<R> stage) {

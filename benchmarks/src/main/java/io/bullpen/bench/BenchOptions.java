@@ -25,7 +25,7 @@ public record BenchOptions(List<String> workloads, boolean quick, List<String> p
     /** The flow-control workloads (issue 15): run only when named, or all of them with {@code flow}. */
     public static final List<String> FLOW_WORKLOADS = List.of("limiter", "wakeup", "fairness", "groupcost");
     /** The job-control workloads (issue 16): run only when named. */
-    public static final List<String> CONTROL_WORKLOADS = List.of("cancel");
+    public static final List<String> CONTROL_WORKLOADS = List.of("cancel", "await");
     /** The peers, in column order. */
     public static final List<String> ALL_PEERS = List.of("bullpen", "bullmq", "redisson");
 
@@ -35,6 +35,7 @@ public record BenchOptions(List<String> workloads, boolean quick, List<String> p
               workloads: processing adding delayed cost scale (default: these five, "all")
                          limiter wakeup fairness groupcost (flow control; only when named, or "flow")
                          cancel (job control; only when named)
+                         await (job control; only when named)
               --quick              reduced sizes, 1 run (under 2 minutes)
               --peers LIST         comma-separated, from bullpen,bullmq,redisson (default: all)
               --runs N             runs per workload and peer; the table shows the median (default 3, --quick 1)

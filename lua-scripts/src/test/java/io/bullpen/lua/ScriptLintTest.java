@@ -119,8 +119,8 @@ class ScriptLintTest {
    * per-group keys ({@code q.base .. "scheduler:"}, {@code "group:"}, {@code "groupmeta:"}).
    * Job-scoped keys (built from the job prefix) are exempt.
    */
-  /** The suffixes a script may append to q.base: keys of one scheduler, group or deduplication id, like job keys. */
-  static final Set<String> PER_ENTITY_KEYS = Set.of("scheduler:", "group:", "groupmeta:", "dedup:");
+  /** The suffixes a script may append to q.base: keys of one scheduler, group or deduplication id, or one job's kept result, like job keys. */
+  static final Set<String> PER_ENTITY_KEYS = Set.of("scheduler:", "group:", "groupmeta:", "dedup:", "result:");
 
   @Test
   void onlyPerSchedulerAndPerGroupKeysMayBeBuiltFromTheBase() {

@@ -64,4 +64,8 @@ public final class JobFields {
      * it ends. Written by addJob; read by the worker at take and passed back in the finish.
      */
     public static final String DEDUP_ID = "dedupId";
+    /** Set on a job someone awaits: how long its kept result ({@code result:<id>}) lives, in ms. */
+    public static final String AWAITED = "awaited";
+    /** Set by awaitJob on a job already active when the await came (counted in meta's awaits). */
+    public static final String AWAIT_LATE = "awaitLate";
 }

@@ -232,6 +232,11 @@ public final class KeyScheme {
         return jobPrefix() + id;
     }
 
+    /** @return the STRING (JSON) of an awaited job's kept result, written by its finish with a TTL (built in Lua) */
+    public String result(String id) {
+        return base + "result:" + id;
+    }
+
     /** @return the lock STRING of one job */
     public String lock(String id) {
         return job(id) + ":lock";

@@ -46,4 +46,6 @@ public final class MetaFields {
     public static final String GROUP_RATE_PER = "g:rl:per";
     /** The default rate limit's burst (absent = 0). */
     public static final String GROUP_RATE_BURST = "g:rl:burst";
+    /** Awaits registered on jobs that were already active: finishes read awaited per job while > 0. */
+    public static final String AWAITS = "awaits";
 }

@@ -15,19 +15,25 @@ public final class ScriptTypes {
      * {@code group} null for none.
      */
     public record NewJob(String customId, String name, String data, String opts, long delayMs, int priority, boolean lifo,
-            String group, String dedupId, long dedupTtlMs, String dedupFlags) {
+            String group, String dedupId, long dedupTtlMs, String dedupFlags, long awaitMs) {
         /**
-         * A job without deduplication ({@code dedupId} null for none; {@code dedupTtlMs} 0 for
+         * A job nobody awaits at its add ({@code dedupId} null for none; {@code dedupTtlMs} 0 for
          * none; {@code dedupFlags} "d" debounce, "k" keepLastIfActive).
          */
         public NewJob(String customId, String name, String data, String opts, long delayMs, int priority, boolean lifo,
-                String group) {
-            this(customId, name, data, opts, delayMs, priority, lifo, group, null, 0, "");
+                String group, String dedupId, long dedupTtlMs, String dedupFlags) {
+            this(customId, name, data, opts, delayMs, priority, lifo, group, dedupId, dedupTtlMs, dedupFlags, 0);
         }
 
         /** A job without a group. */
         public NewJob(String customId, String name, String data, String opts, long delayMs, int priority, boolean lifo) {
             this(customId, name, data, opts, delayMs, priority, lifo, null);
+        }
+
+        /** A job without deduplication that nobody awaits at its add. */
+        public NewJob(String customId, String name, String data, String opts, long delayMs, int priority, boolean lifo,
+                String group) {
+            this(customId, name, data, opts, delayMs, priority, lifo, group, null, 0, "", 0);
         }
     }
 
@@ -137,17 +143,32 @@ public final class ScriptTypes {
      * @param dedupId the job's deduplication id as the worker read it at take, null for none
      * @param stagedData a step job's new data (JSON) written with this outcome, null = unchanged
      * @param stepDueMs for a {@link #step}: when the job is due again (epoch ms); -1 otherwise
+     * @param awaitMs 0, or the job's awaited field as the worker read it at take: its result is
+     *     kept this long for awaiters (see {@link #awaited})
      */
     public record Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
                          int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
                          Retention retention, int attemptsMade, String limitScope, String group, String dedupId,
-                         String stagedData, long stepDueMs) {
+                         String stagedData, long stepDueMs, long awaitMs) {
         /** A result whose group the script reads itself, without a deduplication id to release or staged data. */
         public Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
                       int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
                       Retention retention, int attemptsMade, String limitScope) {
             this(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs, unrecoverable, lifo,
-                    retention, attemptsMade, limitScope, null, null, null, -1);
+                    retention, attemptsMade, limitScope, null, null, null, -1, 0);
+        }
+
+        /**
+         * @param awaitedField the job's {@code awaited} field as read at take (null = not awaited)
+         * @return this result, carrying the flag so the finish keeps the result without reading the job
+         */
+        public Finish awaited(String awaitedField) {
+            if (awaitedField == null || limitScope != null) {
+                return this;
+            }
+            return new Finish(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs,
+                    unrecoverable, lifo, retention, attemptsMade, limitScope, group, dedupId, stagedData, stepDueMs,
+                    Long.parseLong(awaitedField));
         }
 
         /** A completed or failed result. */
@@ -190,7 +211,7 @@ public final class ScriptTypes {
         public Finish withGroup(String takenGroup) {
             return new Finish(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs,
                     unrecoverable, lifo, retention, attemptsMade, limitScope, takenGroup == null ? "" : takenGroup, dedupId,
-                    stagedData, stepDueMs);
+                    stagedData, stepDueMs, awaitMs);
         }
 
         /**
@@ -205,7 +226,7 @@ public final class ScriptTypes {
          */
         public static Finish step(String id, String token, long dueMs, String stagedData) {
             return new Finish(id, token, false, null, null, 0, 0, 0, false, false, Retention.keepAll(), -1, null,
-                    null, null, stagedData, dueMs);
+                    null, null, stagedData, dueMs, 0);
         }
 
         /** @return true for a {@link #step} result */
@@ -219,7 +240,7 @@ public final class ScriptTypes {
          */
         public Finish withStagedData(String data) {
             return data == null ? this : new Finish(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts,
-                    backoffMs, unrecoverable, lifo, retention, attemptsMade, limitScope, group, dedupId, data, stepDueMs);
+                    backoffMs, unrecoverable, lifo, retention, attemptsMade, limitScope, group, dedupId, data, stepDueMs, awaitMs);
         }
 
         /** @return true for a {@link #limited} result */
@@ -244,7 +265,7 @@ public final class ScriptTypes {
         public static Finish completed(String id, String token, int attemptsMadeBefore, String resultJson,
                                        io.bullpen.JobOptions options, int stackLimit) {
             return new Finish(id, token, true, resultJson, null, stackLimit, options.attempts(), 0, false, options.lifo(),
-                    options.removeOnComplete(), attemptsMadeBefore, null, null, dedupId(options), null, -1);
+                    options.removeOnComplete(), attemptsMadeBefore, null, null, dedupId(options), null, -1, 0);
         }
 
         /**
@@ -267,7 +288,7 @@ public final class ScriptTypes {
                     .map(d -> Math.min(d.toMillis(), MAX_BACKOFF_MS))
                     .orElse(0L);
             return new Finish(id, token, false, reason, stacktrace, stackLimit, options.attempts(), backoffMs,
-                    unrecoverable, options.lifo(), options.removeOnFail(), attemptsMadeBefore, null, null, dedupId(options), null, -1);
+                    unrecoverable, options.lifo(), options.removeOnFail(), attemptsMadeBefore, null, null, dedupId(options), null, -1, 0);
         }
 
         /**

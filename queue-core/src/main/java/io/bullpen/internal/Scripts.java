@@ -80,7 +80,7 @@ public final class Scripts {
             args.add(j.opts());
             args.add(Long.toString(j.delayMs()));
             args.add(Integer.toString(j.priority()));
-            args.add(j.lifo() ? "1" : "0");
+            args.add(j.awaitMs() > 0 ? (j.lifo() ? "1@" : "0@") + j.awaitMs() : j.lifo() ? "1" : "0");
             args.add(j.group() == null ? "" : j.group());
             args.add(j.dedupId() == null ? "" : j.dedupId());
             args.add(Long.toString(j.dedupTtlMs()));
@@ -176,8 +176,9 @@ public final class Scripts {
             }
             args.add(f.jobId());
             args.add(f.lockToken());
-            args.add(f.stagedData() != null ? (f.completed() ? "completed+data" : "failed+data")
-                    : f.completed() ? "completed" : "failed");
+            String outcome = f.stagedData() != null ? (f.completed() ? "completed+data" : "failed+data")
+                    : f.completed() ? "completed" : "failed";
+            args.add(f.awaitMs() > 0 ? outcome + "@" + f.awaitMs() : outcome);
             args.add(f.attemptsMade() < 0 ? "" : Integer.toString(f.attemptsMade()));
             args.add(f.value() == null ? "" : f.value());
             args.add(Integer.toString(f.retention().count()));

@@ -124,7 +124,7 @@ class LuaVocabularyTest {
                 k.schedulers(), k.scheduler("<id>"), k.schedulerPrefix(), k.jobPrefix(), k.job("<id>"),
                 k.lock("<id>"), k.logs("<id>"), k.metrics("<kind>"), k.groups(), k.groupsReady(), k.groupsLimited(),
                 k.group(""), k.groupMeta(""), k.group("<g>"), k.groupMeta("<g>"), k.workers(), k.workersSeen(),
-                k.dedup(""), k.dedup("<id>"), k.dedupNext("<id>")));
+                k.dedup(""), k.dedup("<id>"), k.dedupNext("<id>"), k.result(""), k.result("<id>")));
         for (JobState state : JobState.values()) {
             if (state != JobState.UNKNOWN) {
                 keys.add(k.stateKey(state));

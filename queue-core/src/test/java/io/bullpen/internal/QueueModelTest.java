@@ -302,7 +302,7 @@ class QueueModelTest {
             // The dedup id as a worker passes it: from the options it read at take.
             Finish finish = new Finish(id, model.lockToken(id), ok, ok ? "\"done\"" : "boom", ok ? null : "trace", 3,
                     o.attempts(), o.backoffMs(), unrecoverable, o.lifo(), ok ? o.onComplete() : o.onFail(), -1, null, null,
-                    o.dedupId(), null, -1);
+                    o.dedupId(), null, -1, 0);
             op = "moveToFinished@" + rel(now) + " " + (ok ? "complete " : unrecoverable ? "fail(unrecoverable) " : "fail ")
                     + job + " retention=" + finish.retention() + " next=" + nextCount;
             FinishResult actual = Futures.join(scripts.moveToFinished(now, fetch(nextCount), finish));

@@ -248,8 +248,10 @@ final class JobRunner<T, R> {
      * @param attempt the attempt, null for a job that could not be read
      */
     private void finish(ActiveJob<T> attempt, Finish outcome, Throwable error, R result) {
-        // The group the take gave saves the script reading it back (one command per grouped job).
-        Finish finish = attempt == null ? outcome : outcome.withGroup(attempt.group);
+        // The group the take gave saves the script reading it back (one command per grouped job);
+        // an awaited job's flag, read at take, rides in the record: its finish reads nothing more.
+        Finish finish = attempt == null ? outcome
+                : outcome.withGroup(attempt.group).awaited(attempt.job.rawFields().get(JobFields.AWAITED));
         finisher.submit(finish).thenAccept(settled -> {
             try {
                 report(finish, attempt, error, result, settled);

@@ -40,6 +40,7 @@ public final class Workloads {
         List<Workload> all = new java.util.ArrayList<>(all(sizes));
         all.addAll(flow(quick));
         all.add(new CancelWorkload());
+        all.add(new AwaitWorkload(quick));
         return all;
     }
 
