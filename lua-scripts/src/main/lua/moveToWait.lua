@@ -1,8 +1,8 @@
 --[[
-  moveToWait: give back a job a worker took but never started (it is closing): release the
-  lock and return the job to the front of wait (or to prioritized) without counting a stall or
-  an attempt. Checks the lock token like moveToFinished. Job keys are built from jobKeyPrefix
-  (same slot).
+  moveToWait: give back a job a worker took but never started, or one still running at its close
+  timeout (the worker is closing): release the lock and return the job to the front of wait (or to
+  prioritized) without counting a stall or an attempt. Checks the lock token like moveToFinished.
+  Job keys are built from jobKeyPrefix (same slot).
 
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait

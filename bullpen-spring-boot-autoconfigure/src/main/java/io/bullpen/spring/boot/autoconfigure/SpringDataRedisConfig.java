@@ -68,11 +68,12 @@ final class SpringDataRedisConfig {
             int port = uri != null && uri.getPort() > 0 ? uri.getPort() : binder.bind(P + "port", Integer.class).orElse(6379);
             server = config.useSingleServer().setAddress(scheme + host + ":" + port).setDatabase(database);
         }
+        // Redisson 4 takes the credentials on the Config (the per-server setters are deprecated).
         if (username != null) {
-            server.setUsername(username);
+            config.setUsername(username);
         }
         if (password != null) {
-            server.setPassword(password);
+            config.setPassword(password);
         }
         binder.bind(P + "timeout", Duration.class).ifBound(t -> server.setTimeout((int) t.toMillis()));
         binder.bind(P + "connect-timeout", Duration.class).ifBound(t -> server.setConnectTimeout((int) t.toMillis()));
