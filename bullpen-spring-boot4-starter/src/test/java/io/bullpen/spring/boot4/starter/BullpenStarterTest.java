@@ -9,6 +9,8 @@ import io.bullpen.JobState;
 import io.bullpen.Queue;
 import io.bullpen.RateLimit;
 import io.bullpen.client.Bullpen;
+import io.bullpen.dashboard.Dashboard;
+import io.bullpen.instrument.Instrumentation;
 import io.bullpen.spring.QueueRegistry;
 import io.bullpen.spring.boot4.actuate.BullpenHealthAutoConfiguration;
 import io.bullpen.spring.boot.autoconfigure.BullpenAutoConfiguration;
@@ -25,8 +27,13 @@ import io.bullpen.spring.boot4.starter.TestBeans.TwoParameters;
 import io.bullpen.spring.boot4.starter.TestBeans.UnknownZone;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -37,6 +44,7 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** The Boot 4.0 starter against a real Redis, one condition or feature per test. */
@@ -211,6 +219,46 @@ class BullpenStarterTest {
             assertThat(slow.getState(job.id())).isEqualTo(JobState.WAITING);
             assertThat(slow.getJob(job.id()).orElseThrow().stalledCount()).isZero();
             ctx.assertInvariant(prefix, "slow");
+        });
+    }
+
+    @Test
+    void theDashboardServesOnItsOwnPortWhenEnabled() {
+        runner.withPropertyValues("bullpen.dashboard.enabled=true", "bullpen.dashboard.port=0",
+                "bullpen.dashboard.read-only=true").run(context -> {
+            assertThat(context).hasNotFailed();
+            Dashboard dashboard = context.getBean(Dashboard.class);
+            HttpResponse<String> config = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create(dashboard.url() + "api/config")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(config.statusCode()).isEqualTo(200);
+            assertThat(config.body()).contains("\"readOnly\":true");
+        });
+        runner.run(context -> assertThat(context).doesNotHaveBean(Dashboard.class));
+    }
+
+    @Test
+    void withoutActuatorOrWithTheIndicatorOffThereIsNoHealthIndicatorButBullpenWorks() {
+        runner.withClassLoader(new FilteredClassLoader(HealthIndicator.class)).run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(Bullpen.class).doesNotHaveBean("bullpenHealthIndicator");
+        });
+        runner.withPropertyValues("management.health.bullpen.enabled=false").run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(Bullpen.class).doesNotHaveBean("bullpenHealthIndicator");
+        });
+    }
+
+    @Test
+    void instrumentationBeansObserveTheWorkers() {
+        List<String> started = new CopyOnWriteArrayList<>();
+        Instrumentation recording = new Instrumentation() {
+            @Override
+            public void workerStarted(String queue, String worker) {
+                started.add(queue);
+            }
+        };
+        runner.withBean(Slow.class).withBean("recording", Instrumentation.class, () -> recording).run(context -> {
+            assertThat(context).hasNotFailed();
+            await().atMost(Duration.ofSeconds(5)).until(() -> started.contains("slow"));
         });
     }
 }
