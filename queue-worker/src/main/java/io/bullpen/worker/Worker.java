@@ -133,7 +133,8 @@ public final class Worker<T, R> implements AutoCloseable {
      * Stops taking jobs and waits up to {@code timeout} for the running ones to finish. Jobs still
      * running then are interrupted and handed back to the queue at once (to the front of their
      * line, through a script that checks this worker still holds their lock): they run again
-     * without waiting for their lock to expire, and neither a stall nor an attempt is counted.
+     * without waiting for their lock to expire, and neither a stall nor a failed attempt is counted
+     * (their start is: {@code attemptsStarted} counts every time a processor began).
      * A result such a processor returns afterwards is rejected. Idempotent.
      *
      * @param timeout how long to wait for running jobs

@@ -123,14 +123,15 @@ final class WorkerLifecycle<T, R> {
     /**
      * Interrupts the attempts still running and returns their jobs to wait through moveToWait: the
      * lock token is checked (a job whose result landed meanwhile, or that another worker holds, is
-     * left alone), no stall and no attempt is counted, and nobody waits for the lock to lapse. A
-     * result the processor returns later is rejected by the token check.
+     * left alone), no stall and no attempt made is counted (the start is: the processor ran), and
+     * nobody waits for the lock to lapse. A result the processor returns later is rejected by the
+     * token check.
      */
     private void handBack() {
         List<CompletableFuture<Void>> calls = new ArrayList<>();
         for (ActiveJob<T> attempt : rt.slots.inFlight().values()) {
             attempt.abandon();
-            calls.add(rt.scripts.moveToWait(attempt.id(), attempt.lockToken).toCompletableFuture()
+            calls.add(rt.scripts.moveToWait(attempt.id(), attempt.lockToken, true).toCompletableFuture()
                     .whenComplete((ok, error) -> {
                         if (error != null) {
                             log.info("job {} not handed back ({}): it finished meanwhile, or it is recovered when its "
