@@ -1,8 +1,9 @@
 --[[
-  moveToWait: give back a job a worker took but never started (it is closing): release the
-  lock and return the job to the front of wait (or to prioritized) without counting a stall or
-  an attempt. Checks the lock token like moveToFinished. Job keys are built from jobKeyPrefix
-  (same slot).
+  moveToWait: give back a job a worker took but never started, or one still running at its close
+  timeout (the worker is closing): release the lock and return the job to the front of wait (or to
+  prioritized) without counting a stall or an attempt made. An unstarted job's start is taken
+  back (ats - 1); a cut-off attempt did start and stays counted. Checks the lock token like
+  moveToFinished. Job keys are built from jobKeyPrefix (same slot).
 
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait
@@ -18,6 +19,7 @@
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 jobId         the job
     3 lockToken     the token the worker holds
+    4 started       "1": the processor had started (a close cut it off), attempts started stay; "0": never started
   Returns:
     0 given back; -1 job not found; -2 lock missing; -3 lock held by another token
   Events:
@@ -42,7 +44,9 @@ if lockCheck < 0 then
 end
 redis.call("DEL", jobKey .. ":lock")
 redis.call("ZREM", KEY.leases, jobId)
-redis.call("HINCRBY", jobKey, "ats", -1)
+if ARGV[4] ~= "1" then
+  redis.call("HINCRBY", jobKey, "ats", -1)
+end
 local ready = redis.call("HMGET", jobKey, "priority", "grp")
 releaseGroupSlot(q, jobId, ready[2])
 pushReady(q, jobId, tonumber(ready[1]) or 0, true, ready[2])

@@ -221,8 +221,17 @@ public final class Scripts {
 
     /** moveToWait: gives back a job taken but never started (lock checked, no stall counted). */
     public CompletionStage<Void> moveToWait(String jobId, String lockToken) {
+        return moveToWait(jobId, lockToken, false);
+    }
+
+    /**
+     * moveToWait: gives back a job (lock checked, no stall counted); {@code started}: its processor
+     * had started (a close cut it off), so its start stays counted.
+     */
+    public CompletionStage<Void> moveToWait(String jobId, String lockToken, boolean started) {
         List<Object> keys = scriptKeys.of("moveToWait");
-        return runner.<Object>run("moveToWait", ReturnType.LONG, keys, k.jobPrefix(), jobId, lockToken)
+        return runner.<Object>run("moveToWait", ReturnType.LONG, keys, k.jobPrefix(), jobId, lockToken,
+                        started ? "1" : "0")
                 .thenAccept(reply -> check(reply, jobId, "give back", "active"));
     }
 

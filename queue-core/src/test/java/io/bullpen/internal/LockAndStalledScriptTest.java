@@ -147,6 +147,20 @@ class LockAndStalledScriptTest {
     }
 
     @Test
+    void moveToWaitOfAStartedAttemptKeepsItsStartCounted() {
+        f.job("a", "ats", "1").active("a", "w:1", LOCK_MS, NOW + LOCK_MS);
+
+        join(f.scripts.moveToWait("a", "w:1", true));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.waiting()).containsExactly("a");
+        assertThat(s.leases()).isEmpty();
+        assertThat(s.lock("a")).isNull();
+        assertThat(s.job("a")).containsEntry("ats", "1").doesNotContainKey("stc");
+        f.assertInvariant();
+    }
+
+    @Test
     void moveToWaitChecksTheToken() {
         f.job("a").active("a", "w:1", LOCK_MS, NOW + LOCK_MS);
 

@@ -184,10 +184,10 @@ final class JobRunner<T, R> {
             return;
         }
         if (attempt.abandoned() && error != null) {
-            // A forced close interrupted this attempt: record nothing and let the lock lapse, so
-            // the job is recovered and run again rather than charged a failed attempt. (A success
-            // is still recorded below; the token check rejects it if the lock has gone.)
-            log.info("job {} interrupted by a forced close; it will be recovered when its lock expires", job.id());
+            // A forced close interrupted this attempt: record nothing (close handed the job back,
+            // or its lock lapses), so it runs again rather than being charged a failed attempt. (A
+            // success is still recorded below; the token check rejects it if the lock has gone.)
+            log.info("job {} interrupted by a forced close; it runs again", job.id());
             slots.end(attempt);
             slots.release();
             return;

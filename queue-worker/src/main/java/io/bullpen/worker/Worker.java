@@ -147,12 +147,24 @@ public final class Worker<T, R> implements AutoCloseable {
 
     /**
      * Stops taking jobs and waits up to {@code timeout} for the running ones to finish. Jobs still
-     * running then are interrupted and their locks left to expire, so another worker recovers
-     * them. Idempotent.
+     * running then are interrupted and handed back to the queue at once (to the front of their
+     * line, through a script that checks this worker still holds their lock): they run again
+     * without waiting for their lock to expire, and neither a stall nor a failed attempt is counted
+     * (their start is: {@code attemptsStarted} counts every time a processor began).
+     * A result such a processor returns afterwards is rejected. Idempotent.
      *
      * @param timeout how long to wait for running jobs
      */
     public void close(Duration timeout) {
+        close(timeout, true);
+    }
+
+    /** For tests simulating a crash: closes leaving the running jobs' locks to expire. */
+    void closeAsIfCrashed() {
+        close(Duration.ZERO, false);
+    }
+
+    private void close(Duration timeout, boolean handBack) {
         synchronized (lifecycle) {
             if (closed) {
                 return;
@@ -162,7 +174,7 @@ public final class Worker<T, R> implements AutoCloseable {
                 return;
             }
         }
-        parts.close(timeout);
+        parts.close(timeout, handBack);
     }
 
     // --- workers (issue 16) ---

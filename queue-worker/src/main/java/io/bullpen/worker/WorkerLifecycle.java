@@ -8,13 +8,18 @@ import io.bullpen.internal.SchedulerScripts;
 import io.bullpen.internal.Scripts;
 import io.bullpen.internal.WorkerScripts;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.redisson.client.codec.StringCodec;
 import org.slf4j.Logger;
@@ -22,12 +27,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A started worker's parts and threads: wires them on start, and on close stops intake, waits for
- * the attempts in flight (see {@link Slots}), abandons the rest and shuts the threads down.
+ * the attempts in flight (see {@link Slots}), hands the rest back to the queue and shuts the threads
+ * down.
  */
 final class WorkerLifecycle<T, R> {
     private static final Logger log = LoggerFactory.getLogger(Worker.class);
     /** How long close() waits for listeners to take the callbacks queued by then. */
     private static final Duration LISTENERS_CLOSE_TIMEOUT = Duration.ofSeconds(5);
+    /** How long close() waits for Redis to take back the jobs still running at its timeout. */
+    private static final Duration HAND_BACK_TIMEOUT = Duration.ofSeconds(5);
 
     final WorkerRuntime<T, R> rt;
     private final MarkerWaiter waiter;
@@ -83,6 +91,14 @@ final class WorkerLifecycle<T, R> {
     }
 
     void close(Duration timeout) {
+        close(timeout, true);
+    }
+
+    /**
+     * @param handBack true: jobs still running at the timeout are interrupted and handed back to
+     *     wait at once (lock checked); false (tests simulating a crash): their locks are left to lapse
+     */
+    void close(Duration timeout, boolean handBack) {
         String name = rt.settings.name();
         rt.running(false);
         waiter.wakeForClose();
@@ -96,7 +112,11 @@ final class WorkerLifecycle<T, R> {
             Thread.currentThread().interrupt();
         }
         int left = rt.slots.inFlightCount();
-        if (left > 0) {
+        if (left > 0 && handBack) {
+            log.warn("worker {} closed with {} job(s) still running; they are interrupted and handed back to the queue",
+                    name, left);
+            handBack();
+        } else if (left > 0) {
             log.warn("worker {} closed with {} job(s) still running; their locks will expire and another worker will "
                     + "recover them", name, left);
             rt.slots.inFlight().values().forEach(ActiveJob::abandon);
@@ -127,6 +147,35 @@ final class WorkerLifecycle<T, R> {
         if (changed) {
             log.info("worker {} {}", rt.settings.name(), paused ? "paused" : "resumed");
             heartbeat.beatSoon();
+        }
+    }
+
+    /**
+     * Interrupts the attempts still running and returns their jobs to wait through moveToWait: the
+     * lock token is checked (a job whose result landed meanwhile, or that another worker holds, is
+     * left alone), no stall and no attempt made is counted (the start is: the processor ran), and
+     * nobody waits for the lock to lapse. A result the processor returns later is rejected by the
+     * token check.
+     */
+    private void handBack() {
+        List<CompletableFuture<Void>> calls = new ArrayList<>();
+        for (ActiveJob<T> attempt : rt.slots.inFlight().values()) {
+            attempt.abandon();
+            calls.add(rt.scripts.moveToWait(attempt.id(), attempt.lockToken, true).toCompletableFuture()
+                    .whenComplete((ok, error) -> {
+                        if (error != null) {
+                            log.info("job {} not handed back ({}): it finished meanwhile, or it is recovered when its "
+                                    + "lock expires", attempt.id(), error.toString());
+                        }
+                    }));
+        }
+        try {
+            CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(HAND_BACK_TIMEOUT.toMillis(),
+                    TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // Logged per job above; a job not handed back is recovered when its lock expires.
         }
     }
 

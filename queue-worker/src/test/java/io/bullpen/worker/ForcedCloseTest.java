@@ -7,20 +7,83 @@ import io.bullpen.Job;
 import io.bullpen.JobOptions;
 import io.bullpen.JobState;
 import io.bullpen.Queue;
+import io.bullpen.internal.KeyScheme;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.redisson.api.RBucket;
+import org.redisson.client.codec.StringCodec;
 
-/** A forced close does not charge the running jobs an attempt: their locks lapse and they run again. */
+/**
+ * A close whose timeout ends with jobs still running hands them back to the queue at once, lock
+ * checked, without charging a failed attempt or counting a stall; a crash leaves them to lock expiry.
+ */
 @BullpenTest
 class ForcedCloseTest {
+    private BullpenTestContext ctx;
+    private Queue<String> queue;
+    private final CountDownLatch running = new CountDownLatch(1);
+
+    @BeforeEach
+    void setUp(BullpenTestContext ctx) {
+        this.ctx = ctx;
+        queue = Queue.builder(ctx.redisson(), ctx.queueName(), String.class).build();
+    }
+
+    private Worker<String, String> startSlowWorker() throws InterruptedException {
+        Worker<String, String> worker = Worker.builder(ctx.redisson(), queue.name(), String.class)
+                .lockDuration(Duration.ofSeconds(30))
+                .processor(c -> {
+                    running.countDown();
+                    Thread.sleep(30_000);
+                    return "never";
+                }).build().start();
+        assertThat(running.await(5, TimeUnit.SECONDS)).isTrue();
+        return worker;
+    }
+
     @Test
-    void interruptedJobsAreRecoveredNotFailed(BullpenTestContext ctx) throws Exception {
-        Queue<String> queue = Queue.builder(ctx.redisson(), ctx.queueName(), String.class).build();
-        CountDownLatch running = new CountDownLatch(1);
+    void aJobStillRunningAtTheCloseTimeoutIsWaitingAgainAtOnce() throws Exception {
+        Job<String> job = queue.add("x", "data", JobOptions.builder().attempts(1).build());
+        Worker<String, String> first = startSlowWorker();
+
+        first.close(Duration.ofMillis(100));
+
+        // No waiting for the 30 s lock: the job is back in wait when close returns, its lock gone.
+        assertThat(queue.getState(job.id())).isEqualTo(JobState.WAITING);
+        assertThat(lock(job.id()).isExists()).isFalse();
+        try (Worker<String, String> second = Worker.builder(ctx.redisson(), queue.name(), String.class)
+                .processor(c -> "done").build().start()) {
+            await().atMost(Duration.ofSeconds(5)).until(() -> queue.getState(job.id()) == JobState.COMPLETED);
+        }
+        Job<String> done = queue.getJob(job.id()).orElseThrow();
+        assertThat(done.returnValue(String.class)).contains("done");
+        assertThat(done.attemptsMade()).isEqualTo(1);
+        assertThat(done.attemptsStarted()).as("the cut-off start counts; only the second one made an attempt")
+                .isEqualTo(2);
+        assertThat(done.stalledCount()).isZero();
+        ctx.assertInvariant(queue.name());
+    }
+
+    @Test
+    void aJobWhoseLockAnotherWorkerHoldsIsNotHandedBack() throws Exception {
+        Job<String> job = queue.add("x", "data", JobOptions.builder().attempts(1).build());
+        Worker<String, String> first = startSlowWorker();
+        // As if the lock had lapsed and another worker had taken the job meanwhile.
+        lock(job.id()).set("another-worker:1");
+
+        first.close(Duration.ZERO);
+
+        assertThat(queue.getState(job.id())).isEqualTo(JobState.ACTIVE);
+        assertThat(lock(job.id()).get()).isEqualTo("another-worker:1");
+    }
+
+    @Test
+    void aCrashLeavesTheRunningJobToLockExpiry() throws Exception {
         Job<String> job = queue.add("x", "data", JobOptions.builder().attempts(1).build());
         Worker<String, String> first = Worker.builder(ctx.redisson(), queue.name(), String.class)
                 .lockDuration(Duration.ofMillis(800))
@@ -31,7 +94,7 @@ class ForcedCloseTest {
                 }).build().start();
         assertThat(running.await(5, TimeUnit.SECONDS)).isTrue();
 
-        first.close(Duration.ZERO);
+        first.closeAsIfCrashed();
 
         assertThat(queue.getState(job.id())).isEqualTo(JobState.ACTIVE);
         try (Worker<String, String> second = Worker.builder(ctx.redisson(), queue.name(), String.class)
@@ -43,5 +106,10 @@ class ForcedCloseTest {
         assertThat(done.attemptsStarted()).isEqualTo(2);
         assertThat(done.stalledCount()).isEqualTo(1);
         ctx.assertInvariant(queue.name());
+    }
+
+    private RBucket<String> lock(String jobId) {
+        return ctx.redisson().getBucket(new KeyScheme(KeyScheme.DEFAULT_PREFIX, queue.name()).lock(jobId),
+                StringCodec.INSTANCE);
     }
 }

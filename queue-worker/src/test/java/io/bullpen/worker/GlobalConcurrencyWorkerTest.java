@@ -97,8 +97,8 @@ class GlobalConcurrencyWorkerTest {
             return null;
         }));
         assertThat(taken.await(5, TimeUnit.SECONDS)).isTrue();
-        // Closed without finishing: the attempt is abandoned and its lock left to lapse.
-        crashing.close(Duration.ZERO);
+        // Gone without finishing, as a crashed process: the lease is left to lapse.
+        crashing.closeAsIfCrashed();
         Job<String> next = queue.add("next", "b");
         start(builder().processor(c -> null));
 

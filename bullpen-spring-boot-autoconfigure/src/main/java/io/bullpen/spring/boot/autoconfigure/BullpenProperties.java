@@ -1,0 +1,290 @@
+package io.bullpen.spring.boot.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/** Bullpen's settings under {@code bullpen.*}. */
+@ConfigurationProperties("bullpen")
+public class BullpenProperties {
+    /** Prefix of every Redis key of the queues. */
+    private String prefix = "bp";
+
+    private final Worker worker = new Worker();
+
+    /** Settings per queue, by queue name. */
+    private Map<String, QueueSettings> queues = new LinkedHashMap<>();
+
+    private final Dashboard dashboard = new Dashboard();
+
+    private final Metrics metrics = new Metrics();
+
+    private final Tracing tracing = new Tracing();
+
+    /** @return the key prefix */
+    public String getPrefix() {
+        return prefix;
+    }
+
+    /** @param prefix the key prefix */
+    public void setPrefix(String prefix) {
+        this.prefix = prefix;
+    }
+
+    /** @return the worker settings */
+    public Worker getWorker() {
+        return worker;
+    }
+
+    /** @return the settings per queue name */
+    public Map<String, QueueSettings> getQueues() {
+        return queues;
+    }
+
+    /** @param queues the settings per queue name */
+    public void setQueues(Map<String, QueueSettings> queues) {
+        this.queues = queues;
+    }
+
+    /** @return the dashboard settings */
+    public Dashboard getDashboard() {
+        return dashboard;
+    }
+
+    /** @return the metrics settings */
+    public Metrics getMetrics() {
+        return metrics;
+    }
+
+    /** @return the tracing settings */
+    public Tracing getTracing() {
+        return tracing;
+    }
+
+    /** {@code bullpen.worker.*}: the {@code @BullpenWorker} methods' workers. */
+    public static class Worker {
+        /** Whether the @BullpenWorker methods' workers run in this application. */
+        private boolean enabled = true;
+
+        /**
+         * How long shutdown waits for running jobs before handing them back to their queue. Keep it
+         * below spring.lifecycle.timeout-per-shutdown-phase (30s by default).
+         */
+        private Duration shutdownTimeout = Duration.ofSeconds(20);
+
+        /** @return whether the workers run */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether the workers run */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return how long shutdown waits for running jobs */
+        public Duration getShutdownTimeout() {
+            return shutdownTimeout;
+        }
+
+        /** @param shutdownTimeout how long shutdown waits for running jobs */
+        public void setShutdownTimeout(Duration shutdownTimeout) {
+            this.shutdownTimeout = shutdownTimeout;
+        }
+    }
+
+    /** {@code bullpen.queues.<name>.*}: one queue's settings. */
+    public static class QueueSettings {
+        /** Class of the jobs' data: a Queue bean of that type is defined for this queue. */
+        private Class<?> dataType;
+
+        /** How many jobs a worker of this queue runs at once (an annotation's own value wins). */
+        private Integer concurrency;
+
+        /** How long a job's lock lasts unless renewed. */
+        private Duration lockDuration;
+
+        /** How often a busy worker looks for stalled jobs. */
+        private Duration stalledInterval;
+
+        /** How many times a job may be recovered after its worker lost the lock before it fails. */
+        private Integer maxStalledCount;
+
+        /** The queue's rate limit as "max/period", e.g. "100/1s", applied at startup. */
+        private String rateLimit;
+
+        /** Most jobs of this queue running at once across all workers, applied at startup. */
+        private Long globalConcurrency;
+
+        /** @return the data type */
+        public Class<?> getDataType() {
+            return dataType;
+        }
+
+        /** @param dataType the data type */
+        public void setDataType(Class<?> dataType) {
+            this.dataType = dataType;
+        }
+
+        /** @return the concurrency */
+        public Integer getConcurrency() {
+            return concurrency;
+        }
+
+        /** @param concurrency the concurrency */
+        public void setConcurrency(Integer concurrency) {
+            this.concurrency = concurrency;
+        }
+
+        /** @return the lock duration */
+        public Duration getLockDuration() {
+            return lockDuration;
+        }
+
+        /** @param lockDuration the lock duration */
+        public void setLockDuration(Duration lockDuration) {
+            this.lockDuration = lockDuration;
+        }
+
+        /** @return the stalled-check interval */
+        public Duration getStalledInterval() {
+            return stalledInterval;
+        }
+
+        /** @param stalledInterval the stalled-check interval */
+        public void setStalledInterval(Duration stalledInterval) {
+            this.stalledInterval = stalledInterval;
+        }
+
+        /** @return the max stalled count */
+        public Integer getMaxStalledCount() {
+            return maxStalledCount;
+        }
+
+        /** @param maxStalledCount the max stalled count */
+        public void setMaxStalledCount(Integer maxStalledCount) {
+            this.maxStalledCount = maxStalledCount;
+        }
+
+        /** @return the rate limit text */
+        public String getRateLimit() {
+            return rateLimit;
+        }
+
+        /** @param rateLimit the rate limit text, "max/period" */
+        public void setRateLimit(String rateLimit) {
+            this.rateLimit = rateLimit;
+        }
+
+        /** @return the global concurrency */
+        public Long getGlobalConcurrency() {
+            return globalConcurrency;
+        }
+
+        /** @param globalConcurrency the global concurrency */
+        public void setGlobalConcurrency(Long globalConcurrency) {
+            this.globalConcurrency = globalConcurrency;
+        }
+    }
+
+    /** {@code bullpen.dashboard.*}: the web dashboard, on a port of its own. */
+    public static class Dashboard {
+        /** Whether to serve the dashboard. */
+        private boolean enabled;
+
+        /** TCP port of the dashboard (0: any free port). */
+        private int port = 8081;
+
+        /** Address the dashboard listens on; 0.0.0.0 exposes it to the network. */
+        private String bindAddress = "127.0.0.1";
+
+        /** Secret that actions must send in the X-Bullpen-Token header; none: no actions allowed. */
+        private String token;
+
+        /** Whether the dashboard offers no actions at all. */
+        private boolean readOnly;
+
+        /** @return whether the dashboard is served */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether the dashboard is served */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the port */
+        public int getPort() {
+            return port;
+        }
+
+        /** @param port the port */
+        public void setPort(int port) {
+            this.port = port;
+        }
+
+        /** @return the bind address */
+        public String getBindAddress() {
+            return bindAddress;
+        }
+
+        /** @param bindAddress the bind address */
+        public void setBindAddress(String bindAddress) {
+            this.bindAddress = bindAddress;
+        }
+
+        /** @return the token */
+        public String getToken() {
+            return token;
+        }
+
+        /** @param token the token */
+        public void setToken(String token) {
+            this.token = token;
+        }
+
+        /** @return whether the dashboard is read-only */
+        public boolean isReadOnly() {
+            return readOnly;
+        }
+
+        /** @param readOnly whether the dashboard is read-only */
+        public void setReadOnly(boolean readOnly) {
+            this.readOnly = readOnly;
+        }
+    }
+
+    /** {@code bullpen.metrics.*}: Micrometer meters (bullpen-micrometer on the class path). */
+    public static class Metrics {
+        /** Whether Bullpen's meters are registered when bullpen-micrometer is present. */
+        private boolean enabled = true;
+
+        /** @return whether meters are registered */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether meters are registered */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+    }
+
+    /** {@code bullpen.tracing.*}: observations (bullpen-tracing on the class path). */
+    public static class Tracing {
+        /** Whether jobs are traced when bullpen-tracing is present. */
+        private boolean enabled = true;
+
+        /** @return whether jobs are traced */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether jobs are traced */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.bullpen.spring.boot.starter;
+
+import io.bullpen.Queue;
+import io.bullpen.spring.BullpenScheduler;
+import io.bullpen.spring.BullpenWorker;
+import io.bullpen.worker.JobContext;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import org.springframework.beans.factory.annotation.Qualifier;
+
+/** The application beans the starter tests run. */
+final class TestBeans {
+    private TestBeans() {
+    }
+
+    record Order(String id, int amount) {
+    }
+
+    record Invoice(String number) {
+    }
+
+    /** A worker method taking the data and returning the result, one taking the JobContext. */
+    static class Shipping {
+        final List<String> billed = new CopyOnWriteArrayList<>();
+
+        @BullpenWorker(queue = "orders", concurrency = "${orders.concurrency:2}")
+        public String ship(Order order) {
+            return "shipped " + order.id() + " for " + order.amount();
+        }
+
+        @BullpenWorker(queue = "invoices")
+        @BullpenScheduler(id = "hourly-invoice", every = "1h", data = "{\"number\":\"scheduled\"}")
+        public void bill(JobContext<Invoice> ctx) {
+            ctx.log("billing " + ctx.job().data().number());
+            billed.add(ctx.job().data().number());
+        }
+    }
+
+    /** Injects queues by name (qualifier) and by generic type only. */
+    static class Producer {
+        final Queue<Order> orders;
+        final Queue<Invoice> invoices;
+
+        Producer(@Qualifier("orders") Queue<Order> orders, Queue<Invoice> invoices) {
+            this.orders = orders;
+            this.invoices = invoices;
+        }
+    }
+
+    /** Blocks in its job until interrupted: for shutdown tests. */
+    static class Slow {
+        final CountDownLatch started = new CountDownLatch(1);
+
+        @BullpenWorker(queue = "slow")
+        public String run(String data) throws InterruptedException {
+            started.countDown();
+            Thread.sleep(60_000);
+            return "never";
+        }
+    }
+
+    static class BadCron {
+        @BullpenWorker(queue = "reports")
+        @BullpenScheduler(id = "nightly", cron = "not a cron")
+        public void run(String data) {
+        }
+    }
+
+    static class UnknownZone {
+        @BullpenWorker(queue = "reports")
+        @BullpenScheduler(id = "nightly", cron = "0 2 * * *", zone = "Mars/Olympus")
+        public void run(String data) {
+        }
+    }
+
+    static class TwoParameters {
+        @BullpenWorker(queue = "reports")
+        public void run(String data, String more) {
+        }
+    }
+
+    static class BadConcurrency {
+        @BullpenWorker(queue = "reports", concurrency = "${reports.concurrency:many}")
+        public void run(String data) {
+        }
+    }
+}
