@@ -270,6 +270,19 @@ public class BullpenProperties {
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
         }
+
+        /** Whether the job timers and counters carry the job's name as a "name" tag. */
+        private boolean jobNameTag;
+
+        /** @return whether the job's name is a tag */
+        public boolean isJobNameTag() {
+            return jobNameTag;
+        }
+
+        /** @param jobNameTag whether the job's name is a tag */
+        public void setJobNameTag(boolean jobNameTag) {
+            this.jobNameTag = jobNameTag;
+        }
     }
 
     /** {@code bullpen.tracing.*}: observations (bullpen-tracing on the class path). */
