@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every {@code ```java} block of the README compiles as written, against the published modules
- * (this module's test class path has queue-core, queue-worker, queue-dashboard, bullpen, queue-testing,
+ * (this module's test class path has queue-core, queue-worker, queue-dashboard, bullpen, queue-testing, bullpen-micrometer,
  * and bullpen-spring-boot-autoconfigure with Spring for the Spring Boot snippets).
  * The README's rules for its snippets, which this test applies:
  * <ul>
