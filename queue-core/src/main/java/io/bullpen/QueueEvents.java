@@ -16,18 +16,12 @@ import io.bullpen.events.ResumedEvent;
 import io.bullpen.events.RetryingEvent;
 import io.bullpen.events.StalledEvent;
 import io.bullpen.events.WaitingEvent;
-import io.bullpen.internal.EventDecoder;
 import io.bullpen.internal.EventReader;
 import io.bullpen.internal.KeyScheme;
 import io.bullpen.internal.RedisChecks;
 import io.bullpen.internal.Validation;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.redisson.api.RedissonClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,12 +63,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class QueueEvents implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(QueueEvents.class);
-    private static final Pattern STREAM_ID = Pattern.compile("(\\d+)(?:-(\\d+))?");
 
     private final RedissonClient redisson;
     private final KeyScheme keys;
     private final String startAfter;
-    private final List<Listener<?>> listeners = new CopyOnWriteArrayList<>();
+    private final EventListeners listeners = new EventListeners();
     private final Object lifecycle = new Object();
     private volatile EventReader reader;
     private boolean started;
@@ -117,7 +110,7 @@ public final class QueueEvents implements AutoCloseable {
                 throw new IllegalStateException("events of queue " + queue() + " were already "
                         + (closed ? "closed" : "started"));
             }
-            reader = new EventReader(redisson, keys.events(), startAfter, this::deliver);
+            reader = new EventReader(redisson, keys.events(), startAfter, listeners::deliver);
             started = true;
             reader.start();
             RedisChecks.warnIfEvictingInBackground(redisson);
@@ -333,43 +326,8 @@ public final class QueueEvents implements AutoCloseable {
 
     private <E extends QueueEvent> QueueEvents add(Class<E> type, boolean storedOnly, Consumer<? super E> listener,
                                                    String name) {
-        listeners.add(new Listener<>(type, storedOnly, Objects.requireNonNull(listener, "listener"), name));
+        listeners.add(type, storedOnly, Objects.requireNonNull(listener, "listener"), name);
         return this;
-    }
-
-    /**
-     * Called by the reader for each stream entry, in order: each of its events (an entry can
-     * hold the same event of several jobs), then that event's views.
-     */
-    private void deliver(String id, Map<String, String> fields) {
-        for (QueueEvent event : EventDecoder.decodeAll(id, fields)) {
-            for (Listener<?> l : listeners) {
-                l.offer(event, true);
-            }
-            for (QueueEvent view : EventDecoder.viewsOf(event)) {
-                for (Listener<?> l : listeners) {
-                    l.offer(view, false);
-                }
-            }
-        }
-    }
-
-    /** One callback and the events it takes; {@code storedOnly} skips the views. */
-    private record Listener<E extends QueueEvent>(Class<E> type, boolean storedOnly, Consumer<? super E> consumer,
-                                                  String name) {
-        void offer(QueueEvent event, boolean stored) {
-            if ((stored || !storedOnly) && type.isInstance(event)) {
-                try {
-                    consumer.accept(type.cast(event));
-                } catch (VirtualMachineError fatal) {
-                    throw fatal;
-                } catch (Throwable t) {
-                    // A listener's failure is its own: the next listeners and events still run.
-                    log.warn("events listener {} threw on {} {} ({}); ignored", name, event.eventName(), event.eventId(),
-                            event.jobId(), t);
-                }
-            }
-        }
     }
 
     /** Builds {@link QueueEvents}. */
@@ -404,24 +362,8 @@ public final class QueueEvents implements AutoCloseable {
          * @throws IllegalArgumentException when the id is not a stream id
          */
         public Builder lastEventId(String id) {
-            Objects.requireNonNull(id, "lastEventId");
-            if (id.equals("$")) {
-                this.lastEventId = null;
-                return this;
-            }
-            Matcher m = STREAM_ID.matcher(id);
-            try {
-                if (m.matches()) {
-                    long millis = Long.parseLong(m.group(1));
-                    long sequence = m.group(2) == null ? 0 : Long.parseLong(m.group(2));
-                    this.lastEventId = millis + "-" + sequence;
-                    return this;
-                }
-            } catch (NumberFormatException tooLarge) {
-                // reported below
-            }
-            throw new IllegalArgumentException("lastEventId must be a stream id such as \"1718000000000-0\" (or \"0\""
-                    + " or \"$\") but was \"" + (id.length() > 40 ? id.substring(0, 40) + "..." : id) + "\"");
+            this.lastEventId = EventReader.startAfter(id);
+            return this;
         }
 
         /** @return the listener, not yet started */

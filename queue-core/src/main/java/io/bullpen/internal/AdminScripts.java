@@ -79,7 +79,7 @@ public final class AdminScripts {
         return runner.<List<Object>>run("clean", ReturnType.LIST, keys, k.jobPrefix(),
                         state.label(), Long.toString(now), Long.toString(graceMs), Long.toString(cursor),
                         Integer.toString(batch), Long.toString(remaining), Long.toString(total))
-                .thenApply(r -> new CleanChunk(Scripts.num(r.get(0)), Scripts.num(r.get(1))));
+                .thenApply(r -> new CleanChunk(ScriptReplies.num(r.get(0)), ScriptReplies.num(r.get(1))));
     }
 
     /**
@@ -91,7 +91,7 @@ public final class AdminScripts {
         List<Object> keys = scriptKeys.of("drain");
         return runner.<List<Object>>run("drain", ReturnType.LIST, keys, k.jobPrefix(),
                         includeDelayed ? "1" : "0", Integer.toString(limit), Long.toString(total))
-                .thenApply(r -> new DrainChunk(Scripts.num(r.get(0)), Scripts.num(r.get(1)) == 1));
+                .thenApply(r -> new DrainChunk(ScriptReplies.num(r.get(0)), ScriptReplies.num(r.get(1)) == 1));
     }
 
     /**
@@ -115,7 +115,7 @@ public final class AdminScripts {
                     }
                     List<?> r = (List<?>) reply;
                     return CompletableFuture.completedFuture(
-                            new ObliterateChunk(Scripts.num(r.get(0)), Scripts.num(r.get(1)) == 1));
+                            new ObliterateChunk(ScriptReplies.num(r.get(0)), ScriptReplies.num(r.get(1)) == 1));
                 });
     }
 
@@ -152,13 +152,13 @@ public final class AdminScripts {
                     List<?> raw = (List<?>) r.get(2);
                     List<Long> counts = new ArrayList<>(raw.size());
                     for (Object o : raw) {
-                        counts.add(Scripts.num(o));
+                        counts.add(ScriptReplies.num(o));
                     }
-                    return new MetricsReading(Scripts.num(r.get(0)), Scripts.num(r.get(1)), counts);
+                    return new MetricsReading(ScriptReplies.num(r.get(0)), ScriptReplies.num(r.get(1)), counts);
                 });
     }
 
     private static MoveChunk moveChunk(List<Object> r) {
-        return new MoveChunk(Scripts.num(r.get(0)), Scripts.num(r.get(1)));
+        return new MoveChunk(ScriptReplies.num(r.get(0)), ScriptReplies.num(r.get(1)));
     }
 }

@@ -68,9 +68,9 @@ public final class AwaitScripts {
                 .thenApply(reply -> {
                     List<Answer> answers = new ArrayList<>(ids.size());
                     for (int i = 0; i < ids.size(); i++) {
-                        answers.add(new Answer(ids.get(i), Scripts.str(reply.get(1 + 2 * i)), Scripts.str(reply.get(2 + 2 * i))));
+                        answers.add(new Answer(ids.get(i), ScriptReplies.str(reply.get(1 + 2 * i)), ScriptReplies.str(reply.get(2 + 2 * i))));
                     }
-                    return new Reply(Scripts.str(reply.get(0)), answers);
+                    return new Reply(ScriptReplies.str(reply.get(0)), answers);
                 });
     }
 }

@@ -50,7 +50,7 @@ public final class CancelScripts {
     public CompletionStage<CancelResult> cancelJob(long now, String jobId, String reason) {
         validate(jobId, reason);
         return runner.<Object>run("cancelJob", ReturnType.LONG, scriptKeys.of("cancelJob"), k.jobPrefix(), jobId,
-                reason, Long.toString(now)).thenApply(reply -> switch ((int) Scripts.num(reply)) {
+                reason, Long.toString(now)).thenApply(reply -> switch ((int) ScriptReplies.num(reply)) {
                     case 1 -> CancelResult.CANCELLED_WAITING;
                     case 2 -> CancelResult.CANCELLED_DELAYED;
                     case 3 -> CancelResult.CANCELLED_PRIORITIZED;
@@ -74,7 +74,7 @@ public final class CancelScripts {
                 .thenApply(reply -> {
                     Map<String, String> out = new LinkedHashMap<>();
                     for (int i = 0; i + 1 < reply.size(); i += 2) {
-                        out.put(Scripts.str(reply.get(i)), Scripts.str(reply.get(i + 1)));
+                        out.put(ScriptReplies.str(reply.get(i)), ScriptReplies.str(reply.get(i + 1)));
                     }
                     return out;
                 });

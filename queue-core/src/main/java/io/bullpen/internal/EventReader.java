@@ -2,11 +2,14 @@ package io.bullpen.internal;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.redisson.api.RStream;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.stream.StreamMessageId;
@@ -37,6 +40,7 @@ public final class EventReader implements AutoCloseable {
     private static final long WATCHDOG_MS = 2_000;
     private static final long MAX_BACKOFF_MS = 2_000;
     private static final int BATCH = 100;
+    private static final Pattern STREAM_ID = Pattern.compile("(\\d+)(?:-(\\d+))?");
 
     private final String streamKey;
     private final BiConsumer<String, Map<String, String>> sink;
@@ -46,6 +50,32 @@ public final class EventReader implements AutoCloseable {
     private final Thread thread;
     private volatile String position;
     private volatile CompletableFuture<Map<StreamMessageId, Map<String, String>>> pending;
+
+    /**
+     * Reads a user's starting point ({@code QueueEvents.Builder.lastEventId}).
+     *
+     * @param id a stream entry id such as {@code "1718000000000-0"}, {@code "0"}, or {@code "$"}
+     * @return the id in full ({@code "<millis>-<sequence>"}), or null for {@code "$"} (only new events)
+     * @throws IllegalArgumentException when the id is not a stream id, naming it
+     */
+    public static String startAfter(String id) {
+        Objects.requireNonNull(id, "lastEventId");
+        if (id.equals("$")) {
+            return null;
+        }
+        Matcher m = STREAM_ID.matcher(id);
+        try {
+            if (m.matches()) {
+                long millis = Long.parseLong(m.group(1));
+                long sequence = m.group(2) == null ? 0 : Long.parseLong(m.group(2));
+                return millis + "-" + sequence;
+            }
+        } catch (NumberFormatException tooLarge) {
+            // reported below
+        }
+        throw new IllegalArgumentException("lastEventId must be a stream id such as \"1718000000000-0\" (or \"0\""
+                + " or \"$\") but was \"" + (id.length() > 40 ? id.substring(0, 40) + "..." : id) + "\"");
+    }
 
     /**
      * Connects the small client and fixes the starting position; call {@link #start()} next.

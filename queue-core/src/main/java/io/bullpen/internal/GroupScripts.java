@@ -66,8 +66,8 @@ public final class GroupScripts {
                     List<RawGroup> out = new ArrayList<>(reply.size());
                     for (Object entry : reply) {
                         List<?> g = (List<?>) entry;
-                        out.add(new RawGroup(Scripts.str(g.get(0)), Scripts.num(g.get(1)), Scripts.num(g.get(2)),
-                                Scripts.num(g.get(3)) == 1, opt(g.get(4)), opt(g.get(5)), opt(g.get(6)), opt(g.get(7)),
+                        out.add(new RawGroup(ScriptReplies.str(g.get(0)), ScriptReplies.num(g.get(1)), ScriptReplies.num(g.get(2)),
+                                ScriptReplies.num(g.get(3)) == 1, opt(g.get(4)), opt(g.get(5)), opt(g.get(6)), opt(g.get(7)),
                                 opt(g.get(8)), opt(g.get(9)) == null ? null : opt(g.get(9)).intValue()));
                     }
                     return out;
@@ -75,7 +75,7 @@ public final class GroupScripts {
     }
 
     private static Long opt(Object value) {
-        String s = Scripts.str(value);
+        String s = ScriptReplies.str(value);
         return s == null || s.isEmpty() ? null : Long.parseLong(s);
     }
 }

@@ -48,13 +48,13 @@ public final class JobChangeScripts {
         argv[0] = k.jobPrefix();
         System.arraycopy(args, 0, argv, 1, args.length);
         return runner.<List<Object>>run(script, ReturnType.LIST, scriptKeys.of(script), argv).thenApply(reply -> {
-            long code = Scripts.num(reply.get(0));
+            long code = ScriptReplies.num(reply.get(0));
             if (code < 0) {
                 // The state the job is in, so the message says why: "... it is not delayed (it is waiting)".
-                String state = reply.size() > 1 ? " (it is " + Scripts.str(reply.get(1)) + ")" : "";
+                String state = reply.size() > 1 ? " (it is " + ScriptReplies.str(reply.get(1)) + ")" : "";
                 throw ErrorCode.toException(code, k.queue(), jobId, action, needed + state);
             }
-            return reply.size() > 1 ? JobState.fromLabel(Scripts.str(reply.get(1))) : null;
+            return reply.size() > 1 ? JobState.fromLabel(ScriptReplies.str(reply.get(1))) : null;
         });
     }
 }

@@ -62,7 +62,7 @@ public final class SchedulerScripts {
                     List<Map.Entry<String, Map<String, String>>> out = new ArrayList<>();
                     for (Object entry : reply) {
                         List<?> pair = (List<?>) entry;
-                        out.add(Map.entry(Scripts.str(pair.get(0)), Scripts.hash(pair.get(1))));
+                        out.add(Map.entry(ScriptReplies.str(pair.get(0)), ScriptReplies.hash(pair.get(1))));
                     }
                     return out;
                 });

@@ -1,5 +1,12 @@
 package io.bullpen.internal;
 
+import static io.bullpen.internal.ScriptReplies.fetchArgs;
+import static io.bullpen.internal.ScriptReplies.fetchResult;
+import static io.bullpen.internal.ScriptReplies.hash;
+import static io.bullpen.internal.ScriptReplies.num;
+import static io.bullpen.internal.ScriptReplies.str;
+import static io.bullpen.internal.ScriptReplies.strings;
+
 import io.bullpen.JobCounts;
 import io.bullpen.JobState;
 import io.bullpen.MetricsType;
@@ -16,7 +23,6 @@ import io.bullpen.internal.ScriptTypes.RawJob;
 import io.bullpen.internal.ScriptTypes.StalledResult;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.time.Duration;
@@ -148,55 +154,7 @@ public final class Scripts {
         List<Object> args = new ArrayList<>(10 + 14 * finishes.size());
         baseArgs(args, now);
         fetchArgs(args, next);
-        // A completed result needs no retry settings: 9 values instead of 15 (fewer arguments
-        // to encode and for the script to read); the record layouts are in moveToFinished.lua.
-        for (Finish f : finishes) {
-            if (f.limited()) {
-                args.add(f.jobId());
-                args.add(f.lockToken());
-                args.add("limited");
-                args.add("");
-                args.add(f.value());
-                args.add(f.limitScope());
-                args.add("");
-                args.add(groupArg(f.group()));
-                continue;
-            }
-            if (f.step()) {
-                args.add(f.jobId());
-                args.add(f.lockToken());
-                args.add("step");
-                args.add("");
-                args.add(Long.toString(f.stepDueMs()));
-                args.add("");
-                args.add("");
-                args.add(groupArg(f.group()));
-                args.add(f.stagedData() == null ? "" : f.stagedData());
-                continue;
-            }
-            args.add(f.jobId());
-            args.add(f.lockToken());
-            String outcome = f.stagedData() != null ? (f.completed() ? "completed+data" : "failed+data")
-                    : f.completed() ? "completed" : "failed";
-            args.add(f.awaitMs() > 0 ? outcome + "@" + f.awaitMs() : outcome);
-            args.add(f.attemptsMade() < 0 ? "" : Integer.toString(f.attemptsMade()));
-            args.add(f.value() == null ? "" : f.value());
-            args.add(Integer.toString(f.retention().count()));
-            args.add(Long.toString(f.retention().maxAgeMillis()));
-            args.add(groupArg(f.group()));
-            if (!f.completed()) {
-                args.add(f.stacktrace() == null ? "" : f.stacktrace());
-                args.add(Integer.toString(f.stackLimit()));
-                args.add(Integer.toString(f.attempts()));
-                args.add(Long.toString(f.backoffMs()));
-                args.add(f.unrecoverable() ? "1" : "0");
-                args.add(f.lifo() ? "1" : "0");
-            }
-            args.add(f.dedupId() == null ? "" : f.dedupId());
-            if (f.stagedData() != null) {
-                args.add(f.stagedData());
-            }
-        }
+        FinishRecords.encode(args, finishes);
         return runner.<List<Object>>run("moveToFinished", ReturnType.LIST, scriptKeys.of("moveToFinished"), args.toArray())
                 .thenApply(reply -> {
                     int count = (int) num(reply.get(0));
@@ -212,11 +170,6 @@ public final class Scripts {
                     }
                     return new FinishBatchResult(outcomes, fetchResult(reply, new int[] {1 + count}));
                 });
-    }
-
-    /** A finish record's group: "" = the script reads it, "=" = none, "=" + the group. */
-    private static String groupArg(String group) {
-        return group == null ? "" : "=" + group;
     }
 
     /** moveToWait: gives back a job taken but never started (lock checked, no stall counted). */
@@ -246,7 +199,7 @@ public final class Scripts {
             args.add(token);
         });
         return runner.<List<Object>>run("extendLocks", ReturnType.LIST, scriptKeys.of("extendLocks"), args.toArray())
-                .thenApply(Scripts::strings);
+                .thenApply(ScriptReplies::strings);
     }
 
     /** moveStalledJobsToWait: recovers up to {@code limit} jobs whose lock expired. */
@@ -388,91 +341,11 @@ public final class Scripts {
         args.add(Long.toString(now));
     }
 
-    private static void fetchArgs(List<Object> args, FetchArgs f) {
-        args.add(Integer.toString(f.count()));
-        args.add(f.token());
-        args.add(Long.toString(f.lockMs()));
-        args.add(f.workerName());
-        args.add(Integer.toString(f.promoteLimit()));
-        args.add(Integer.toString(f.stalledLimit()));
-        args.add(Integer.toString(f.maxStalled()));
-        args.add(Integer.toString(f.cleanLimit()));
-    }
-
-    /**
-     * Reads a fetch from the scripts' flat reply (see moveToActive's header), starting at
-     * {@code at[0]}, which it advances past what it read.
-     */
-    private static FetchResult fetchResult(List<?> reply, int[] at) {
-        List<String> recovered = counted(reply, at);
-        List<String> failed = counted(reply, at);
-        int jobCount = (int) num(reply.get(at[0]++));
-        List<RawJob> jobs = new ArrayList<>(jobCount);
-        for (int j = 0; j < jobCount; j++) {
-            List<?> entry = (List<?>) reply.get(at[0]++);
-            int fields = entry.size() - 2;
-            Map<String, String> hash = new LinkedHashMap<>(fields);
-            for (int i = 0; i + 1 < fields; i += 2) {
-                hash.put(str(entry.get(i)), str(entry.get(i + 1)));
-            }
-            jobs.add(new RawJob(str(entry.get(fields)), hash, str(entry.get(fields + 1))));
-        }
-        long nextDue = num(reply.get(at[0]++));
-        long nextLease = num(reply.get(at[0]++));
-        int updateCount = (int) num(reply.get(at[0]++));
-        List<ScriptTypes.SchedulerUpdate> updates = new ArrayList<>(updateCount);
-        for (int u = 0; u < updateCount; u++) {
-            int i = at[0];
-            updates.add(new ScriptTypes.SchedulerUpdate(str(reply.get(i)), str(reply.get(i + 1)), num(reply.get(i + 2)),
-                    str(reply.get(i + 3)), num(reply.get(i + 4))));
-            at[0] += 5;
-        }
-        return new FetchResult(jobs, nextDue, nextLease, recovered, failed, updates);
-    }
-
-    private static List<String> counted(List<?> reply, int[] at) {
-        int count = (int) num(reply.get(at[0]++));
-        List<String> values = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            values.add(str(reply.get(at[0]++)));
-        }
-        return values;
-    }
-
     /** Throws the exception for a negative code; returns a list reply as is. */
     private List<?> check(Object reply, String jobId, String action, String needed) {
         if (reply instanceof Number n && n.longValue() < 0) {
             throw ErrorCode.toException(n.longValue(), k.queue(), jobId, action, needed);
         }
         return reply instanceof List<?> list ? list : Collections.emptyList();
-    }
-
-    static Map<String, String> hash(Object flat) {
-        List<?> list = (List<?>) flat;
-        Map<String, String> map = new LinkedHashMap<>(list.size());
-        for (int i = 0; i + 1 < list.size(); i += 2) {
-            map.put(str(list.get(i)), str(list.get(i + 1)));
-        }
-        return map;
-    }
-
-    static List<String> strings(Object reply) {
-        List<?> list = (List<?>) reply;
-        List<String> out = new ArrayList<>(list.size());
-        for (Object o : list) {
-            out.add(str(o));
-        }
-        return out;
-    }
-
-    static String str(Object o) {
-        return o == null ? null : o.toString();
-    }
-
-    static long num(Object o) {
-        if (o instanceof Number n) {
-            return n.longValue();
-        }
-        return Long.parseLong(o.toString());
     }
 }

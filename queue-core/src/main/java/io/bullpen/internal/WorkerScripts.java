@@ -65,7 +65,7 @@ public final class WorkerScripts {
         return runner.<List<Object>>run("getWorkers", ReturnType.LIST, scriptKeys.of("getWorkers"),
                 Integer.toString(MAX_LISTED)).thenApply(reply -> {
                     List<String> out = new ArrayList<>(reply.size());
-                    reply.forEach(entry -> out.add(Scripts.str(entry)));
+                    reply.forEach(entry -> out.add(ScriptReplies.str(entry)));
                     return out;
                 });
     }

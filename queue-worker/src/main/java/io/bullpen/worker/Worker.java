@@ -3,16 +3,11 @@ package io.bullpen.worker;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JavaType;
 import io.bullpen.internal.JsonCodec;
-import io.bullpen.internal.KeyScheme;
 import io.bullpen.internal.Validation;
-import java.lang.management.ManagementFactory;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -39,8 +34,6 @@ import org.redisson.api.RedissonClient;
  * @param <R> the type of the processor's result
  */
 public final class Worker<T, R> implements AutoCloseable {
-    private static final AtomicInteger SEQUENCE = new AtomicInteger();
-
     private final Builder<T, R> config;
     private final Object lifecycle = new Object();
     private volatile WorkerRuntime<T, R> rt;
@@ -223,41 +216,21 @@ public final class Worker<T, R> implements AutoCloseable {
         }
     }
 
-    private static String defaultName() {
-        String host = ManagementFactory.getRuntimeMXBean().getName();
-        return host + ":" + SEQUENCE.incrementAndGet();
-    }
-
     /**
      * Builds a {@link Worker}.
      *
      * @param <T> the type of the jobs' data
      * @param <R> the type of the processor's result
      */
-    public static final class Builder<T, R> {
+    public static final class Builder<T, R> extends WorkerBuilderSettings<T, R> {
         final RedissonClient redisson;
         private final String queue;
         final JavaType dataType;
         JobProcessor<T, R> processor;
         final List<WorkerListener<T, ? super R>> listeners = new ArrayList<>();
-        final List<io.bullpen.instrument.Instrumentation> instrumentations = new ArrayList<>();
         private final List<java.util.function.Consumer<? super Worker<?, ?>>> onBuild = new ArrayList<>();
         /** How many of {@link #listeners} were added before any processor: typed for any result. */
         private int anyResultListeners;
-        private String prefix = KeyScheme.DEFAULT_PREFIX;
-        private String name = defaultName();
-        private boolean named;
-        private int concurrency = 1;
-        private Duration lockDuration = Duration.ofSeconds(30);
-        private Duration stalledInterval = Duration.ofSeconds(30);
-        private int maxStalledCount = 1;
-        private Duration closeTimeout = Duration.ofSeconds(30);
-        private Duration blockTimeout = Duration.ofSeconds(5);
-        private Duration janitorInterval = Duration.ofSeconds(5);
-        private int stackTraceLimit = 10;
-        private int keepLogs = 1_000;
-        private Clock clock = Clock.systemUTC();
-        ExecutorService executor;
 
         private Builder(RedissonClient redisson, String queue, JavaType dataType) {
             this.redisson = Objects.requireNonNull(redisson, "redisson");
@@ -269,21 +242,7 @@ public final class Worker<T, R> implements AutoCloseable {
             this(from.redisson, from.queue, from.dataType);
             this.processor = processor;
             carryListeners(from);
-            this.prefix = from.prefix;
-            this.name = from.name;
-            this.named = from.named;
-            this.concurrency = from.concurrency;
-            this.lockDuration = from.lockDuration;
-            this.stalledInterval = from.stalledInterval;
-            this.maxStalledCount = from.maxStalledCount;
-            this.closeTimeout = from.closeTimeout;
-            this.blockTimeout = from.blockTimeout;
-            this.janitorInterval = from.janitorInterval;
-            this.stackTraceLimit = from.stackTraceLimit;
-            this.keepLogs = from.keepLogs;
-            this.clock = from.clock;
-            this.executor = from.executor;
-            this.instrumentations.addAll(from.instrumentations);
+            copySettings(from);
             this.onBuild.addAll(from.onBuild);
         }
 
@@ -319,49 +278,6 @@ public final class Worker<T, R> implements AutoCloseable {
         }
 
         /**
-         * @param concurrency how many jobs run at once (default 1)
-         * @return this builder
-         */
-        public Builder<T, R> concurrency(int concurrency) {
-            Validation.atLeast("concurrency", concurrency, 1);
-            this.concurrency = concurrency;
-            return this;
-        }
-
-        /**
-         * @param duration how long a job's lock lasts unless renewed (default 30 s); renewed every
-         *                 duration / 2, so a crashed worker's jobs return after about this long
-         * @return this builder
-         */
-        public Builder<T, R> lockDuration(Duration duration) {
-            Validation.positive("lockDuration", duration);
-            this.lockDuration = duration;
-            return this;
-        }
-
-        /**
-         * @param interval how often a worker whose slots are all busy looks for stalled jobs
-         *                 (default 30 s; idle and fetching workers do it as they go)
-         * @return this builder
-         */
-        public Builder<T, R> stalledInterval(Duration interval) {
-            Validation.positive("stalledInterval", interval);
-            this.stalledInterval = interval;
-            return this;
-        }
-
-        /**
-         * @param count how many times a job may be recovered after its worker lost the lock before
-         *              it fails (default 1)
-         * @return this builder
-         */
-        public Builder<T, R> maxStalledCount(int count) {
-            Validation.atLeast("maxStalledCount", count, 0);
-            this.maxStalledCount = count;
-            return this;
-        }
-
-        /**
          * Adds in-process callbacks. Listeners add up: each gets every callback, in the order they
          * were added, on the worker's events thread (see {@link WorkerListener}).
          *
@@ -374,107 +290,6 @@ public final class Worker<T, R> implements AutoCloseable {
             if (processor == null) {
                 anyResultListeners = listeners.size();
             }
-            return this;
-        }
-
-        /**
-         * Runs the processors on an executor of the application's. The worker hands it each job
-         * from a thread of its own ({@code bullpen-<queue>-handoff}), since such an executor may
-         * block or run the task in the caller. A processor that outlives its job's timeout keeps
-         * one of its threads until it returns (the worker's own pool grows by a thread instead),
-         * so size it for the stuck processors you may have.
-         *
-         * @param executor runs the processors; not shut down by the worker (default: a pool of
-         *                 {@code concurrency} threads owned by the worker)
-         * @return this builder
-         */
-        public Builder<T, R> executor(ExecutorService executor) {
-            this.executor = Objects.requireNonNull(executor, "executor");
-            return this;
-        }
-
-        /**
-         * @param prefix the prefix of the queue's keys (default "bp")
-         * @return this builder
-         */
-        public Builder<T, R> prefix(String prefix) {
-            this.prefix = Validation.prefix(prefix);
-            return this;
-        }
-
-        /**
-         * @param name the worker's name, stored as each job's processedBy (as in BullMQ, a worker
-         *     without one stores none; it is then named after the JVM and a number in logs)
-         * @return this builder
-         */
-        public Builder<T, R> name(String name) {
-            if (name == null || name.isBlank()) {
-                throw new IllegalArgumentException("worker name must not be blank but was " + Validation.quote(name));
-            }
-            this.name = name;
-            this.named = true;
-            return this;
-        }
-
-        /**
-         * @param timeout how long {@link Worker#close()} waits for running jobs (default 30 s)
-         * @return this builder
-         */
-        public Builder<T, R> closeTimeout(Duration timeout) {
-            Validation.nonNegative("closeTimeout", timeout);
-            this.closeTimeout = timeout;
-            return this;
-        }
-
-        /**
-         * @param timeout the longest single blocking wait of an idle worker, rounded to whole
-         *                seconds, at least 1 (default 5 s: 4 round trips per 10 idle seconds)
-         * @return this builder
-         */
-        public Builder<T, R> blockTimeout(Duration timeout) {
-            Validation.positive("blockTimeout", timeout);
-            this.blockTimeout = timeout;
-            return this;
-        }
-
-        /**
-         * @param limit stack traces kept per job, oldest dropped (default 10)
-         * @return this builder
-         */
-        public Builder<T, R> stackTraceLimit(int limit) {
-            Validation.atLeast("stackTraceLimit", limit, 0);
-            this.stackTraceLimit = limit;
-            return this;
-        }
-
-        /**
-         * @param lines log lines kept per job, oldest dropped (default 1,000)
-         * @return this builder
-         */
-        public Builder<T, R> keepLogs(int lines) {
-            Validation.atLeast("keepLogs", lines, 0);
-            this.keepLogs = lines;
-            return this;
-        }
-
-        /**
-         * @param clock the clock for timestamps and due times (tests may pass their own)
-         * @return this builder
-         */
-        public Builder<T, R> clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
-            return this;
-        }
-
-        /**
-         * Adds an observer of this worker and its jobs, for metrics and tracing (several may be
-         * added). Called on the listeners' thread, next to them: it takes no listener's place.
-         *
-         * @param instrumentation the observer
-         * @return this builder
-         */
-        public Builder<T, R> instrumentation(io.bullpen.instrument.Instrumentation instrumentation) {
-            instrumentations.add(Objects.requireNonNull(instrumentation, "instrumentation"));
             return this;
         }
 
