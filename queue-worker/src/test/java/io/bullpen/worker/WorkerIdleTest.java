@@ -46,7 +46,9 @@ class WorkerIdleTest {
             long roundTrips = calls(t0, t10, "evalsha") + calls(t0, t10, "eval") + calls(t0, t10, "bzpopmin");
             log.info("idle worker: {} connection(s) of its own; {} commands in 1 s; in 10 s {} round trips, {} commands "
                     + "in all ({})", opened, RawRedis.workCalls(t0, t1), roundTrips, RawRedis.workCalls(t0, t10), diff(t0, t10));
-            assertThat(opened).isLessThanOrEqualTo(2);
+            // The blocking wait's connection, and the pool's for scripts: at start the first fetch, the first
+            // heartbeat and the maxmemory-policy check go out together, so the pool may open a second one.
+            assertThat(opened).isLessThanOrEqualTo(3);
             assertThat(RawRedis.workCalls(t0, t1)).isZero();
             // Besides the heartbeat (workerHeartbeat, every 5 s; exactly one ZSCORE each, and no other
             // script of an idle worker runs ZSCORE): at most 4 for the wait.
