@@ -257,35 +257,25 @@ while i <= #ARGV do
   local check = seen[jobId] and -2 or checkLock(jobKey, lockToken)
   if check < 0 then
     outcomes[#outcomes + 1] = check
-  elseif outcome == "limited" then
+  elseif outcome == "limited" or outcome == "step" then
+    -- The attempt ends without a result: the job goes back in front (limited) or to delayed (step).
     seen[jobId] = true
     lockKeys[#lockKeys + 1] = jobKey .. ":lock"
     leaseIds[#leaseIds + 1] = jobId
     flushCompleted()
     local cancel = redis.call("HGET", jobKey, "cancel")
     if cancel then
-      -- Cancelled while active: failed for good rather than put back (the attempt counts).
+      -- Cancelled while active: failed for good instead (the attempt counts).
       releaseGroupSlot(q, jobId, takenGroup(ARGV[i + 7]))
       failCancelled(q, jobId, cancel, intText(redis.call("HINCRBY", jobKey, "atm", 1)), "active")
       outcomes[#outcomes + 1] = "failed"
     else
-      outcomes[#outcomes + 1] = putBackLimited(q, jobId, tonumber(value), ARGV[i + 5])
-      -- After the job is back in its group, so the group is never forgotten in between.
-      releaseGroupSlot(q, jobId, takenGroup(ARGV[i + 7]))
-    end
-  elseif outcome == "step" then
-    seen[jobId] = true
-    lockKeys[#lockKeys + 1] = jobKey .. ":lock"
-    leaseIds[#leaseIds + 1] = jobId
-    flushCompleted()
-    local cancel = redis.call("HGET", jobKey, "cancel")
-    if cancel then
-      -- Cancelled while active: a step ends the job as cancelled rather than delaying it.
-      releaseGroupSlot(q, jobId, takenGroup(ARGV[i + 7]))
-      failCancelled(q, jobId, cancel, intText(redis.call("HINCRBY", jobKey, "atm", 1)), "active")
-      outcomes[#outcomes + 1] = "failed"
-    else
-      outcomes[#outcomes + 1] = stepJob(q, jobId, tonumber(value), ARGV[i + 8])
+      if outcome == "limited" then
+        outcomes[#outcomes + 1] = putBackLimited(q, jobId, tonumber(value), ARGV[i + 5])
+      else
+        outcomes[#outcomes + 1] = stepJob(q, jobId, tonumber(value), ARGV[i + 8])
+      end
+      -- After the job is back in its group or delayed, so the group is never forgotten in between.
       releaseGroupSlot(q, jobId, takenGroup(ARGV[i + 7]))
     end
   else
