@@ -324,6 +324,23 @@ public final class QueueEvents implements AutoCloseable {
         return add(DuplicatedEvent.class, false, listener, "onDuplicated");
     }
 
+    /**
+     * Events of one type, for the types without a shortcut of their own (e.g.
+     * {@link io.bullpen.events.DeduplicatedEvent}, {@link io.bullpen.events.DelayChangedEvent},
+     * {@link io.bullpen.events.PriorityChangedEvent}, {@link io.bullpen.events.DataUpdatedEvent}).
+     * {@code on(WaitingEvent.class, l)} is {@code onWaiting(l)}: the views are included, except
+     * for {@code QueueEvent.class}, which is {@link #onEvent}.
+     *
+     * @param type the event record type
+     * @param listener called on the reader thread
+     * @param <E> the event type
+     * @return this
+     */
+    public <E extends QueueEvent> QueueEvents on(Class<E> type, Consumer<? super E> listener) {
+        Objects.requireNonNull(type, "type");
+        return add(type, type == QueueEvent.class, listener, "on(" + type.getSimpleName() + ")");
+    }
+
     private <E extends QueueEvent> QueueEvents add(Class<E> type, boolean storedOnly, Consumer<? super E> listener,
                                                    String name) {
         listeners.add(type, storedOnly, Objects.requireNonNull(listener, "listener"), name);

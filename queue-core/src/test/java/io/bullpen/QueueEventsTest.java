@@ -186,6 +186,36 @@ class QueueEventsTest {
     }
 
     @Test
+    void onTakesAnyEventTypeAndIncludesTheViews(BullpenTestContext ctx) {
+        Queue<String> q = queue(ctx);
+        List<io.bullpen.events.DelayChangedEvent> delayChanged = new CopyOnWriteArrayList<>();
+        List<io.bullpen.events.DataUpdatedEvent> dataUpdated = new CopyOnWriteArrayList<>();
+        List<WaitingEvent> waiting = new CopyOnWriteArrayList<>();
+        List<QueueEvent> stored = new CopyOnWriteArrayList<>();
+        try (QueueEvents listener = QueueEvents.builder(ctx.redisson(), ctx.queueName()).build()
+                .on(io.bullpen.events.DelayChangedEvent.class, delayChanged::add)
+                .on(io.bullpen.events.DataUpdatedEvent.class, dataUpdated::add)
+                .on(WaitingEvent.class, waiting::add)
+                .on(QueueEvent.class, stored::add)
+                .start()) {
+            String delayedId = q.add("later", "x", JobOptions.builder().delay(Duration.ofHours(1)).build()).id();
+            q.changeDelay(delayedId, Duration.ofHours(2));
+            String waitingId = q.add("now", "y").id();
+            q.updateData(waitingId, "z");
+            await().atMost(WAIT).until(() -> dataUpdated.size() == 1);
+            assertThat(delayChanged).extracting(QueueEvent::jobId).containsExactly(delayedId);
+            assertThat(dataUpdated).extracting(QueueEvent::jobId).containsExactly(waitingId);
+            // The add of a waiting job reaches a WaitingEvent listener as a view.
+            assertThat(waiting).extracting(QueueEvent::jobId).containsExactly(waitingId);
+            // QueueEvent.class is onEvent: each stored entry once, no views.
+            assertThat(stored).extracting(QueueEvent::eventName)
+                    .containsExactly("added", "delayChanged", "added", "dataUpdated");
+        }
+        assertThatThrownBy(() -> QueueEvents.builder(ctx.redisson(), ctx.queueName()).build().on(null, e -> { }))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("type");
+    }
+
+    @Test
     void resumingFromAnIdReplaysExactlyWhatFollowed(BullpenTestContext ctx) {
         Queue<String> q = queue(ctx);
         String stoppedAt;
