@@ -88,6 +88,19 @@ class QueueDefaultJobOptionsTest {
     }
 
     @Test
+    void aJobSchedulersJobsTakeTheDefaultsButNotTheDefaultDelay(BullpenTestContext ctx) {
+        Queue<Order> orders = queue(ctx, JobOptions.builder().attempts(3).delay(Duration.ofMinutes(5)).build());
+
+        orders.upsertJobScheduler("hourly", Repeat.every(Duration.ofHours(1)), JobTemplate.of("report", new Order("r")));
+
+        List<Job<Order>> scheduled = new java.util.ArrayList<>(orders.getJobs(JobState.WAITING, 0, -1));
+        scheduled.addAll(orders.getJobs(JobState.DELAYED, 0, -1));
+        assertThat(scheduled).hasSize(1);
+        assertThat(scheduled.get(0).options().attempts()).isEqualTo(3);
+        assertThat(scheduled.get(0).options().delay()).isZero();
+    }
+
+    @Test
     void defaultsThatNameOneJobAreRefusedWhenTheQueueIsBuilt(BullpenTestContext ctx) {
         Queue.Builder<Order> builder = Queue.builder(ctx.redisson(), ctx.queueName(), Order.class);
 
