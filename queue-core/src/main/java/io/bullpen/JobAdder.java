@@ -35,9 +35,11 @@ final class JobAdder<T> {
     private final int maxPayloadBytes;
     private final List<Instrumentation> instrumentations;
     private final Consumer<String> register;
+    private final JobDefaults defaults;
 
     JobAdder(RedissonClient redisson, KeyScheme keys, Scripts scripts, JavaType dataType, Clock clock,
-            int maxPayloadBytes, List<Instrumentation> instrumentations, Consumer<String> register) {
+            int maxPayloadBytes, List<Instrumentation> instrumentations, Consumer<String> register,
+            JobDefaults defaults) {
         this.redisson = redisson;
         this.keys = keys;
         this.scripts = scripts;
@@ -46,6 +48,12 @@ final class JobAdder<T> {
         this.maxPayloadBytes = maxPayloadBytes;
         this.instrumentations = List.copyOf(instrumentations);
         this.register = register;
+        this.defaults = defaults;
+    }
+
+    /** @return the queue's default job options, filled in by {@link #addAll} */
+    JobDefaults defaults() {
+        return defaults;
     }
 
     String encodeData(String name, Object data) {
@@ -65,7 +73,7 @@ final class JobAdder<T> {
         List<NewJob> newJobs = new ArrayList<>(specs.size());
         for (JobSpec<T> spec : specs) {
             Objects.requireNonNull(spec, "job spec");
-            JobOptions o = spec.options();
+            JobOptions o = defaults.apply(spec.options(), true);
             Deduplication d = o.deduplication().orElse(null);
             long delayMs = d != null && d.debounceDuration().isPresent() ? d.debounceDuration().get().toMillis() : o.delay().toMillis();
             newJobs.add(new NewJob(o.jobId().orElse(null), spec.name(), encodeData(spec.name(), spec.data()),

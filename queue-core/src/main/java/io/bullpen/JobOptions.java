@@ -22,6 +22,11 @@ import java.util.Optional;
  * <p>The options are stored with the job as JSON ({@link #describe()}), so every process that
  * touches the job, in Java or not, applies the same ones. Durations have millisecond
  * precision. Immutable; compares by value.
+ *
+ * <p>A queue's default options ({@code Queue.Builder.defaultJobOptions}) fill in every option the
+ * builder's setters did not set: an option set explicitly wins even when set to its default value
+ * (e.g. {@code attempts(1)} over a queue default of 5). Which options were set is not part of the
+ * value ({@code equals} ignores it).
  */
 public final class JobOptions {
 
@@ -41,6 +46,8 @@ public final class JobOptions {
     private final Duration timeout;
     private final String group;
     private final Deduplication deduplication;
+    /** The options a builder's setter set (JobOptionsSetters bits); not part of the value. */
+    private final int explicit;
 
     private JobOptions(Builder b) {
         Validation.nonNegative("delay", b.delay);
@@ -75,6 +82,7 @@ public final class JobOptions {
         this.timeout = b.timeout == null ? null : Duration.ofMillis(b.timeout.toMillis());
         this.group = b.group == null ? null : Validation.groupName(b.group);
         this.deduplication = b.deduplication;
+        this.explicit = b.explicit;
     }
 
     /**
@@ -129,6 +137,7 @@ public final class JobOptions {
         b.timeout = timeout;
         b.group = group;
         b.deduplication = deduplication;
+        b.explicit = explicit;
         return b;
     }
 
@@ -233,6 +242,11 @@ public final class JobOptions {
      */
     public Optional<Deduplication> deduplication() {
         return Optional.ofNullable(deduplication);
+    }
+
+    /** @return whether a setter set the option (a JobOptionsSetters bit), even to its default value */
+    boolean sets(int option) {
+        return (explicit & option) != 0;
     }
 
     /**

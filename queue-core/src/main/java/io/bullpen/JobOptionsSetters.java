@@ -19,6 +19,20 @@ abstract class JobOptionsSetters {
     Duration timeout;
     String group;
     Deduplication deduplication;
+    /** Which options a setter set (bits below), so a queue's default options fill in only the others. */
+    int explicit;
+
+    static final int DELAY = 1;
+    static final int PRIORITY = 1 << 1;
+    static final int ATTEMPTS = 1 << 2;
+    static final int BACKOFF = 1 << 3;
+    static final int JOB_ID = 1 << 4;
+    static final int LIFO = 1 << 5;
+    static final int REMOVE_ON_COMPLETE = 1 << 6;
+    static final int REMOVE_ON_FAIL = 1 << 7;
+    static final int TIMEOUT = 1 << 8;
+    static final int GROUP = 1 << 9;
+    static final int DEDUPLICATION = 1 << 10;
 
     private JobOptions.Builder self() {
         return (JobOptions.Builder) this; // the only subclass
@@ -32,6 +46,7 @@ abstract class JobOptionsSetters {
      */
     public JobOptions.Builder delay(Duration delay) {
         this.delay = delay;
+        explicit |= DELAY;
         return self();
     }
 
@@ -44,6 +59,7 @@ abstract class JobOptionsSetters {
      */
     public JobOptions.Builder priority(int priority) {
         this.priority = priority;
+        explicit |= PRIORITY;
         return self();
     }
 
@@ -55,6 +71,7 @@ abstract class JobOptionsSetters {
      */
     public JobOptions.Builder attempts(int attempts) {
         this.attempts = attempts;
+        explicit |= ATTEMPTS;
         return self();
     }
 
@@ -66,6 +83,7 @@ abstract class JobOptionsSetters {
      */
     public JobOptions.Builder backoff(Backoff backoff) {
         this.backoff = backoff;
+        explicit |= BACKOFF;
         return self();
     }
 
@@ -79,6 +97,7 @@ abstract class JobOptionsSetters {
      */
     public JobOptions.Builder jobId(String jobId) {
         this.jobId = jobId;
+        explicit |= JOB_ID;
         return self();
     }
 
@@ -91,6 +110,7 @@ abstract class JobOptionsSetters {
      */
     public JobOptions.Builder lifo(boolean lifo) {
         this.lifo = lifo;
+        explicit |= LIFO;
         return self();
     }
 
@@ -102,6 +122,7 @@ abstract class JobOptionsSetters {
      */
     public JobOptions.Builder removeOnComplete(Retention retention) {
         this.removeOnComplete = retention;
+        explicit |= REMOVE_ON_COMPLETE;
         return self();
     }
 
@@ -113,6 +134,7 @@ abstract class JobOptionsSetters {
      */
     public JobOptions.Builder removeOnFail(Retention retention) {
         this.removeOnFail = retention;
+        explicit |= REMOVE_ON_FAIL;
         return self();
     }
 
@@ -128,6 +150,7 @@ abstract class JobOptionsSetters {
      */
     public JobOptions.Builder timeout(Duration timeout) {
         this.timeout = timeout;
+        explicit |= TIMEOUT;
         return self();
     }
 
@@ -141,6 +164,7 @@ abstract class JobOptionsSetters {
      */
     public JobOptions.Builder group(String group) {
         this.group = group;
+        explicit |= GROUP;
         return self();
     }
 
@@ -153,6 +177,7 @@ abstract class JobOptionsSetters {
      */
     public JobOptions.Builder deduplication(Deduplication deduplication) {
         this.deduplication = deduplication;
+        explicit |= DEDUPLICATION;
         return self();
     }
 }

@@ -76,6 +76,14 @@ public final class Queue<T> extends QueueJobControl<T> {
         return new Builder<>(redisson, name, JsonCodec.type(Objects.requireNonNull(dataType, "dataType")));
     }
 
+    /**
+     * @return the options filled in for every add where the add's own options do not set them
+     *     (see {@link Builder#defaultJobOptions(JobOptions)}); {@link JobOptions#defaults()} when none
+     */
+    public JobOptions defaultJobOptions() {
+        return adder.defaults().options();
+    }
+
     /** @return the prefix of the queue's Redis keys */
     public String prefix() {
         return keys.prefix();
@@ -242,6 +250,7 @@ public final class Queue<T> extends QueueJobControl<T> {
         int addReplicas;
         Duration addReplicaTimeout = Duration.ZERO;
         final List<Instrumentation> instrumentations = new ArrayList<>();
+        JobDefaults defaultJobOptions = JobDefaults.NONE;
 
         private Builder(RedissonClient redisson, String name, JavaType dataType) {
             this.redisson = Objects.requireNonNull(redisson, "redisson");
@@ -334,6 +343,27 @@ public final class Queue<T> extends QueueJobControl<T> {
          */
         public Builder<T> instrumentation(Instrumentation instrumentation) {
             instrumentations.add(Objects.requireNonNull(instrumentation, "instrumentation"));
+            return this;
+        }
+
+        /**
+         * Options for every job this {@code Queue} adds (add, addBulk, addAndAwait, and the
+         * templates of the job schedulers it upserts), filled in option by option where the add's
+         * own options did not set that option: an option the add set wins, even when set to its
+         * default value ({@code attempts(1)} over a default of 5). A default that would clash with
+         * the add's own options is left out (a default priority for a LIFO add, a default LIFO for a
+         * prioritized add, a default delay for a debounced add or a scheduler's template). A setting
+         * of this client, not of the queue in Redis: the added jobs store the merged options, so
+         * workers need no configuration. Costs no Redis call.
+         *
+         * @param options the defaults, e.g. {@code JobOptions.builder().attempts(5)
+         *     .backoff(Backoff.exponential(Duration.ofSeconds(1))).build()}
+         * @return this builder
+         * @throws IllegalArgumentException when the options set a custom job id or a deduplication
+         *     (each names one job: as a default every add after the first would be a no-op)
+         */
+        public Builder<T> defaultJobOptions(JobOptions options) {
+            this.defaultJobOptions = JobDefaults.of(options);
             return this;
         }
 

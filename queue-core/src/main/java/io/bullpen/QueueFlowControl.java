@@ -54,7 +54,7 @@ abstract class QueueFlowControl<T> {
         this.clock = b.clock;
         this.eventsMaxLength = b.eventsMaxLength;
         this.adder = new JobAdder<>(redisson, keys, scripts, dataType, clock, b.maxPayloadBytes, b.instrumentations,
-                this::register);
+                this::register, b.defaultJobOptions);
         this.schedulers = new QueueSchedulers<>(keys.queue(), new SchedulerScripts(redisson, keys), adder, clock,
                 this::register);
         this.limits = new QueueLimits(redisson, keys, scripts);

@@ -42,8 +42,9 @@ final class QueueSchedulers<T> {
         long first = repeat.checkedFirstRun(id, now).toEpochMilli();
         long following = repeat.nextRun(Instant.ofEpochMilli(first), Instant.ofEpochMilli(first))
                 .map(Instant::toEpochMilli).orElse(0L);
+        JobOptions options = adder.defaults().apply(template.options(), false);
         var definition = new SchedulerScripts.Definition(template.name(), data,
-                JsonCodec.encodeOptions(template.options()), template.options().priority(), repeatJson,
+                JsonCodec.encodeOptions(options), options.priority(), repeatJson,
                 repeat.misfire().name(), repeat.limit().orElse(-1L),
                 repeat.endAt().map(Instant::toEpochMilli).orElse(-1L));
         register.accept("upsertJobScheduler");

@@ -46,6 +46,12 @@ import java.util.function.Supplier;
  *   <li>{@code bullpen.jobs.completed|failed|retried|stalled{queue}}: counters; {@code failed}
  *       counts jobs failed for good, {@code retried} failed attempts that will run again,
  *       {@code stalled} stalled jobs put back to run.</li>
+ *   <li>{@code executor.*{name=bullpen-<queue>,queue,worker}}: the pool each worker owns (one
+ *       thread per unit of concurrency), through Micrometer's {@link ExecutorServiceMetrics}:
+ *       {@code executor.active}, {@code executor.completed}, {@code executor.queued},
+ *       {@code executor.queue.remaining}, {@code executor.pool.size|core|max}. Bound when the worker
+ *       starts (it hands its pool over through {@link Instrumentation#workerPool}) and removed when
+ *       it closes; {@code worker} is the worker's name.</li>
  * </ul>
  * With {@link Builder#jobNameTag(boolean)} the timers and the completed, failed and retried
  * counters also carry the job's name as a {@code name} tag (off by default: names are the
@@ -74,12 +80,14 @@ public final class BullpenMetrics implements Instrumentation, MeterBinder {
     private final Duration countsTtl;
     private final Map<String, CachedCounts> monitored = new ConcurrentHashMap<>();
     private final List<MeterRegistry> boundTo = new CopyOnWriteArrayList<>();
+    private final WorkerPools pools;
 
     private BullpenMetrics(Builder b) {
         this.registry = b.registry;
         this.jobNameTag = b.jobNameTag;
         this.countsTtl = b.countsTtl;
         this.boundTo.add(b.registry);
+        this.pools = new WorkerPools(b.registry);
     }
 
     /**
@@ -112,10 +120,11 @@ public final class BullpenMetrics implements Instrumentation, MeterBinder {
     }
 
     /**
-     * Wraps a worker's executor so its pool is measured by Micrometer's
+     * Wraps an executor of the application's so it is measured by Micrometer's
      * {@link ExecutorServiceMetrics} ({@code executor.*} meters, tagged {@code name=bullpen-<queue>}
-     * and {@code queue}). A worker does not expose the pool it owns: give it this one with
-     * {@code Worker.Builder.executor(...)} (and shut it down yourself, as for any executor of yours).
+     * and {@code queue}), for {@code Worker.Builder.executor(...)} (shut it down yourself, as for
+     * any executor of yours). Not needed for a worker's own pool: a worker given these metrics as
+     * its instrumentation has its pool measured already.
      *
      * @param queue the worker's queue
      * @param executor the executor the worker will run its processors on
@@ -174,6 +183,16 @@ public final class BullpenMetrics implements Instrumentation, MeterBinder {
             case FAILED -> JOBS_FAILED;
         };
         Counter.builder(counter).tags(tags).register(registry).increment();
+    }
+
+    @Override
+    public void workerPool(String queue, String worker, ExecutorService pool) {
+        pools.bind(queue, worker, pool);
+    }
+
+    @Override
+    public void workerStopped(String queue, String worker) {
+        pools.unbind(queue, worker);
     }
 
     @Override

@@ -76,7 +76,12 @@ class BullpenMetricsTest {
 
         for (Meter m : registry.getMeters()) {
             Set<String> keys = m.getId().getTags().stream().map(Tag::getKey).collect(Collectors.toSet());
-            assertThat(keys).as("tag keys of %s", m.getId().getName()).isSubsetOf("queue", "outcome", "state");
+            if (m.getId().getName().startsWith("executor")) {
+                // The worker's pool, through Micrometer's binder (its own "name" key).
+                assertThat(keys).as("tag keys of %s", m.getId().getName()).containsExactlyInAnyOrder("name", "queue", "worker");
+            } else {
+                assertThat(keys).as("tag keys of %s", m.getId().getName()).isSubsetOf("queue", "outcome", "state");
+            }
             assertThat(m.getId().getTags()).extracting(Tag::getValue).doesNotContainAnyElementsOf(ids);
         }
     }
@@ -181,6 +186,28 @@ class BullpenMetricsTest {
             workers.forEach(Worker::close);
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void aWorkersOwnPoolIsMeasuredWhileItRunsTaggedByQueueAndWorker() {
+        BullpenMetrics metrics = BullpenMetrics.builder(registry).build();
+        Queue<String> queue = Queue.builder(ctx.redisson(), ctx.queueName(), String.class).build();
+        queue.add("a", "1");
+        queue.add("b", "2");
+        Worker<String, String> worker = start(Worker.builder(ctx.redisson(), queue.name(), String.class).name("w-1")
+                .concurrency(3).instrumentation(metrics).processor(c -> "ok"));
+        await().atMost(WAIT).until(() -> queue.getJobCounts().completed() == 2);
+
+        await().atMost(WAIT).until(() -> registry.find("executor.completed").tag("queue", queue.name()).functionCounter() != null
+                && registry.get("executor.completed").tag("queue", queue.name()).functionCounter().count() >= 2);
+        assertThat(registry.get("executor.pool.max").tags("name", "bullpen-" + queue.name(), "queue", queue.name(),
+                "worker", "w-1").gauge().value()).isEqualTo(3);
+        assertThat(registry.find("executor.active").tag("worker", "w-1").gauge()).isNotNull();
+        assertThat(registry.find("executor.queued").tag("worker", "w-1").gauge()).isNotNull();
+
+        worker.close();
+        await().atMost(WAIT).until(() -> registry.find("executor.pool.max").tag("worker", "w-1").gauge() == null);
+        assertThat(registry.getMeters()).noneMatch(m -> m.getId().getName().startsWith("executor"));
     }
 
     private double gauge(Queue<?> queue, String state) {

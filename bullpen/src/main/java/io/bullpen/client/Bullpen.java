@@ -2,6 +2,7 @@ package io.bullpen.client;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JavaType;
+import io.bullpen.JobOptions;
 import io.bullpen.Queue;
 import io.bullpen.QueueEvents;
 import io.bullpen.dashboard.Dashboard;
@@ -50,6 +51,7 @@ public final class Bullpen implements AutoCloseable {
     private final RedissonClient redisson;
     private final String prefix;
     private final List<Instrumentation> instrumentations;
+    private final Map<String, JobOptions> defaultJobOptions;
     private final Map<String, HandedOut> queues = new ConcurrentHashMap<>();
     private final List<AutoCloseable> owned = new ArrayList<>();
     private boolean closed;
@@ -61,6 +63,7 @@ public final class Bullpen implements AutoCloseable {
         this.redisson = b.redisson;
         this.prefix = b.prefix;
         this.instrumentations = List.copyOf(b.instrumentations);
+        this.defaultJobOptions = Map.copyOf(b.defaultJobOptions);
     }
 
     /**
@@ -117,6 +120,10 @@ public final class Bullpen implements AutoCloseable {
         HandedOut h = queues.computeIfAbsent(Validation.queueName(name), n -> {
             Queue.Builder<T> b = builder.get().prefix(prefix);
             instrumentations.forEach(b::instrumentation);
+            JobOptions defaults = defaultJobOptions.get(n);
+            if (defaults != null) {
+                b.defaultJobOptions(defaults);
+            }
             return new HandedOut(type, b.build());
         });
         if (!h.type().equals(type)) {
@@ -248,6 +255,7 @@ public final class Bullpen implements AutoCloseable {
         private final RedissonClient redisson;
         private String prefix = KeyScheme.DEFAULT_PREFIX;
         private final List<Instrumentation> instrumentations = new ArrayList<>();
+        private final Map<String, JobOptions> defaultJobOptions = new ConcurrentHashMap<>();
 
         private Builder(RedissonClient redisson) {
             this.redisson = Objects.requireNonNull(redisson, "redisson must not be null");
@@ -272,6 +280,24 @@ public final class Bullpen implements AutoCloseable {
          */
         public Builder instrumentation(Instrumentation instrumentation) {
             instrumentations.add(Objects.requireNonNull(instrumentation, "instrumentation"));
+            return this;
+        }
+
+        /**
+         * Default job options for the queue of that name handed out by {@link Bullpen#queue(String, Class)}: see
+         * {@code Queue.Builder.defaultJobOptions} (options an add does not set are filled in from
+         * these). Checked now; the last call for a queue wins.
+         *
+         * @param queue the queue name
+         * @param options the defaults
+         * @return this builder
+         * @throws IllegalArgumentException for an illegal queue name, or options that set a custom
+         *     job id or a deduplication
+         */
+        public Builder defaultJobOptions(String queue, JobOptions options) {
+            // The queue builder checks both (it writes nothing).
+            Queue.builder(redisson, queue, Object.class).defaultJobOptions(options);
+            defaultJobOptions.put(queue, options);
             return this;
         }
 

@@ -3,6 +3,7 @@ package io.bullpen.instrument;
 import io.bullpen.Job;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 
 /**
  * Observes every queue and worker it is given to, for metrics and tracing, without taking the
@@ -68,6 +69,21 @@ public interface Instrumentation {
      * @param worker the worker's name
      */
     default void workerStarted(String queue, String worker) {
+    }
+
+    /**
+     * The pool a worker created to run its processors (one thread per unit of concurrency), handed
+     * over once, right after {@link #workerStarted}, so that it can be measured (e.g. with
+     * Micrometer's {@code ExecutorServiceMetrics}). Only a pool the worker owns: an executor given
+     * to {@code Worker.Builder.executor} is the application's to measure, and is not handed over.
+     * Read its state only: never submit to it nor shut it down; the worker shuts it down when it
+     * closes, before {@link #workerStopped}.
+     *
+     * @param queue the queue name
+     * @param worker the worker's name
+     * @param pool the worker's pool (a {@code ThreadPoolExecutor})
+     */
+    default void workerPool(String queue, String worker, ExecutorService pool) {
     }
 
     /**

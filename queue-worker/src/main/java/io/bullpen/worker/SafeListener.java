@@ -88,6 +88,10 @@ final class SafeListener<T, R> {
         instrument("workerStarted", i -> i.workerStarted(queue, worker));
     }
 
+    void workerPool(String worker, java.util.concurrent.ExecutorService pool) {
+        instrument("workerPool", i -> i.workerPool(queue, worker, pool));
+    }
+
     void workerStopped(String worker) {
         instrument("workerStopped", i -> i.workerStopped(queue, worker));
     }

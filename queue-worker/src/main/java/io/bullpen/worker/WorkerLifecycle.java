@@ -87,6 +87,9 @@ final class WorkerLifecycle<T, R> {
         config.redisson.getSet(keys.registry(), StringCodec.INSTANCE).addAsync(s.queue());
         RedisChecks.warnIfEvictingInBackground(config.redisson);
         listeners.workerStarted(s.name());
+        if (pool != null) {
+            listeners.workerPool(s.name(), pool);
+        }
         log.info("worker {} started on queue {} (concurrency {})", s.name(), s.queue(), s.concurrency());
     }
 

@@ -1,6 +1,7 @@
 package io.bullpen.spring.boot.autoconfigure;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import io.bullpen.JobOptions;
 import io.bullpen.Queue;
 import io.bullpen.client.Bullpen;
 import io.bullpen.dashboard.Dashboard;
@@ -67,6 +68,13 @@ public class BullpenAutoConfiguration {
                     ObjectProvider<Instrumentation> instrumentations) {
         Bullpen.Builder builder = Bullpen.builder(redisson).prefix(properties.getPrefix());
         instrumentations.orderedStream().forEach(builder::instrumentation);
+        properties.getQueues().forEach((name, settings) -> {
+            JobOptions defaults = settings.getDefaultJobOptions()
+                    .toJobOptions("bullpen.queues." + name + ".default-job-options");
+            if (defaults != null) {
+                builder.defaultJobOptions(name, defaults);
+            }
+        });
         return builder.build();
     }
 

@@ -19,8 +19,8 @@ import org.springframework.context.annotation.Bean;
  * Bullpen's Micrometer meters when {@code bullpen-micrometer} and {@code micrometer-core} are on the
  * class path, the application has a {@link MeterRegistry} and {@code bullpen.metrics.enabled} is
  * not false: a {@link BullpenMetrics} bean (an {@code Instrumentation}, so the {@link Bullpen}
- * client gives it every queue and worker) and the job-count gauges of every configured
- * ({@code bullpen.queues.*}) and {@code @BullpenWorker} queue. Runs after Boot's meter registry
+ * client gives it every queue and worker, so the workers' own pools are measured too) and the
+ * job-count gauges of every configured ({@code bullpen.queues.*}) and {@code @BullpenWorker} queue. Runs after Boot's meter registry
  * auto-configuration of either line (3.5 and 4.0 keep it in different packages).
  */
 @AutoConfiguration(afterName = {

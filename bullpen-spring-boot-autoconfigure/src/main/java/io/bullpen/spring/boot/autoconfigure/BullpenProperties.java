@@ -117,6 +117,14 @@ public class BullpenProperties {
         /** Most jobs of this queue running at once across all workers, applied at startup. */
         private Long globalConcurrency;
 
+        /** Options for every job the queue's beans add, where the add's own options do not set them. */
+        private final DefaultJobOptionsProperties defaultJobOptions = new DefaultJobOptionsProperties();
+
+        /** @return the default job options */
+        public DefaultJobOptionsProperties getDefaultJobOptions() {
+            return defaultJobOptions;
+        }
+
         /** @return the data type */
         public Class<?> getDataType() {
             return dataType;

@@ -48,6 +48,13 @@ class BullpenMetricsApplicationTest {
                     .timer().count()).isEqualTo(1);
             assertThat(registry.get(BullpenMetrics.QUEUE_JOBS).tags("queue", "reports", "state", "completed")
                     .gauge().value()).isEqualTo(1);
+            // The @BullpenWorker worker's own pool, through Micrometer's executor binder.
+            await().atMost(Duration.ofSeconds(10)).until(() ->
+                    registry.find("executor.completed").tag("queue", "reports").functionCounter() != null);
+            assertThat(registry.get("executor.completed").tag("queue", "reports").functionCounter().count())
+                    .isGreaterThanOrEqualTo(1);
+            assertThat(registry.get("executor.pool.max").tags("name", "bullpen-reports", "queue", "reports").gauge())
+                    .isNotNull();
         }
     }
 
