@@ -1,47 +1,16 @@
 package io.bullpen.spring.boot4.starter;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
-import io.bullpen.Job;
-import io.bullpen.JobScheduler;
-import io.bullpen.JobState;
-import io.bullpen.Queue;
-import io.bullpen.spring.boot4.starter.app.DemoApplication;
-import io.bullpen.spring.boot4.starter.app.DemoApplication.Report;
+import io.bullpen.spring.boot.test.BullpenApplicationTests;
 import io.bullpen.testing.BullpenTest;
-import io.bullpen.testing.BullpenTestContext;
-import java.time.Duration;
-import org.junit.jupiter.api.Test;
-import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
-import org.springframework.boot.health.contributor.Status;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.core.ResolvableType;
 
-/** A whole {@code @SpringBootApplication} on the Boot 4.0 line: nothing but the starter and properties. */
+/** The shared whole-application test ({@link BullpenApplicationTests}) on the Boot 4.0 line. */
 @BullpenTest
-class BullpenApplicationTest {
-    @Test
-    void aSpringBootApplicationRunsItsWorkerMethodAndReportsHealth(BullpenTestContext ctx) {
-        ctx.redis().assumeNotCluster("spring.data.redis.host/port name one server");
-        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(DemoApplication.class)
-                .web(WebApplicationType.NONE)
-                .properties("spring.data.redis.host=" + ctx.redis().host(), "spring.data.redis.port=" + ctx.redis().port(),
-                        "reports.concurrency=2", "management.endpoint.health.show-details=always")
-                .run()) {
-            @SuppressWarnings("unchecked")
-            Queue<Report> reports = (Queue<Report>) app.getBeanProvider(
-                    ResolvableType.forClassWithGenerics(Queue.class, Report.class)).getObject();
-            Job<Report> job = reports.add("adhoc", new Report("monday"));
-            await().atMost(Duration.ofSeconds(10)).until(() -> reports.getState(job.id()) == JobState.COMPLETED);
-            assertThat(reports.getJob(job.id()).orElseThrow().returnValue(String.class)).contains("report for monday");
-            assertThat(reports.getJobSchedulers()).extracting(JobScheduler::id).containsExactly("nightly");
-
-            var health = app.getBean(HealthEndpoint.class).healthForPath("bullpen");
-            assertThat(health).isNotNull();
-            assertThat(health.getStatus()).isEqualTo(Status.UP);
-        }
+class BullpenApplicationTest extends BullpenApplicationTests {
+    @Override
+    protected String bullpenHealthStatus(ConfigurableApplicationContext app) {
+        var health = app.getBean(HealthEndpoint.class).healthForPath("bullpen");
+        return health == null ? null : health.getStatus().getCode();
     }
 }

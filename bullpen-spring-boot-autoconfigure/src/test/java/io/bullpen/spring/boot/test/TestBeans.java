@@ -1,4 +1,4 @@
-package io.bullpen.spring.boot4.starter;
+package io.bullpen.spring.boot.test;
 
 import io.bullpen.Queue;
 import io.bullpen.spring.BullpenScheduler;
@@ -9,20 +9,20 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import org.springframework.beans.factory.annotation.Qualifier;
 
-/** The application beans the starter tests run. */
-final class TestBeans {
+/** The application beans the starter tests of both Boot lines run. */
+public final class TestBeans {
     private TestBeans() {
     }
 
-    record Order(String id, int amount) {
+    public record Order(String id, int amount) {
     }
 
-    record Invoice(String number) {
+    public record Invoice(String number) {
     }
 
     /** A worker method taking the data and returning the result, one taking the JobContext. */
-    static class Shipping {
-        final List<String> billed = new CopyOnWriteArrayList<>();
+    public static class Shipping {
+        public final List<String> billed = new CopyOnWriteArrayList<>();
 
         @BullpenWorker(queue = "orders", concurrency = "${orders.concurrency:2}")
         public String ship(Order order) {
@@ -38,19 +38,19 @@ final class TestBeans {
     }
 
     /** Injects queues by name (qualifier) and by generic type only. */
-    static class Producer {
-        final Queue<Order> orders;
-        final Queue<Invoice> invoices;
+    public static class Producer {
+        public final Queue<Order> orders;
+        public final Queue<Invoice> invoices;
 
-        Producer(@Qualifier("orders") Queue<Order> orders, Queue<Invoice> invoices) {
+        public Producer(@Qualifier("orders") Queue<Order> orders, Queue<Invoice> invoices) {
             this.orders = orders;
             this.invoices = invoices;
         }
     }
 
     /** Blocks in its job until interrupted: for shutdown tests. */
-    static class Slow {
-        final CountDownLatch started = new CountDownLatch(1);
+    public static class Slow {
+        public final CountDownLatch started = new CountDownLatch(1);
 
         @BullpenWorker(queue = "slow")
         public String run(String data) throws InterruptedException {
@@ -60,27 +60,27 @@ final class TestBeans {
         }
     }
 
-    static class BadCron {
+    public static class BadCron {
         @BullpenWorker(queue = "reports")
         @BullpenScheduler(id = "nightly", cron = "not a cron")
         public void run(String data) {
         }
     }
 
-    static class UnknownZone {
+    public static class UnknownZone {
         @BullpenWorker(queue = "reports")
         @BullpenScheduler(id = "nightly", cron = "0 2 * * *", zone = "Mars/Olympus")
         public void run(String data) {
         }
     }
 
-    static class TwoParameters {
+    public static class TwoParameters {
         @BullpenWorker(queue = "reports")
         public void run(String data, String more) {
         }
     }
 
-    static class BadConcurrency {
+    public static class BadConcurrency {
         @BullpenWorker(queue = "reports", concurrency = "${reports.concurrency:many}")
         public void run(String data) {
         }

@@ -1,4 +1,4 @@
-package io.bullpen.spring.boot4.starter.app;
+package io.bullpen.spring.boot.test.app;
 
 import io.bullpen.spring.BullpenScheduler;
 import io.bullpen.spring.BullpenWorker;
