@@ -10,7 +10,10 @@ import java.lang.reflect.Method;
  * figure for a setting that was never applied.
  */
 final class TakeAhead {
-    /** {@code -Dbench.takeAhead=N}: every worker the Bullpen driver builds gets {@code takeAhead(N)}. */
+    /**
+     * {@code -Dbench.takeAhead=N}: the workers of the driver's {@code process} (processing, cost, the
+     * warm-up) and of a spread pass at its default get {@code takeAhead(N)}.
+     */
     static final String PROPERTY = "bench.takeAhead";
     private static final Method METHOD = find();
 
