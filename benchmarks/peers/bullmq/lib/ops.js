@@ -81,6 +81,37 @@ function createOps(port, warmUpJobs) {
       return { processedOn, processorMicros };
     },
 
+    // Spread (issue 18): several workers at their defaults, started together, each job sleeping
+    // jobMs; how many jobs each worker completed and the time from the first start to the last
+    // completion.
+    async processSpread({ queue: name, n, workers, concurrency, jobMs }) {
+      const perWorker = new Array(workers).fill(0);
+      const running = [];
+      let first = null;
+      let last = null;
+      let done = 0;
+      await new Promise((resolve, reject) => {
+        for (let w = 0; w < workers; w++) {
+          const worker = new Worker(name, async () => {
+            if (first === null) first = process.hrtime.bigint();
+            await sleep(jobMs);
+            return null;
+          }, { connection, concurrency });
+          worker.on('completed', () => {
+            perWorker[w]++;
+            if (++done === n) {
+              last = process.hrtime.bigint();
+              resolve();
+            }
+          });
+          worker.on('error', reject);
+          running.push(worker);
+        }
+      });
+      await Promise.all(running.map((w) => w.close()));
+      return { perWorker, seconds: Number(last - first) / 1e9 };
+    },
+
     async addOneAtATime({ queue: name, n }) {
       const q = queue(name);
       const start = process.hrtime.bigint();

@@ -3,7 +3,6 @@ package io.bullpen;
 import com.fasterxml.jackson.databind.JavaType;
 import io.bullpen.internal.JobFields;
 import io.bullpen.internal.JsonCodec;
-import java.util.HashMap;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -125,9 +124,18 @@ public final class Job<T> {
      * @return the copy (same data object)
      */
     public Job<T> withAttemptsMade(int attemptsMade) {
-        Map<String, String> fields = new HashMap<>(hash);
-        fields.put(JobFields.ATTEMPTS_MADE, Integer.toString(attemptsMade));
-        return new Job<>(id, name, data, options, fields);
+        // One pass into an immutable map, which the constructor's copy keeps as it is.
+        String value = Integer.toString(attemptsMade);
+        @SuppressWarnings("unchecked")
+        Map.Entry<String, String>[] fields = new Map.Entry[hash.size() + (hash.containsKey(JobFields.ATTEMPTS_MADE) ? 0 : 1)];
+        int i = 0;
+        for (Map.Entry<String, String> field : hash.entrySet()) {
+            fields[i++] = field.getKey().equals(JobFields.ATTEMPTS_MADE) ? Map.entry(field.getKey(), value) : field;
+        }
+        if (i < fields.length) {
+            fields[i] = Map.entry(JobFields.ATTEMPTS_MADE, value);
+        }
+        return new Job<>(id, name, data, options, Map.ofEntries(fields));
     }
 
     /** @return how many times the job was recovered after its worker lost the lock */

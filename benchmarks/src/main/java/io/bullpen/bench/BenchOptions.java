@@ -26,6 +26,8 @@ public record BenchOptions(List<String> workloads, boolean quick, List<String> p
     public static final List<String> FLOW_WORKLOADS = List.of("limiter", "wakeup", "fairness", "groupcost");
     /** The job-control workloads (issue 16): run only when named. */
     public static final List<String> CONTROL_WORKLOADS = List.of("cancel", "await");
+    /** The throughput workloads (issue 18): run only when named. */
+    public static final List<String> THROUGHPUT_WORKLOADS = List.of("spread", "functions");
     /** The peers, in column order. */
     public static final List<String> ALL_PEERS = List.of("bullpen", "bullmq", "redisson");
 
@@ -36,6 +38,7 @@ public record BenchOptions(List<String> workloads, boolean quick, List<String> p
                          limiter wakeup fairness groupcost (flow control; only when named, or "flow")
                          cancel (job control; only when named)
                          await (job control; only when named)
+                         spread functions (throughput, issue 18; only when named)
               --quick              reduced sizes, 1 run (under 2 minutes)
               --peers LIST         comma-separated, from bullpen,bullmq,redisson (default: all)
               --runs N             runs per workload and peer; the table shows the median (default 3, --quick 1)
@@ -74,17 +77,17 @@ public record BenchOptions(List<String> workloads, boolean quick, List<String> p
                     } else if (arg.equals("flow")) {
                         workloads.addAll(FLOW_WORKLOADS);
                     } else if (ALL_WORKLOADS.contains(arg) || FLOW_WORKLOADS.contains(arg)
-                            || CONTROL_WORKLOADS.contains(arg)) {
+                            || CONTROL_WORKLOADS.contains(arg) || THROUGHPUT_WORKLOADS.contains(arg)) {
                         workloads.add(arg);
                     } else {
                         throw new IllegalArgumentException("unknown argument '" + arg + "'; workloads are " + ALL_WORKLOADS
-                                + " and " + FLOW_WORKLOADS + " and " + CONTROL_WORKLOADS);
+                                + " and " + FLOW_WORKLOADS + " and " + CONTROL_WORKLOADS + " and " + THROUGHPUT_WORKLOADS);
                     }
                 }
             }
         }
         List<String> chosen = workloads.isEmpty() ? ALL_WORKLOADS
-                : java.util.stream.Stream.of(ALL_WORKLOADS, FLOW_WORKLOADS, CONTROL_WORKLOADS).flatMap(List::stream)
+                : java.util.stream.Stream.of(ALL_WORKLOADS, FLOW_WORKLOADS, CONTROL_WORKLOADS, THROUGHPUT_WORKLOADS).flatMap(List::stream)
                         .filter(workloads::contains).toList();
         return new BenchOptions(chosen, quick, peers, runs != null ? runs : quick ? 1 : 3, hz, redisServer, bullmqDir, help);
     }

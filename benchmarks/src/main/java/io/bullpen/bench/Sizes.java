@@ -16,19 +16,24 @@ package io.bullpen.bench;
  * @param scaleFirstStep delayed jobs pending at the small measurement point
  * @param scalePromoted jobs due soon, promoted and run at each measurement point
  * @param warmUpJobs jobs each driver adds and processes before it measures (JIT, V8, script caches)
+ * @param processingWarmUpJobs jobs of the discarded pass {@code processing} runs at each concurrency
+ *     before it measures that concurrency (issue 18: C2 was still compiling during the c1 run)
+ * @param spreadJobs jobs of each {@code spread} pass (2 workers x concurrency 10)
  */
 public record Sizes(int processingJobs, int addOneJobs, int addBulkJobs, int bulkChunk, int delayedJobs,
                     long delayedLeadMs, long delayedSpreadMs, int costJobs, int roundTripJobs, int scaleJobs,
-                    int scaleFirstStep, int scalePromoted, int warmUpJobs) {
+                    int scaleFirstStep, int scalePromoted, int warmUpJobs, int processingWarmUpJobs, int spreadJobs) {
 
     /** @return the sizes of a full run */
     public static Sizes full() {
-        return new Sizes(50_000, 10_000, 100_000, 1_000, 5_000, 1_000, 5_000, 20_000, 5_000, 1_000_000, 10_000, 5_000, 10_000);
+        return new Sizes(50_000, 10_000, 100_000, 1_000, 5_000, 1_000, 5_000, 20_000, 5_000, 1_000_000, 10_000, 5_000, 10_000,
+                50_000, 2_000);
     }
 
     /** @return the sizes of {@code --quick} */
     public static Sizes quick() {
-        return new Sizes(5_000, 2_000, 10_000, 1_000, 2_000, 1_000, 3_000, 2_000, 1_000, 100_000, 10_000, 2_000, 2_000);
+        return new Sizes(5_000, 2_000, 10_000, 1_000, 2_000, 1_000, 3_000, 2_000, 1_000, 100_000, 10_000, 2_000, 2_000,
+                1_000, 1_000);
     }
 
     /**

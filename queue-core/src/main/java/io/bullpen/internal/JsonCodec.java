@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -14,6 +15,8 @@ import io.bullpen.JobOptions;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 /**
  * JSON for job data, options, return values and progress. One shared {@link ObjectMapper}: Java
@@ -22,7 +25,8 @@ import java.util.Map;
  * choose which classes get instantiated). A class with no property Jackson can see (private
  * fields without getters) is refused rather than written as {@code {}}: its fields would be lost
  * and the reader would get default values. An empty record is fine: it has nothing to lose.
- * Not API.
+ * Reads go through one {@link ObjectReader} per type, made once: its root deserializer is
+ * resolved when it is made, not looked up again for every job read. Not API.
  */
 public final class JsonCodec {
     /** The default cap on a job's serialized data: 512 KiB. */
@@ -34,8 +38,15 @@ public final class JsonCodec {
             .enable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .build();
-    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
-    private static final TypeReference<List<String>> STRINGS = new TypeReference<>() { };
+    /** The readers by type: one per job data type, return type and the two below, so a handful. */
+    private static final ConcurrentMap<JavaType, ObjectReader> READERS = new ConcurrentHashMap<>();
+    private static final ObjectReader MAP = reader(MAPPER.constructType(new TypeReference<Map<String, Object>>() { }));
+    private static final ObjectReader STRINGS = reader(MAPPER.constructType(new TypeReference<List<String>>() { }));
+    /**
+     * The options JSON read last and what it gave ({@code [json, options]}): the jobs a worker
+     * takes are mostly added with the same options, and {@link JobOptions} is immutable.
+     */
+    private static volatile Object[] lastOptions = {"", JobOptions.defaults()};
 
     private JsonCodec() {
     }
@@ -105,10 +116,16 @@ public final class JsonCodec {
             return null;
         }
         try {
-            return MAPPER.readValue(json, type);
+            return reader(type).readValue(json);
         } catch (JsonProcessingException e) {
             throw new BullpenException("cannot read JSON as " + type.toCanonical() + ": " + e.getOriginalMessage(), e);
         }
+    }
+
+    /** @return the reader of {@code type}, made on first use */
+    private static ObjectReader reader(JavaType type) {
+        ObjectReader reader = READERS.get(type);
+        return reader != null ? reader : READERS.computeIfAbsent(type, MAPPER::readerFor);
     }
 
     /** @return the Jackson type of a class */
@@ -139,8 +156,14 @@ public final class JsonCodec {
         if (json == null || json.isEmpty()) {
             return JobOptions.defaults();
         }
+        Object[] last = lastOptions;
+        if (json.equals(last[0])) {
+            return (JobOptions) last[1];
+        }
         try {
-            return JobOptions.fromDescription(MAPPER.readValue(json, MAP));
+            JobOptions options = JobOptions.fromDescription(MAP.readValue(json));
+            lastOptions = new Object[] {json, options};
+            return options;
         } catch (JsonProcessingException e) {
             throw new BullpenException("cannot read job options " + json + ": " + e.getOriginalMessage(), e);
         }
@@ -152,7 +175,7 @@ public final class JsonCodec {
             return List.of();
         }
         try {
-            return MAPPER.readValue(json, STRINGS);
+            return STRINGS.readValue(json);
         } catch (JsonProcessingException e) {
             throw new BullpenException("cannot read string list " + json + ": " + e.getOriginalMessage(), e);
         }

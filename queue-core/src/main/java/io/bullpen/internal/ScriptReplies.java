@@ -36,11 +36,7 @@ final class ScriptReplies {
         for (int j = 0; j < jobCount; j++) {
             List<?> entry = (List<?>) reply.get(at[0]++);
             int fields = entry.size() - 2;
-            Map<String, String> hash = new LinkedHashMap<>(fields);
-            for (int i = 0; i + 1 < fields; i += 2) {
-                hash.put(str(entry.get(i)), str(entry.get(i + 1)));
-            }
-            jobs.add(new RawJob(str(entry.get(fields)), hash, str(entry.get(fields + 1))));
+            jobs.add(new RawJob(str(entry.get(fields)), takenHash(entry, fields), str(entry.get(fields + 1))));
         }
         long nextDue = num(reply.get(at[0]++));
         long nextLease = num(reply.get(at[0]++));
@@ -53,6 +49,28 @@ final class ScriptReplies {
             at[0] += 5;
         }
         return new FetchResult(jobs, nextDue, nextLease, recovered, failed, updates);
+    }
+
+    /**
+     * A taken job's hash, built once as the immutable map {@code Job} keeps (its copy is then a
+     * no-op) rather than a LinkedHashMap that {@code Job} copies again. A reply that named a
+     * field twice (no script does) falls back to the last value winning, as a map put would.
+     */
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> takenHash(List<?> entry, int fields) {
+        Map.Entry<String, String>[] pairs = new Map.Entry[fields / 2];
+        for (int i = 0; i + 1 < fields; i += 2) {
+            pairs[i / 2] = Map.entry(str(entry.get(i)), str(entry.get(i + 1)));
+        }
+        try {
+            return Map.ofEntries(pairs);
+        } catch (IllegalArgumentException duplicate) {
+            Map<String, String> hash = new LinkedHashMap<>(fields);
+            for (Map.Entry<String, String> pair : pairs) {
+                hash.put(pair.getKey(), pair.getValue());
+            }
+            return hash;
+        }
     }
 
     static List<String> counted(List<?> reply, int[] at) {

@@ -95,6 +95,32 @@ class JsonCodecTest {
     }
 
     @Test
+    void optionsReadAgainAndInTurnAreEachTheirOwn() {
+        String three = JsonCodec.encodeOptions(JobOptions.builder().attempts(3).build());
+        String five = JsonCodec.encodeOptions(JobOptions.builder().attempts(5).build());
+
+        // The last options read are kept: the same JSON again, another, then the first again.
+        assertThat(JsonCodec.decodeOptions(three).attempts()).isEqualTo(3);
+        assertThat(JsonCodec.decodeOptions(three).attempts()).isEqualTo(3);
+        assertThat(JsonCodec.decodeOptions(five).attempts()).isEqualTo(5);
+        assertThat(JsonCodec.decodeOptions("").attempts()).isEqualTo(JobOptions.defaults().attempts());
+        assertThat(JsonCodec.decodeOptions(three).attempts()).isEqualTo(3);
+        assertThatThrownBy(() -> JsonCodec.decodeOptions("{\"attempts\":")).hasMessageContaining("cannot read job options");
+    }
+
+    @Test
+    void eachTypeIsReadAsItselfThroughItsOwnReader() {
+        // Two generic types with the same raw class must not share a reader.
+        List<String> strings = JsonCodec.decode("[\"1\",\"2\"]", JsonCodec.type(new TypeReference<List<String>>() { }));
+        List<Long> longs = JsonCodec.decode("[1,2]", JsonCodec.type(new TypeReference<List<Long>>() { }));
+
+        assertThat(strings).containsExactly("1", "2");
+        assertThat(longs).containsExactly(1L, 2L);
+        assertThatThrownBy(() -> JsonCodec.decode("{\"id\":[1]}", JsonCodec.type(Order.class)))
+                .hasMessageContaining("cannot read JSON as");
+    }
+
+    @Test
     void defaultTypingIsOff() {
         // A polymorphic type id in the payload must not pick the class that gets built.
         Object read = JsonCodec.decode("[\"java.util.HashMap\",{}]", JsonCodec.type(Object.class));

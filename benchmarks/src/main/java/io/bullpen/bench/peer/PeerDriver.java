@@ -153,6 +153,26 @@ public interface PeerDriver extends AutoCloseable {
     }
 
     /**
+     * Processes pre-added jobs ({@link #prefill}) with {@code workers} workers at {@code concurrency}
+     * each, all started together, every job sleeping {@code jobMillis} in its processor; returns
+     * when all completed and the workers are closed.
+     *
+     * @param queue the queue
+     * @param jobs how many it holds
+     * @param workers how many workers
+     * @param concurrency each worker's concurrency
+     * @param jobMillis how long each job's processor sleeps
+     * @param takeAhead null for the worker's default; else the take-ahead to build every worker with
+     * @return how many jobs each worker ran, and the time from the first start to the last completion
+     * @throws Exception on failure; {@link UnsupportedOperationException} when the peer cannot
+     *     run the pass (a take-ahead it has no setting for)
+     */
+    default Spread processSpread(String queue, int jobs, int workers, int concurrency, long jobMillis, Integer takeAhead)
+            throws Exception {
+        throw new UnsupportedOperationException("no spread pass");
+    }
+
+    /**
      * @return the flow-control operations only Bullpen has
      * @throws UnsupportedOperationException for the other peers
      */

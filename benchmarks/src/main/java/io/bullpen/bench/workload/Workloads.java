@@ -41,7 +41,19 @@ public final class Workloads {
         all.addAll(flow(quick));
         all.add(new CancelWorkload());
         all.add(new AwaitWorkload(quick));
+        all.addAll(throughput(sizes, quick));
         return all;
+    }
+
+    /**
+     * The throughput workloads of issue 18: run only when named, not in a default run.
+     *
+     * @param sizes full or quick sizes
+     * @param quick small sizes
+     * @return spread, functions
+     */
+    public static List<Workload> throughput(Sizes sizes, boolean quick) {
+        return List.of(new SpreadWorkload(sizes), new FunctionsWorkload(quick));
     }
 
     /**

@@ -3,6 +3,7 @@ package io.bullpen.bench.peer.bullmq;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.bullpen.bench.BenchContext;
 import io.bullpen.bench.peer.PeerDriver;
+import io.bullpen.bench.peer.Spread;
 import io.bullpen.bench.peer.Starts;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -108,6 +109,19 @@ final class BullmqDriver implements PeerDriver {
         JsonNode reply = node.request("processRateLimited", Map.of("queue", queue, "n", jobs, "workers", workers,
                 "concurrency", concurrency, "max", max, "perMs", perMs));
         return new Starts(longs(reply.path("processedOn")), longs(reply.path("processorMicros")));
+    }
+
+    @Override
+    public Spread processSpread(String queue, int jobs, int workers, int concurrency, long jobMillis, Integer takeAhead)
+            throws Exception {
+        if (takeAhead != null) {
+            throw new UnsupportedOperationException("BullMQ has no take-ahead setting");
+        }
+        JsonNode reply = node.request("processSpread", Map.of("queue", queue, "n", jobs, "workers", workers,
+                "concurrency", concurrency, "jobMs", jobMillis));
+        List<Integer> perWorker = new ArrayList<>();
+        reply.path("perWorker").forEach(v -> perWorker.add(v.asInt()));
+        return new Spread(perWorker, seconds(reply));
     }
 
     private static List<Long> longs(JsonNode array) {

@@ -10,6 +10,7 @@ import io.bullpen.bench.peer.Consumed;
 import io.bullpen.bench.peer.DelayedProducerMain;
 import io.bullpen.bench.peer.FlowControl;
 import io.bullpen.bench.peer.PeerDriver;
+import io.bullpen.bench.peer.Spread;
 import io.bullpen.bench.peer.Starts;
 import io.bullpen.worker.Worker;
 import io.bullpen.worker.WorkerListener;
@@ -76,7 +77,7 @@ final class BullpenDriver implements PeerDriver {
         AtomicLong last = new AtomicLong();
         AtomicInteger completed = new AtomicInteger();
         CountDownLatch done = new CountDownLatch(1);
-        Worker<Payload, Object> worker = Worker.builder(redisson, queue, Payload.class)
+        Worker.Builder<Payload, Object> builder = Worker.builder(redisson, queue, Payload.class)
                 .processor(ctx -> {
                     first.compareAndSet(0, System.nanoTime());
                     return null;
@@ -90,9 +91,9 @@ final class BullpenDriver implements PeerDriver {
                             done.countDown();
                         }
                     }
-                })
-                .build()
-                .start();
+                });
+        TakeAhead.apply(builder, TakeAhead.fromProperty());
+        Worker<Payload, Object> worker = builder.build().start();
         try {
             if (!done.await(MAX_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new TimeoutException("completed " + completed.get() + " of " + jobs + " jobs in " + MAX_WAIT);
@@ -217,6 +218,51 @@ final class BullpenDriver implements PeerDriver {
             queue(queue).removeRateLimit();
         }
         return new Starts(List.copyOf(processedOn), List.copyOf(processor));
+    }
+
+    @Override
+    public Spread processSpread(String queue, int jobs, int workers, int concurrency, long jobMillis, Integer takeAhead)
+            throws Exception {
+        Integer ahead = takeAhead != null ? takeAhead : TakeAhead.fromProperty();
+        AtomicLong first = new AtomicLong();
+        AtomicLong last = new AtomicLong();
+        AtomicInteger completed = new AtomicInteger();
+        CountDownLatch done = new CountDownLatch(1);
+        List<AtomicInteger> ran = new ArrayList<>();
+        List<Worker<Payload, Object>> built = new ArrayList<>();
+        try {
+            for (int w = 0; w < workers; w++) {
+                AtomicInteger mine = new AtomicInteger();
+                ran.add(mine);
+                Worker.Builder<Payload, Object> builder = Worker.builder(redisson, queue, Payload.class)
+                        .processor(ctx -> {
+                            first.compareAndSet(0, System.nanoTime());
+                            Thread.sleep(jobMillis);
+                            return null;
+                        })
+                        .concurrency(concurrency)
+                        .listener(new WorkerListener<>() {
+                            @Override
+                            public void onCompleted(Job<Payload> job, Object result) {
+                                mine.incrementAndGet();
+                                if (completed.incrementAndGet() == jobs) {
+                                    last.set(System.nanoTime());
+                                    done.countDown();
+                                }
+                            }
+                        });
+                TakeAhead.apply(builder, ahead);
+                built.add(builder.build());
+            }
+            // Built first, then started back to back: neither worker gets a head start of a build.
+            built.forEach(Worker::start);
+            if (!done.await(MAX_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new TimeoutException("completed " + completed.get() + " of " + jobs + " jobs in " + MAX_WAIT);
+            }
+        } finally {
+            built.forEach(Worker::close);
+        }
+        return new Spread(ran.stream().map(AtomicInteger::get).toList(), (last.get() - first.get()) / 1e9);
     }
 
     @Override

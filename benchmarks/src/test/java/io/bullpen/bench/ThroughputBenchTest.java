@@ -1,0 +1,48 @@
+package io.bullpen.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bullpen.bench.peer.Spread;
+import io.bullpen.bench.workload.Workloads;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * The throughput workloads of issue 18 ({@code spread}, {@code functions}) are named, not run by
+ * default, so {@code QuickBenchTest} keeps its run time. Running them (about 20 s) is opt-in:
+ * {@code -Dbench.throughputTest=true}.
+ */
+class ThroughputBenchTest {
+    @Test
+    void throughputWorkloadsAreNamedNotRunByDefault() {
+        assertThat(BenchOptions.parse().workloads()).doesNotContainAnyElementsOf(BenchOptions.THROUGHPUT_WORKLOADS);
+        assertThat(BenchOptions.parse("functions", "processing", "spread").workloads())
+                .containsExactly("processing", "spread", "functions");
+        assertThat(Workloads.throughput(Sizes.quick(), true)).extracting(Workload::name)
+                .containsExactlyElementsOf(BenchOptions.THROUGHPUT_WORKLOADS);
+        assertThat(Sizes.full().spreadJobs()).isEqualTo(2_000);
+        assertThat(Sizes.full().processingWarmUpJobs()).isGreaterThanOrEqualTo(50_000);
+    }
+
+    @Test
+    void theBusiestWorkersShareIsInPercent() {
+        assertThat(new Spread(List.of(600, 400), 1.0).busiestSharePercent()).isEqualTo(60.0);
+        assertThat(new Spread(List.of(0, 0), 1.0).busiestSharePercent()).isNaN();
+    }
+
+    @Test
+    @EnabledIfSystemProperty(named = "bench.throughputTest", matches = "true")
+    void spreadAndFunctionsRunForBullpen() {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        int exit = BenchMain.run(new String[] {"spread", "functions", "--quick", "--peers", "bullpen"},
+                new PrintStream(captured, true, StandardCharsets.UTF_8));
+        String output = captured.toString(StandardCharsets.UTF_8);
+
+        assertThat(exit).as(output).isZero();
+        assertThat(output).contains("busiest worker's share %, 10 ms jobs, default", "moveToActive (1 job), FCALL");
+    }
+}
