@@ -35,7 +35,7 @@
                     the key lives until the owner ends), dedupFlags ("d" debounce, "k"
                     keepLastIfActive, "" = neither)
     last            only when the call carries trace headers (tracing): one more argument after
-                    the groups, the headers as JSON, stored as tc on every job the call adds (a
+                    the groups, the headers (see TraceHeaders), stored as tc on every job the call adds (a
                     call without it has exactly 2 + 11 per job arguments)
   Returns:
     {{jobId, 1}, ...} one entry per job in order; flag 1 = added, 0 = duplicate custom id,

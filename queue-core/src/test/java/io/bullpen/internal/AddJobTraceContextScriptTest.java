@@ -72,8 +72,11 @@ class AddJobTraceContextScriptTest {
     void theStoredHeadersDecodeBackToTheMapAndABadFieldToNone() {
         assertThat(TraceHeaders.decode(TraceHeaders.encode(Map.of("traceparent", "00-a-b-01", "tracestate", "k=v"))))
                 .containsOnly(Map.entry("traceparent", "00-a-b-01"), Map.entry("tracestate", "k=v"));
+        assertThat(TraceHeaders.encode(Map.of("traceparent", "00-a-b-01"))).as("a lone traceparent, compact")
+                .isEqualTo("00-a-b-01");
+        assertThat(TraceHeaders.decode("00-a-b-01")).containsOnly(Map.entry("traceparent", "00-a-b-01"));
         assertThat(TraceHeaders.encode(Map.of())).isNull();
         assertThat(TraceHeaders.decode(null)).isEmpty();
-        assertThat(TraceHeaders.decode("not json")).isEmpty();
+        assertThat(TraceHeaders.decode("{not json")).isEmpty();
     }
 }
