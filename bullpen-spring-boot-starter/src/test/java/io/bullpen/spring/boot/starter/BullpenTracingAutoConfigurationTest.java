@@ -26,9 +26,11 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 @BullpenTest
 class BullpenTracingAutoConfigurationTest {
     private ApplicationContextRunner runner;
+    private RedissonClient redisson;
 
     @BeforeEach
     void setUp(BullpenTestContext ctx) {
+        redisson = ctx.redisson();
         runner = new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(BullpenAutoConfiguration.class, BullpenTracingAutoConfiguration.class))
                 .withPropertyValues("bullpen.prefix=trace", "bullpen.worker.enabled=false")
@@ -60,6 +62,16 @@ class BullpenTracingAutoConfigurationTest {
             Job<String> job = app.getBean(Bullpen.class).queue("traced", String.class).add("a", "x");
             assertThat(job.rawFields()).containsKey("tc");
         });
+    }
+
+    @Test
+    void bootsOwnObservationRegistryIsPickedUpWhicheverOrderTheAutoConfigurationsAreListedIn() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(BullpenTracingAutoConfiguration.class, BullpenAutoConfiguration.class,
+                        org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration.class))
+                .withPropertyValues("bullpen.prefix=trace", "bullpen.worker.enabled=false")
+                .withBean("redisson", RedissonClient.class, () -> redisson)
+                .run(app -> assertThat(app).hasSingleBean(ObservationRegistry.class).hasSingleBean(BullpenTracing.class));
     }
 
     @Test
