@@ -34,6 +34,9 @@
                     none; stored as grp), dedupId ("" = none; stored as dedupId), dedupTtlMs (0 =
                     the key lives until the owner ends), dedupFlags ("d" debounce, "k"
                     keepLastIfActive, "" = neither)
+    last            only when the call carries trace headers (tracing): one more argument after
+                    the groups, the headers (see TraceHeaders), stored as tc on every job the call adds (a
+                    call without it has exactly 2 + 11 per job arguments)
   Returns:
     {{jobId, 1}, ...} one entry per job in order; flag 1 = added, 0 = duplicate custom id,
     2 = deduplicated (jobId is the owner of the deduplication id);
@@ -58,10 +61,15 @@ local q = {
 }
 local idKey = KEY.id
 local results = {}
+-- Trace headers ride as one extra last argument, so a call without them is unchanged.
+local lastJobArg, traceContext = #ARGV, nil
+if (#ARGV - 2) % 11 == 1 then
+  lastJobArg, traceContext = #ARGV - 1, ARGV[#ARGV]
+end
 
 -- Max sizes first: a call that would overfill a group writes nothing.
 local adding = {}
-for i = 3, #ARGV, 11 do
+for i = 3, lastJobArg, 11 do
   local group = ARGV[i + 7]
   if group ~= "" and tonumber(ARGV[i + 4]) <= 0 and (ARGV[i] == "" or redis.call("EXISTS", q.jobPrefix .. ARGV[i]) == 0) then
     adding[group] = (adding[group] or 0) + 1
@@ -75,7 +83,7 @@ for group, count in pairs(adding) do
   end
 end
 
-for i = 3, #ARGV, 11 do
+for i = 3, lastJobArg, 11 do
   local jobId = ARGV[i]
   local name, data, opts = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
   local delay, priority, lifo = tonumber(ARGV[i + 4]), tonumber(ARGV[i + 5]), ARGV[i + 6] == "1"
@@ -132,6 +140,10 @@ for i = 3, #ARGV, 11 do
     if awaited then
       fields[#fields + 1] = "awaited"
       fields[#fields + 1] = awaited
+    end
+    if traceContext then
+      fields[#fields + 1] = "tc"
+      fields[#fields + 1] = traceContext
     end
     redis.call("HSET", q.jobPrefix .. jobId, unpack(fields))
     if delay > 0 then

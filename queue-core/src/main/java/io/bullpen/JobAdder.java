@@ -89,20 +89,24 @@ final class JobAdder<T> {
             return CompletableFuture.failedFuture(e);
         }
         List<Job<T>> added = new ArrayList<>();
+        // Tracing: asked on the caller's thread (its context current), only with instrumentations.
+        AddObservers observers = instrumentations.isEmpty() ? null
+                : AddObservers.start(instrumentations, keys.queue(), operation, specs);
+        String traceContext = observers == null ? null : observers.traceContext;
         CompletionStage<List<Job<T>>> stage = RedisCalls.translated(keys.queue(), operation,
-                scripts.addJob(now, newJobs).thenCompose(results -> {
+                scripts.addJob(now, newJobs, traceContext).thenCompose(results -> {
                     List<CompletableFuture<Job<T>>> jobs = new ArrayList<>(results.size());
                     for (int i = 0; i < results.size(); i++) {
                         AddResult r = results.get(i);
                         if (r.added()) {
-                            Job<T> job = localJob(r.id(), newJobs.get(i), now);
+                            Job<T> job = localJob(r.id(), newJobs.get(i), now, traceContext);
                             added.add(job);
                             jobs.add(CompletableFuture.completedFuture(job));
                         } else if (r.deduplicated()) {
                             // The owner as it is now; one that ended since the add answered is
                             // shown with the add's own fields under the owner's id.
                             NewJob asked = newJobs.get(i);
-                            jobs.add(readJob(r.id()).thenApply(owner -> owner.orElseGet(() -> localJob(r.id(), asked, now))
+                            jobs.add(readJob(r.id()).thenApply(owner -> owner.orElseGet(() -> localJob(r.id(), asked, now, null))
                                     .asDeduplicated()).toCompletableFuture());
                         } else {
                             jobs.add(readJob(r.id()).thenApply(existing -> existing.orElseThrow(
@@ -117,6 +121,7 @@ final class JobAdder<T> {
         }
         // Off Redisson's I/O thread, and before the caller sees the jobs.
         return stage.whenCompleteAsync((jobs, error) -> {
+            observers.ended(added, error);
             if (error == null) {
                 for (Job<T> job : added) {
                     Instrumentations.each(instrumentations, "jobAdded", i -> i.jobAdded(keys.queue(), job.id(), job.name()));
@@ -126,7 +131,7 @@ final class JobAdder<T> {
     }
 
     /** The job exactly as addJob stored it, without reading it back. */
-    private Job<T> localJob(String id, NewJob j, long now) {
+    private Job<T> localJob(String id, NewJob j, long now, String traceContext) {
         Map<String, String> hash = new HashMap<>();
         hash.put(JobFields.NAME, j.name());
         hash.put(JobFields.DATA, j.data());
@@ -142,6 +147,9 @@ final class JobAdder<T> {
         }
         if (j.dedupId() != null) {
             hash.put(JobFields.DEDUP_ID, j.dedupId());
+        }
+        if (traceContext != null) {
+            hash.put(JobFields.TRACE_CONTEXT, traceContext);
         }
         return Job.fromHash(id, hash, dataType);
     }

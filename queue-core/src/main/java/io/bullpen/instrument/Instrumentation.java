@@ -2,6 +2,8 @@ package io.bullpen.instrument;
 
 import io.bullpen.Job;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 
@@ -16,8 +18,47 @@ import java.util.concurrent.ExecutorService;
  * stage completes), and a worker calls the rest on its events thread, the one that runs its
  * listeners, so calls for one worker arrive in order. An implementation that throws is logged and
  * ignored. Keep calls fast: a slow one delays the worker's listeners, never a job.
+ *
+ * <p>Tracing uses two more calls, which run where the work runs (so the caller's context is
+ * current): {@link #addStarting} on the thread that adds, once per add call (one for a bulk add),
+ * may put headers (e.g. W3C {@code traceparent}/{@code tracestate}) that are stored with the jobs in
+ * the add's own script call; {@link #processStarting} on the processor's thread, around every
+ * attempt, gets them back. Without either, an add and an attempt cost exactly what they did.
  */
 public interface Instrumentation {
+
+    /** The end of an add call that {@link #addStarting} saw begin. */
+    @FunctionalInterface
+    interface Adding {
+        /** Does nothing. */
+        Adding NONE = (jobIds, error) -> {
+        };
+
+        /**
+         * The add call ended; called off Redisson's I/O threads, before the caller sees the jobs.
+         *
+         * @param jobIds the ids of the jobs the call added (not those of duplicates), in order;
+         *     empty when it failed
+         * @param error why the call failed; null when it succeeded
+         */
+        void ended(List<String> jobIds, Throwable error);
+    }
+
+    /** The end of an attempt that {@link #processStarting} saw begin. */
+    @FunctionalInterface
+    interface Processing {
+        /** Does nothing. */
+        Processing NONE = error -> {
+        };
+
+        /**
+         * The processor returned or threw; called on the processor's thread, before the outcome is
+         * stored.
+         *
+         * @param error what the processor threw; null when it returned
+         */
+        void ended(Throwable error);
+    }
 
     /** How an attempt ended. */
     enum Outcome {
@@ -37,6 +78,37 @@ public interface Instrumentation {
      * @param jobName the job's name
      */
     default void jobAdded(String queue, String jobId, String jobName) {
+    }
+
+    /**
+     * An add call is about to send its jobs; called on the adding thread, once per call ({@code
+     * Queue.add}, {@code addAsync}, {@code addAndAwait}: one job; {@code addBulk}: all of them).
+     * Headers put into {@code headers} are stored with every job of the call (one job field, written
+     * by the add's script) and handed to {@link #processStarting} for each attempt of each job;
+     * scheduler iterations carry none.
+     *
+     * @param queue the queue name
+     * @param jobName the name of the call's first job
+     * @param jobCount how many jobs the call adds (1 for a single add)
+     * @param bulk whether the call is a bulk add (even of one job)
+     * @param headers where to put the headers to store; shared by every instrumentation of the call
+     * @return what to call when the add ended; {@link Adding#NONE} by default
+     */
+    default Adding addStarting(String queue, String jobName, int jobCount, boolean bulk, Map<String, String> headers) {
+        return Adding.NONE;
+    }
+
+    /**
+     * A worker is about to run the processor for an attempt of {@code job}; called on the thread
+     * that runs the processor, which keeps what this opens current until {@link Processing#ended}.
+     *
+     * @param queue the queue name
+     * @param job the job as taken
+     * @param headers the headers stored with the job when it was added (empty when none)
+     * @return what to call when the processor returned or threw; {@link Processing#NONE} by default
+     */
+    default Processing processStarting(String queue, Job<?> job, Map<String, String> headers) {
+        return Processing.NONE;
     }
 
     /**

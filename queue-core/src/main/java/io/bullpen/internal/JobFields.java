@@ -68,4 +68,11 @@ public final class JobFields {
     public static final String AWAITED = "awaited";
     /** Set by awaitJob on a job already active when the await came (counted in meta's awaits). */
     public static final String AWAIT_LATE = "awaitLate";
+    /**
+     * Trace headers stored with the job at its add (W3C {@code traceparent} alone as its value, or a
+     * JSON object of the headers, see {@code TraceHeaders}), only when an instrumentation gave some;
+     * read by the worker at take and
+     * handed to the instrumentation around every attempt. Absent otherwise.
+     */
+    public static final String TRACE_CONTEXT = "tc";
 }

@@ -76,7 +76,17 @@ public final class Scripts {
 
     /** addJob: adds the jobs atomically; one result per job, in order. */
     public CompletionStage<List<AddResult>> addJob(long now, List<NewJob> jobs) {
-        List<Object> args = new ArrayList<>(2 + jobs.size() * 11);
+        return addJob(now, jobs, null);
+    }
+
+    /**
+     * addJob with trace headers stored on every job it adds ({@code tc}).
+     *
+     * @param traceContext the headers as {@link TraceHeaders#encode} wrote them; null for none
+     *     (then the call is exactly the plain one)
+     */
+    public CompletionStage<List<AddResult>> addJob(long now, List<NewJob> jobs, String traceContext) {
+        List<Object> args = new ArrayList<>(3 + jobs.size() * 11);
         args.add(k.jobPrefix());
         args.add(Long.toString(now));
         for (NewJob j : jobs) {
@@ -91,6 +101,9 @@ public final class Scripts {
             args.add(j.dedupId() == null ? "" : j.dedupId());
             args.add(Long.toString(j.dedupTtlMs()));
             args.add(j.dedupFlags() == null ? "" : j.dedupFlags());
+        }
+        if (traceContext != null) {
+            args.add(traceContext);
         }
         List<Object> keys = scriptKeys.of("addJob");
         CompletionStage<List<Object>> call = addReplicas > 0

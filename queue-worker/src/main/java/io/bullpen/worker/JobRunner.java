@@ -170,6 +170,7 @@ final class JobRunner<T, R> {
         R result = null;
         Throwable error = null;
         boolean owned;
+        AttemptObservers observers = AttemptObservers.open(rt.listener.instruments(), rt.settings.queue(), job);
         try {
             result = rt.processor.process(new WorkerJobContext<>(rt, attempt));
         } catch (Throwable t) {
@@ -178,6 +179,7 @@ final class JobRunner<T, R> {
             owned = attempt.returned();
             Thread.interrupted();
         }
+        observers.ended(error);
         if (!owned) {
             // The timeout already failed this attempt and passed its slot on.
             timeouts.lateReturn(attempt, error);

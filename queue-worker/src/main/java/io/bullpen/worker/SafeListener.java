@@ -53,6 +53,11 @@ final class SafeListener<T, R> {
                 });
     }
 
+    /** The worker's instrumentations (for {@link AttemptObservers}, on the processor's thread). */
+    List<Instrumentation> instruments() {
+        return instruments;
+    }
+
     void active(Job<T> job) {
         deliver("onActive", l -> l.onActive(job));
         instrument("jobStarted", i -> i.jobStarted(queue, job, waited(job)));

@@ -297,6 +297,11 @@ public class BullpenProperties {
     public static class Tracing {
         /** Whether jobs are traced when bullpen-tracing is present. */
         private boolean enabled = true;
+        /**
+         * How an attempt's span relates to the span that added its job: PRODUCER (its child, one trace)
+         * or LINK (a trace of its own, for a handler that links to the producer).
+         */
+        private ProcessParent processParent = ProcessParent.PRODUCER;
 
         /** @return whether jobs are traced */
         public boolean isEnabled() {
@@ -306,6 +311,24 @@ public class BullpenProperties {
         /** @param enabled whether jobs are traced */
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
+        }
+
+        /** @return how an attempt's span relates to the span that added its job */
+        public ProcessParent getProcessParent() {
+            return processParent;
+        }
+
+        /** @param processParent how an attempt's span relates to the span that added its job */
+        public void setProcessParent(ProcessParent processParent) {
+            this.processParent = processParent;
+        }
+
+        /** How an attempt's {@code process} span relates to the {@code send} span of its job's add. */
+        public enum ProcessParent {
+            /** A child of it: one trace from the add to every attempt. */
+            PRODUCER,
+            /** A trace of its own, for a handler that links to the producer. */
+            LINK
         }
     }
 }
