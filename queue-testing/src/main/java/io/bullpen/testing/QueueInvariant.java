@@ -97,7 +97,7 @@ public final class QueueInvariant {
     /** Rule 5: the group lines and counters. */
     /**
      * A deduplication key without an expiry ({@code dedup:<id>}, not ttl mode) names a job that
-     * has not finished: released on every end and removal (ARCHITECTURE I32).
+     * has not finished: released on every end and removal (ARCHITECTURE I37).
      */
     private static void dedupViolations(QueueSnapshot snapshot, Map<String, List<String>> placements,
             List<String> violations) {
