@@ -21,7 +21,8 @@ local function pushReady(q, jobId, priority, front, group)
     local seq = redis.call("HINCRBY", q.meta, "seq", 1) % 4294967296
     local score = front and (priority * 4294967296 - seq - 1) or (priority * 4294967296 + seq)
     redis.call("ZADD", jobsKey, score, jobId)
-    redis.call("HINCRBY", q.meta, "gwaiting", 1)
+    -- Kept current for the pick, which writes gwaiting with gvt in one HSET.
+    q.gWaiting = redis.call("HINCRBY", q.meta, "gwaiting", 1)
     -- A group that already had ready jobs is registered and where it belongs (ready, limited,
     -- paused or at its concurrency), and the queue's groups flag is set (by that first job,
     -- never cleared): only its first ready job reads meta, registers the group and readies it.

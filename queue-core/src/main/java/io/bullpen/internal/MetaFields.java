@@ -38,6 +38,11 @@ public final class MetaFields {
     public static final String GROUP_VIRTUAL_TIME = "gvt";
     /** How many grouped jobs are ready (in a {@code group:<g>}), for the waiting count. */
     public static final String GROUP_WAITING = "gwaiting";
+    /**
+     * "1" once a group setting, a default for groups or a group's manual limit was written (never
+     * cleared): until then every group runs unlimited and no script reads a group's settings.
+     */
+    public static final String GROUP_SETTINGS = "gsettings";
     /** The default concurrency of groups without their own. */
     public static final String GROUP_CONCURRENCY = "g:concurrency";
     /** The default rate limit of groups without their own: max starts per window. */
