@@ -13,8 +13,8 @@
   cost nothing more. Before picking, due groups of groups:limited come back (at most 100).
   Group rate limits (GCRA on Redis's clock) do not book ahead: a job starts now or its group
   waits. Each taken grouped job counts in its group's active (q.takenGroup[id] = its group, so
-  the take can give back the slot of one it drops); gwaiting and gvt are written once per call,
-  with one HSET (gwaiting from readMeta's read, kept current by pushReady). Takes at most f.count. Returns the ids in take order and whether nothing is left
+  the take can give back the slot of one it drops); gout (grouped ready jobs that left) and gvt
+  are written once per call, with one HSET (gout from readMeta's read). Takes at most f.count. Returns the ids in take order and whether nothing is left
   ready (no eligible group and no ungrouped job).
 ]]
 --- @include "popReadyJobs"
@@ -219,9 +219,9 @@ local function pickReadyJobs(q, f)
   if served then
     served = string.format("%.17g", served)
     if q.gTaken > 0 then
-      -- gwaiting as readMeta read it, kept current by this call's pushes (pushReady).
-      q.gWaiting = q.gWaiting - q.gTaken
-      redis.call("HSET", q.meta, "gvt", served, "gwaiting", intText(q.gWaiting))
+      -- gout as readMeta read it (only the pick and removals change it, never in the same call).
+      q.gOut = q.gOut + q.gTaken
+      redis.call("HSET", q.meta, "gvt", served, "gout", intText(q.gOut))
     else
       redis.call("HSET", q.meta, "gvt", served)
     end
