@@ -64,7 +64,7 @@ final class WakeUpWorkload implements Workload {
         return Math.max(5, sizes.wakeTrials() / 10);
     }
 
-    private List<Long> measured(List<Long> all) {
+    private <T> List<T> measured(List<T> all) {
         return all.subList(warmUp(), all.size());
     }
 
