@@ -91,6 +91,27 @@ class GroupScriptsTest {
     }
 
     @Test
+    void aGroupSettingMadeWhileJobsRunAppliesAtOnceWithTheSlotsCountedBeforeIt() {
+        // No group setting yet (meta gsettings unset): the take and the finish skip the setting
+        // reads, but every group's active count is kept, so a limit set later holds at once.
+        join(f.scripts.addJob(NOW, List.of(grouped("a1", "a"), grouped("a2", "a"), grouped("a3", "a"))));
+        assertThat(take(2)).containsExactly("1", "2");
+        assertThat(f.snap().meta()).doesNotContainKey("gsettings");
+        assertThat(f.snap().hash("groupmeta:a")).containsEntry("active", "2");
+
+        join(groups.setGroupSettings("a", "concurrency", "2"));
+        assertThat(f.snap().meta()).containsEntry("gsettings", "1");
+        assertThat(take(5)).as("the group holds its 2 slots").isEmpty();
+        assertThat(f.snap().zset("groups:ready")).isEmpty();
+
+        String token = f.snap().lock("1");
+        join(f.scripts.moveToFinished(NOW, fetch(0), complete("1", token, "null", Retention.keepAll())));
+        assertThat(f.snap().zset("groups:ready")).containsOnlyKeys("a");
+        assertThat(take(5)).containsExactly("3");
+        f.assertInvariant();
+    }
+
+    @Test
     void groupConcurrencyHoldsTheGroupBackUntilASlotFrees() {
         join(groups.setGroupSettings("a", "concurrency", "1"));
         join(f.scripts.addJob(NOW, List.of(grouped("a1", "a"), grouped("a2", "a"))));
