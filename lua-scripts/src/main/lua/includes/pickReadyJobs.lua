@@ -14,8 +14,9 @@
   Group rate limits (GCRA on Redis's clock) do not book ahead: a job starts now or its group
   waits. Each taken grouped job counts in its group's active (q.takenGroup[id] = its group, so
   the take can give back the slot of one it drops); gout (grouped ready jobs that left) and gvt
-  are written once per call, with one HSET (gout from readMeta's read). Takes at most f.count. Returns the ids in take order and whether nothing is left
-  ready (no eligible group and no ungrouped job).
+  are written once per call, with one HSET (gout from readMeta's read). Takes at most f.count.
+  Returns the ids in take order and whether nothing is left ready (no eligible group and no
+  ungrouped job).
 ]]
 --- @include "popReadyJobs"
 --- @include "groupState"
