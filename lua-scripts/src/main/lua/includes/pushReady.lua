@@ -6,7 +6,8 @@
   enters groups:ready when it may run (readyGroup, which signals the marker); a group that had
   ready jobs already is where it belongs, so only its first ready job costs those commands (and
   the meta read). Otherwise a priority > 0 goes to prioritized (score = priority * 2^32 + a
-  per-queue sequence, so equal priorities run FIFO); else wait, which workers take from the right: LPUSH queues at the back, RPUSH (front = true) runs next.
+  per-queue sequence, so equal priorities run FIFO); else wait, which workers take from the
+  right: LPUSH queues at the back, RPUSH (front = true) runs next.
   Callers read the job's priority and group with one HMGET (fields priority, grp).
   Returns the state label the job is now in (a grouped ready job is "waiting"); sets
   q.waitLength to wait's length after a push to wait.
