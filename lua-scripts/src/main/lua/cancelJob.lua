@@ -3,7 +3,7 @@
   group:<g> - also when the queue or the group is paused -, delayed or prioritized) is taken out
   of its state and ends in failed for good with failedReason "cancelled: <reason>" (failCancelled:
   removeOnFail retention from its opts, the failed metric); a grouped one leaves its group
-  (gwaiting - 1, the group forgotten when it has nothing left). An active job only gets the field
+  (gout + 1, the group forgotten when it has nothing left). An active job only gets the field
   cancel (the reason; the first one stays) in its hash: its worker sees it (checkCancels) and the
   finish or the stall recovery ends it as cancelled. Job keys are built from jobKeyPrefix (same
   slot).
@@ -16,7 +16,7 @@
     5 completed     ZSET    <prefix>:{<queue>}:completed
     6 failed        ZSET    <prefix>:{<queue>}:failed
     7 events        STREAM  <prefix>:{<queue>}:events
-    8 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, mm:/mc:<kind>, gwaiting; see readMeta)
+    8 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, mm:/mc:<kind>, gout; see readMeta)
     9 metricsFailed LIST    <prefix>:{<queue>}:metrics:failed  (per-minute counts)
     10 groups        ZSET    <prefix>:{<queue>}:groups  (registry of groups)
     11 groupsReady   ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
@@ -67,7 +67,7 @@ else
     local jobsKey, stateKey = groupKeys(q, group)
     if redis.call("ZREM", jobsKey, jobId) == 1 then
       prev, code = "waiting", 1
-      redis.call("HINCRBY", q.meta, "gwaiting", -1)
+      redis.call("HINCRBY", q.meta, "gout", 1)
       if redis.call("EXISTS", jobsKey) == 0 then
         forgetGroup(q, group, stateKey)
       end

@@ -48,7 +48,10 @@ local state
 if group then
   local jobsKey = groupKeys(q, group)
   if redis.call("ZSCORE", jobsKey, jobId) then
-    local seq = redis.call("HINCRBY", q.meta, "seq", 1) % 4294967296
+    -- To the back of its priority: a new number of the group sequence (gin), gout too, so the
+    -- count of grouped ready jobs (gin - gout) stays.
+    local seq = redis.call("HINCRBY", q.meta, "gin", 1) % 4294967296
+    redis.call("HINCRBY", q.meta, "gout", 1)
     redis.call("ZADD", jobsKey, "XX", priority * 4294967296 + seq, jobId)
     state = "waiting"
   end

@@ -40,6 +40,12 @@ local withDelayed = ARGV[2] == "1"
 local limit = tonumber(ARGV[3])
 local removed = 0
 
+-- Grouped ready jobs: made ready (gin) less those that left (gout).
+local function groupedWaiting()
+  local v = redis.call("HMGET", q.meta, "gin", "gout")
+  return (tonumber(v[1]) or 0) - (tonumber(v[2]) or 0)
+end
+
 local ids = redis.call("RPOP", KEY.wait, limit)
 if ids then
   for _, id in ipairs(ids) do
@@ -63,13 +69,13 @@ end
 
 drainSet(KEY.prioritized)
 -- Grouped ready jobs: every registered group (a group with jobs is registered).
-if removed < limit and (tonumber(redis.call("HGET", q.meta, "gwaiting")) or 0) > 0 then
+if removed < limit and groupedWaiting() > 0 then
   for _, g in ipairs(redis.call("ZRANGE", q.groups, 0, -1)) do
     local jobsKey, stateKey = groupKeys(q, g)
     local before = removed
     drainSet(jobsKey)
     if removed > before then
-      redis.call("HINCRBY", q.meta, "gwaiting", before - removed)
+      redis.call("HINCRBY", q.meta, "gout", removed - before)
       if redis.call("EXISTS", jobsKey) == 0 then
         redis.call("ZREM", q.groupsReady, g)
         redis.call("ZREM", q.groupsLimited, g)
@@ -85,8 +91,7 @@ if withDelayed then
   drainSet(KEY.delayed)
 end
 
-local left = redis.call("LLEN", KEY.wait) + redis.call("ZCARD", KEY.prioritized) +
-  (tonumber(redis.call("HGET", q.meta, "gwaiting")) or 0)
+local left = redis.call("LLEN", KEY.wait) + redis.call("ZCARD", KEY.prioritized) + groupedWaiting()
 if withDelayed then
   left = left + redis.call("ZCARD", KEY.delayed)
 end

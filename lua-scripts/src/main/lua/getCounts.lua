@@ -14,12 +14,13 @@
     none
   Returns:
     {waiting, prioritized, delayed, active, completed, failed, paused (1 or 0)}; waiting counts
-    the wait list and the grouped ready jobs (meta gwaiting)
+    the wait list and the grouped ready jobs (meta gin - gout)
   Events:
     none
 ]]
+local grouped = redis.call("HMGET", KEY.meta, "gin", "gout")
 return {
-  redis.call("LLEN", KEY.wait) + (tonumber(redis.call("HGET", KEY.meta, "gwaiting")) or 0),
+  redis.call("LLEN", KEY.wait) + (tonumber(grouped[1]) or 0) - (tonumber(grouped[2]) or 0),
   redis.call("ZCARD", KEY.prioritized),
   redis.call("ZCARD", KEY.delayed),
   redis.call("ZCARD", KEY.leases),

@@ -61,7 +61,7 @@ elseif not prev and group then
   local jobsKey, stateKey = groupKeys(q, group)
   if redis.call("ZREM", jobsKey, jobId) == 1 then
     prev = "waiting"
-    redis.call("HINCRBY", q.meta, "gwaiting", -1)
+    redis.call("HINCRBY", q.meta, "gout", 1)
     if redis.call("EXISTS", jobsKey) == 0 then
       forgetGroup(q, group, stateKey)
     end

@@ -6,6 +6,7 @@
   re-evaluates it (readyGroup: into groups:ready, signalling the marker, or groups:limited). A
   change of the defaults re-evaluates the rate-limited groups (at most 1000) and wakes workers.
   A group keeps its registry entry while it has a setting, a ready or an active job (forgetGroup).
+  Sets meta gsettings (never cleared): until then no script reads a group's settings.
   Values are validated by the caller.
 
   KEYS:
@@ -40,6 +41,8 @@ local q = {
 }
 local group = ARGV[2]
 local changed = 0
+-- From now on the take and the finish read each group's settings (groupState); never cleared.
+redis.call("HSET", q.meta, "gsettings", "1")
 
 -- One statement per setting: every field name stays a literal (LuaVocabularyTest reads them).
 if group == "" then

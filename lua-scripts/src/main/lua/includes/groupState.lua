@@ -5,7 +5,9 @@
   (groupmeta:<g>), built from the base like job keys (same slot).
   groupState(q, stateKey): one HMGET of the group's hash, with the queue's defaults for groups
   (readMeta) where the group has no setting of its own: {concurrency (nil = none), weight,
-  paused, active, rateMax/ratePer/rateBurst (nil = no limit), tat, limitedUntil}.
+  paused, active, rateMax/ratePer/rateBurst (nil = no limit), tat, limitedUntil}. No read while
+  meta gsettings is unset (no group setting, default or group limit was ever written): then
+  every group runs unlimited with weight 1, and active reads 0 (unknown, needed by nothing).
   groupClock(q): Redis's clock in ms, read once per call (TIME): limits use it, not the caller's.
   groupNextStart(q, s): 0 when the group may start a job now, else the time (ms) its rate limit
   or manual limit (limitedUntil) allows the next one.
@@ -30,6 +32,11 @@ end
 
 local function groupState(q, stateKey)
   readMeta(q)
+  if not q.gSettings then
+    -- No group has a setting or limit of its own and no default applies (meta gsettings unset):
+    -- no read. active is not known then (nothing needs it: no concurrency; forgetGroup reads it).
+    return {weight = 1, paused = false, active = 0, tat = 0, limitedUntil = 0}
+  end
   local v = redis.call("HMGET", stateKey, "concurrency", "weight", "paused", "active", "rl:max", "rl:per", "rl:burst",
     "rl:tat", "limitedUntil")
   local s = {

@@ -13,8 +13,10 @@
   cost nothing more. Before picking, due groups of groups:limited come back (at most 100).
   Group rate limits (GCRA on Redis's clock) do not book ahead: a job starts now or its group
   waits. Each taken grouped job counts in its group's active (q.takenGroup[id] = its group, so
-  the take can give back the slot of one it drops); gwaiting and gvt are written once per call. Takes at most f.count. Returns the ids in take order and whether nothing is left
-  ready (no eligible group and no ungrouped job).
+  the take can give back the slot of one it drops); gout (grouped ready jobs that left) and gvt
+  are written once per call, with one HSET (gout from readMeta's read). Takes at most f.count.
+  Returns the ids in take order and whether nothing is left ready (no eligible group and no
+  ungrouped job).
 ]]
 --- @include "popReadyJobs"
 --- @include "groupState"
@@ -22,6 +24,10 @@
 --- @include "readMeta"
 
 local function releaseLimitedGroups(q)
+  -- Only a group setting, default or manual group limit puts a group there (meta gsettings).
+  if not q.gSettings then
+    return
+  end
   -- The clock is read only when some group is limited.
   local first = redis.call("ZRANGE", q.groupsLimited, 0, 0, "WITHSCORES")
   if not first[2] or tonumber(first[2]) > groupClock(q) then
@@ -213,9 +219,12 @@ local function pickReadyJobs(q, f)
   writeTags(q, retagged)
   if served then
     served = string.format("%.17g", served)
-    redis.call("HSET", q.meta, "gvt", served)
     if q.gTaken > 0 then
-      redis.call("HINCRBY", q.meta, "gwaiting", -q.gTaken)
+      -- gout as readMeta read it (only the pick and removals change it, never in the same call).
+      q.gOut = q.gOut + q.gTaken
+      redis.call("HSET", q.meta, "gvt", served, "gout", intText(q.gOut))
+    else
+      redis.call("HSET", q.meta, "gvt", served)
     end
     q.gvt = served
   end

@@ -1,13 +1,13 @@
 --[[
   pushReady: put a job where workers take it. A grouped job (group ~= nil/false) goes to its
   group's ZSET group:<g> (score priority * 2^32 + seq, FIFO within a priority; front = true puts
-  it before every job of its priority: priority * 2^32 - seq - 1), the group is registered, the
-  queue's grouped-ready count gwaiting goes up and the group enters groups:ready when it may run
-  (readyGroup, which signals the marker); a group that had ready jobs already is where it
-  belongs, so only its first ready job costs those commands (and the meta read). Otherwise a
-  priority > 0 goes to prioritized (score = priority * 2^32 + a per-queue sequence, so equal
-  priorities run FIFO); else wait, which
-  workers take from the right: LPUSH queues at the back, RPUSH (front = true) runs next.
+  it before every job of its priority: priority * 2^32 - seq - 1; seq from meta gin, which also
+  counts grouped jobs made ready: gin - gout are ready), the group is registered, and the group
+  enters groups:ready when it may run (readyGroup, which signals the marker); a group that had
+  ready jobs already is where it belongs, so only its first ready job costs those commands (and
+  the meta read). Otherwise a priority > 0 goes to prioritized (score = priority * 2^32 + a
+  per-queue sequence, so equal priorities run FIFO); else wait, which workers take from the
+  right: LPUSH queues at the back, RPUSH (front = true) runs next.
   Callers read the job's priority and group with one HMGET (fields priority, grp).
   Returns the state label the job is now in (a grouped ready job is "waiting"); sets
   q.waitLength to wait's length after a push to wait.
@@ -18,10 +18,11 @@
 local function pushReady(q, jobId, priority, front, group)
   if group then
     local jobsKey = groupKeys(q, group)
-    local seq = redis.call("HINCRBY", q.meta, "seq", 1) % 4294967296
+    -- gin counts the grouped jobs made ready and is their sequence too: one command for both
+    -- (grouped ready jobs = gin - gout; the pick and removals count gout).
+    local seq = redis.call("HINCRBY", q.meta, "gin", 1) % 4294967296
     local score = front and (priority * 4294967296 - seq - 1) or (priority * 4294967296 + seq)
     redis.call("ZADD", jobsKey, score, jobId)
-    redis.call("HINCRBY", q.meta, "gwaiting", 1)
     -- A group that already had ready jobs is registered and where it belongs (ready, limited,
     -- paused or at its concurrency), and the queue's groups flag is set (by that first job,
     -- never cleared): only its first ready job reads meta, registers the group and readies it.

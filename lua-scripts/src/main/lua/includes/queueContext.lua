@@ -25,6 +25,8 @@
     metaRead maxLen paused metricMinute metricCount  meta read once per call (readMeta)
     awaits         awaits registered on already active jobs (readMeta, keepResult)
     groupsOn gvt gConcurrency gRateMax gRatePer gRateBurst  group flag, virtual time, defaults (readMeta)
+    gSettings gOut some group setting may exist (meta gsettings); grouped ready jobs that left
+                   their group, written by the pick with gvt (readMeta)
     redisNow       Redis's clock in ms, read once per call for limits (groupClock)
     gTaken readyGroups  grouped jobs this take picked; 0 when groups:ready is empty after it, else positive (pickReadyJobs)
     takenGroup     id -> group of each grouped job this take picked (pickReadyJobs; takeJobs

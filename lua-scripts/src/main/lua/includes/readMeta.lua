@@ -12,6 +12,9 @@
   q.limitedUntil (limitedUntil);
   q.groupsOn, q.gvt, q.gConcurrency, q.gRateMax/gRatePer/gRateBurst: the group flag, virtual
   time and defaults for groups (fields groups, gvt, g:concurrency, g:rl:max/per/burst; see groupState);
+  q.gSettings: some group may have a setting or limit of its own, or a default applies (field
+  gsettings; without it no group's hash is read for settings, see groupState); q.gOut, grouped
+  ready jobs that left their group (field gout, 0 when absent; the pick adds its own);
   q.awaits, awaits registered on jobs already active (field awaits, 0 when absent; see keepResult).
   Folding them into one read keeps a worker's call at one meta command, whatever it needs.
 ]]
@@ -36,11 +39,13 @@ local function readMeta(q)
   fields[limitsAt + 1], fields[limitsAt + 2], fields[limitsAt + 3] = "concurrency", "rl:max", "rl:per"
   fields[limitsAt + 4], fields[limitsAt + 5], fields[limitsAt + 6] = "rl:burst", "rl:tat", "limitedUntil"
   fields[limitsAt + 7] = "awaits"
+  fields[limitsAt + 8], fields[limitsAt + 9] = "gsettings", "gout"
   local values = redis.call("HMGET", q.meta, unpack(fields))
   q.concurrency, q.rlMax = tonumber(values[limitsAt + 1]), tonumber(values[limitsAt + 2])
   q.rlPer, q.rlBurst = tonumber(values[limitsAt + 3]), tonumber(values[limitsAt + 4])
   q.rlTat, q.limitedUntil = tonumber(values[limitsAt + 5]), tonumber(values[limitsAt + 6])
   q.awaits = tonumber(values[limitsAt + 7]) or 0
+  q.gSettings, q.gOut = values[limitsAt + 8] ~= false, tonumber(values[limitsAt + 9]) or 0
   q.maxLen = values[1] or "10000"
   q.paused = values[2] ~= false
   q.groupsOn, q.gvt, q.gConcurrency = values[3] ~= false, values[4] or "0", tonumber(values[5])

@@ -5,7 +5,8 @@
   has nothing left (forgetGroup). group: the job's grp field when the caller read it or the
   worker passed it (false = none), nil = read it here (only while the queue uses groups: no
   command otherwise). The group's active field is left at 0 rather than deleted (absent and 0
-  mean the same to every reader; forgetGroup deletes it).
+  mean the same to every reader; forgetGroup deletes it). While no group setting exists (meta
+  gsettings unset) a group's readiness never depends on its slots: only the forget check runs.
 ]]
 --- @include "groupState"
 --- @include "readMeta"
@@ -27,6 +28,14 @@ local function releaseGroupSlot(q, jobId, group)
   if active < 0 then
     redis.call("HDEL", stateKey, "active")
     active = 0
+  end
+  if not q.gSettings then
+    -- No concurrency or pause anywhere (meta gsettings unset): a freed slot readies no group; a
+    -- group left with nothing ready or active leaves the registry. One command less per finish.
+    if active == 0 and redis.call("EXISTS", jobsKey) == 0 then
+      forgetGroup(q, group, stateKey)
+    end
+    return
   end
   -- Still in groups:ready (it had jobs and room) and busy: nothing to do. An idle one may have
   -- been emptied by a take (which drops it only on its next visit): then it leaves now.

@@ -36,8 +36,18 @@ public final class MetaFields {
     public static final String GROUPS = "groups";
     /** The virtual time of fair queueing: the start tag of the group served last. */
     public static final String GROUP_VIRTUAL_TIME = "gvt";
-    /** How many grouped jobs are ready (in a {@code group:<g>}), for the waiting count. */
-    public static final String GROUP_WAITING = "gwaiting";
+    /**
+     * Grouped jobs made ready, ever, and their sequence in {@code group:<g>} (FIFO): one counter
+     * for both. {@code gin - gout} grouped jobs are ready, for the waiting count.
+     */
+    public static final String GROUP_IN = "gin";
+    /** Grouped ready jobs that left their group (taken, removed, cancelled, drained, re-sorted). */
+    public static final String GROUP_OUT = "gout";
+    /**
+     * "1" once a group setting, a default for groups or a group's manual limit was written (never
+     * cleared): until then every group runs unlimited and no script reads a group's settings.
+     */
+    public static final String GROUP_SETTINGS = "gsettings";
     /** The default concurrency of groups without their own. */
     public static final String GROUP_CONCURRENCY = "g:concurrency";
     /** The default rate limit of groups without their own: max starts per window. */

@@ -101,7 +101,7 @@ class CancelJobScriptTest {
         assertThat(cancel("1", "x")).isEqualTo(CancelResult.CANCELLED_WAITING);
         QueueSnapshot s = f.snap();
         assertThat(s.zset("group:acme")).containsOnlyKeys("2");
-        assertThat(s.meta()).containsEntry("gwaiting", "1");
+        assertThat(s.groupedWaiting()).isEqualTo(1);
         assertThat(join(f.scripts.getCounts()).waiting()).isEqualTo(1);
         assertThat(join(f.scripts.getCounts()).failed()).isEqualTo(1);
         f.assertInvariant();
@@ -109,7 +109,7 @@ class CancelJobScriptTest {
         assertThat(cancel("2", "x")).isEqualTo(CancelResult.CANCELLED_WAITING);
         s = f.snap();
         assertThat(s.exists("group:acme")).isFalse();
-        assertThat(s.meta()).containsEntry("gwaiting", "0");
+        assertThat(s.groupedWaiting()).isZero();
         assertThat(join(f.scripts.getCounts()).waiting()).isZero();
         assertThat(s.zset("groups")).as("the paused group keeps its setting, so it stays registered")
                 .containsOnlyKeys("acme");
@@ -126,7 +126,7 @@ class CancelJobScriptTest {
         QueueSnapshot s = f.snap();
         assertThat(s.zset("groups")).isEmpty();
         assertThat(s.zset("groups:ready")).isEmpty();
-        assertThat(s.meta()).containsEntry("gwaiting", "0");
+        assertThat(s.groupedWaiting()).isZero();
         f.assertInvariant();
     }
 

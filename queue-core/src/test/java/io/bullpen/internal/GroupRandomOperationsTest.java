@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Random operations on a queue mixing grouped, prioritized, delayed and plain jobs with group
  * settings changing under them; after every step the queue invariant holds (every job in exactly
- * one place, the group lines included; gwaiting and each group's active exact) and a group
+ * one place, the group lines included; the grouped ready count and each group's active exact) and a group
  * never has more active jobs than its concurrency. The take order is not modelled here (fair
  * queueing has its own tests); {@link QueueModelTest} models the ungrouped queue exactly.
  */

@@ -52,7 +52,8 @@ class GroupScriptsTest {
         assertThat(s.zset("group:acme")).containsOnlyKeys("1", "2");
         assertThat(s.zset("groups")).containsOnlyKeys("acme");
         assertThat(s.zset("groups:ready")).containsOnlyKeys("acme");
-        assertThat(s.meta()).contains(entry("groups", "1"), entry("gwaiting", "2"));
+        assertThat(s.meta()).containsEntry("groups", "1");
+        assertThat(s.groupedWaiting()).isEqualTo(2);
         assertThat(s.job("1")).containsEntry("grp", "acme");
         assertThat(s.zset("marker")).containsOnly(entry("0", 0.0));
         assertThat(join(f.scripts.getCounts()).waiting()).isEqualTo(2);
@@ -84,8 +85,29 @@ class GroupScriptsTest {
         assertThat(take(1)).isEmpty();
         QueueSnapshot s = f.snap();
         assertThat(s.hash("groupmeta:a")).containsEntry("active", "3");
-        assertThat(s.meta()).containsEntry("gwaiting", "0");
+        assertThat(s.groupedWaiting()).isZero();
         assertThat(s.zset("groups:ready")).isEmpty();
+        f.assertInvariant();
+    }
+
+    @Test
+    void aGroupSettingMadeWhileJobsRunAppliesAtOnceWithTheSlotsCountedBeforeIt() {
+        // No group setting yet (meta gsettings unset): the take and the finish skip the setting
+        // reads, but every group's active count is kept, so a limit set later holds at once.
+        join(f.scripts.addJob(NOW, List.of(grouped("a1", "a"), grouped("a2", "a"), grouped("a3", "a"))));
+        assertThat(take(2)).containsExactly("1", "2");
+        assertThat(f.snap().meta()).doesNotContainKey("gsettings");
+        assertThat(f.snap().hash("groupmeta:a")).containsEntry("active", "2");
+
+        join(groups.setGroupSettings("a", "concurrency", "2"));
+        assertThat(f.snap().meta()).containsEntry("gsettings", "1");
+        assertThat(take(5)).as("the group holds its 2 slots").isEmpty();
+        assertThat(f.snap().zset("groups:ready")).isEmpty();
+
+        String token = f.snap().lock("1");
+        join(f.scripts.moveToFinished(NOW, fetch(0), complete("1", token, "null", Retention.keepAll())));
+        assertThat(f.snap().zset("groups:ready")).containsOnlyKeys("a");
+        assertThat(take(5)).containsExactly("3");
         f.assertInvariant();
     }
 
@@ -310,7 +332,7 @@ class GroupScriptsTest {
 
         QueueSnapshot s = f.snap();
         assertThat(s.jobIds()).isEmpty();
-        assertThat(s.meta()).containsEntry("gwaiting", "0");
+        assertThat(s.groupedWaiting()).isZero();
         assertThat(s.zset("groups")).containsOnlyKeys("a");
         f.assertInvariant();
         join(admin.obliterate(true, 100));

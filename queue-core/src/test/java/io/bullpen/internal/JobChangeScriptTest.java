@@ -112,14 +112,14 @@ class JobChangeScriptTest {
     @Test
     void changeDelayZeroOnAGroupedJobPutsItInItsGroupAndCountsIt() {
         join(f.scripts.addJob(NOW, List.of(new NewJob(null, "g", "{}", "", 60_000, 0, false, "acme"))));
-        assertThat(f.snap().meta()).doesNotContainKey("gwaiting");
+        assertThat(f.snap().groupedWaiting()).isZero();
 
         join(changes.changeDelay(NOW, "1", 0));
 
         QueueSnapshot s = f.snap();
         assertThat(s.zset("group:acme")).containsOnlyKeys("1");
         assertThat(s.zset("groups:ready")).containsOnlyKeys("acme");
-        assertThat(s.meta()).containsEntry("gwaiting", "1");
+        assertThat(s.groupedWaiting()).isEqualTo(1);
         f.assertInvariant();
         assertThat(take(5)).containsExactly("1");
         f.assertInvariant();
@@ -134,7 +134,7 @@ class JobChangeScriptTest {
         QueueSnapshot s = f.snap();
         assertThat(s.delayed()).containsOnlyKeys("1");
         assertThat(s.exists("group:acme")).isFalse();
-        assertThat(s.meta()).doesNotContainKey("gwaiting");
+        assertThat(s.groupedWaiting()).isZero();
         f.assertInvariant();
     }
 
@@ -210,7 +210,7 @@ class JobChangeScriptTest {
         assertThat(s.zset("group:acme").get("1")).isGreaterThan(s.zset("group:acme").get("2"));
         assertThat(s.waiting()).isEmpty();
         assertThat(s.prioritized()).isEmpty();
-        assertThat(s.meta().get("gwaiting")).isEqualTo(before.meta().get("gwaiting")).isEqualTo("2");
+        assertThat(s.groupedWaiting()).isEqualTo(before.groupedWaiting()).isEqualTo(2);
         assertThat(s.zset("groups:ready")).isEqualTo(before.zset("groups:ready"));
         assertThat(s.job("1")).containsEntry("priority", "4");
         f.assertInvariant();

@@ -20,7 +20,7 @@ import java.util.TreeMap;
  *       of them would be a second copy of that state;</li>
  *   <li>groups: the ready jobs of each {@code group:<g>} count as a state structure above (so a
  *       job is in exactly one place, grouped or not); each has {@code grp} = g and g is in the
- *       {@code groups} registry; meta {@code gwaiting} is the number of grouped ready jobs; each
+ *       {@code groups} registry; meta {@code gin} - {@code gout} is the number of grouped ready jobs; each
  *       group's {@code active} ({@code groupmeta:<g>}, absent = 0) is its number of leased jobs.</li>
  * </ol>
  */
@@ -133,9 +133,9 @@ public final class QueueInvariant {
                 }
             }
         }
-        long gwaiting = Long.parseLong(snapshot.meta().getOrDefault("gwaiting", "0"));
-        if (gwaiting != grouped) {
-            violations.add("meta gwaiting is " + gwaiting + " but " + grouped + " grouped jobs are ready");
+        long counted = snapshot.groupedWaiting();
+        if (counted != grouped) {
+            violations.add("meta gin - gout is " + counted + " but " + grouped + " grouped jobs are ready");
         }
         Map<String, Long> leased = new TreeMap<>();
         if ("zset".equals(snapshot.type("leases"))) {

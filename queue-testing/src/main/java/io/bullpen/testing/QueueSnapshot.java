@@ -238,6 +238,17 @@ public final class QueueSnapshot {
     }
 
     /**
+     * The queue's count of grouped ready jobs as the scripts keep it: meta {@code gin} (grouped
+     * jobs made ready) less {@code gout} (those that left their group), absent = 0.
+     *
+     * @return the count
+     */
+    public long groupedWaiting() {
+        Map<String, String> meta = meta();
+        return Long.parseLong(meta.getOrDefault("gin", "0")) - Long.parseLong(meta.getOrDefault("gout", "0"));
+    }
+
+    /**
      * {@return each stream entry's fields, oldest first; the entry id is under {@code _id}. An
      * entry for the same event of several jobs of one script call has their ids in {@code jobId},
      * separated by spaces, and per-job fields named {@code <field>:<jobId>}}

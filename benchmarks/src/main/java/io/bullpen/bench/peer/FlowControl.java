@@ -15,10 +15,13 @@ public interface FlowControl {
      * is removed and the time until the waiting job starts is measured.
      *
      * @param trials how many times
-     * @return each trial's latency from the call that removes the limit to the processor's start, in us
+     * @return per trial, in us: {from before the call that removes the limit is sent, from when
+     *     its answer came back (0 when the job started before that)} to the processor's start.
+     *     The limit is lifted in between (when Redis ran the call): the first includes the
+     *     caller's own send, the second leaves out the part of the wake-up that overlapped the answer
      * @throws Exception on failure
      */
-    List<Long> wakeUpAfterLimitRemoved(int trials) throws Exception;
+    List<long[]> wakeUpAfterLimitRemoved(int trials) throws Exception;
 
     /**
      * An idle worker waits at the queue's global concurrency (1, held by a job running on another

@@ -8,7 +8,11 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -24,6 +28,7 @@ public final class MonitorCounter implements AutoCloseable {
     private final String ownAddressSuffix;
     private final String marker = "bench-marker-" + UUID.randomUUID();
     private final AtomicLong clientCommands = new AtomicLong();
+    private final Map<String, AtomicLong> byName = new ConcurrentHashMap<>();
     private final CountDownLatch markerSeen = new CountDownLatch(1);
     private final Thread reader;
 
@@ -91,11 +96,41 @@ public final class MonitorCounter implements AutoCloseable {
                     }
                 } else if (!source.endsWith(" lua]")) {
                     clientCommands.incrementAndGet();
+                    byName.computeIfAbsent(name(line, close), k -> new AtomicLong()).incrementAndGet();
                 }
             }
         } catch (IOException closed) {
             // stop() closes the socket
         }
+    }
+
+    /**
+     * The client commands seen so far by name (lower case); a script call on a queue's
+     * {@code workers} key (the worker heartbeat, {@code workerHeartbeat}) is
+     * {@value #PRESENCE_SCRIPT}, told apart from the other script calls.
+     *
+     * @return a copy, by name
+     */
+    public Map<String, Long> clientCalls() {
+        Map<String, Long> calls = new TreeMap<>();
+        byName.forEach((name, n) -> calls.put(name, n.get()));
+        return calls;
+    }
+
+    /** The name {@link #clientCalls} gives a script call of the worker heartbeat. */
+    public static final String PRESENCE_SCRIPT = "evalsha (worker heartbeat)";
+
+    private static String name(String line, int sourceEnd) {
+        int open = line.indexOf('"', sourceEnd);
+        int close = open < 0 ? -1 : line.indexOf('"', open + 1);
+        if (close < 0) {
+            return "?";
+        }
+        String name = line.substring(open + 1, close).toLowerCase(Locale.ROOT);
+        if (name.startsWith("eval") && line.contains(":workers\"")) {
+            return PRESENCE_SCRIPT;
+        }
+        return name;
     }
 
     @Override

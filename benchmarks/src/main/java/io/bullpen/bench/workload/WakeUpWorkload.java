@@ -6,6 +6,7 @@ import io.bullpen.bench.Workload;
 import io.bullpen.bench.peer.FlowControl;
 import io.bullpen.bench.peer.Peer;
 import io.bullpen.bench.peer.PeerDriver;
+import io.bullpen.bench.redis.MonitorCounter;
 import io.bullpen.bench.redis.RedisControl;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,31 +22,40 @@ import org.slf4j.LoggerFactory;
  * not woken; see the README):
  * <ul>
  * <li>an idle worker held back by a rate limit (one start per hour, used); the limit is removed:
- *     time from the call that removes it to the held-back job's start, p50 and p99 over 200 (20)
- *     trials (after 20 (5) not counted, for the JIT);</li>
+ *     time to the held-back job's start, p50 and p99 over 200 (20) trials (after 20 (5) not
+ *     counted, for the JIT), measured twice: from before the removing call is sent (includes the
+ *     caller's own send and Redis's run of it), and from when its answer came back (the limit was
+ *     lifted in between; 0 when the job started first);</li>
  * <li>an idle worker held back at a global concurrency of 1 (a job on another worker holds the
  *     slot); that job returns: time from its return to the next job's start;</li>
- * <li>the Redis commands while a worker waits out a long limit for 35 s (2 s): INFO commandstats
- *     less the blocking wait (BZPOPMIN), the client library's keep-alive PINGs and the harness's
- *     own INFO/CONFIG calls; the names are logged.</li>
+ * <li>the Redis calls (commands clients send, seen with MONITOR; a script call is one) while a
+ *     worker waits out a long limit for 35 s (2 s), besides the blocking wait (BZPOPMIN), the
+ *     worker heartbeat (its liveness, one script call per 5 s whether the worker is limited or
+ *     not: counted on its own) and the client library's keep-alive PINGs; the commands Redis ran
+ *     (INFO commandstats, scripts' commands included) are logged.</li>
  * </ul>
  */
 final class WakeUpWorkload implements Workload {
     private static final Logger log = LoggerFactory.getLogger(WakeUpWorkload.class);
-    private static final Set<String> NOT_POLLING = Set.of("bzpopmin", "ping", "info", "config");
+    private static final Set<String> NOT_POLLING = Set.of("bzpopmin", "ping", MonitorCounter.PRESENCE_SCRIPT);
 
     private final FlowSizes sizes;
-    private final Metric limitP50 = Metric.lower(name(), "limit removed -> next start p50 (ms)", 2);
-    private final Metric limitP99 = Metric.lower(name(), "limit removed -> next start p99 (ms)", 2);
+    private final Metric limitP50 = Metric.lower(name(), "limit removed (from sending the call) -> next start p50 (ms)", 2);
+    private final Metric limitP99 = Metric.lower(name(), "limit removed (from sending the call) -> next start p99 (ms)", 2);
+    private final Metric answeredP50 = Metric.lower(name(), "limit removed (from the call's answer) -> next start p50 (ms)", 2);
+    private final Metric answeredP99 = Metric.lower(name(), "limit removed (from the call's answer) -> next start p99 (ms)", 2);
     private final Metric slotP50 = Metric.lower(name(), "slot freed -> next start p50 (ms)", 2);
     private final Metric slotP99 = Metric.lower(name(), "slot freed -> next start p99 (ms)", 2);
     private final Metric waitCommands;
+    private final Metric heartbeats;
     private final Metric blockingWaits;
 
     WakeUpWorkload(FlowSizes sizes) {
         this.sizes = sizes;
         long s = sizes.waitWindow().toSeconds();
-        this.waitCommands = Metric.lower(name(), "Redis commands in " + s + " s waiting out a limit, besides the blocking wait", 0);
+        this.waitCommands = Metric.lower(name(),
+                "Redis calls in " + s + " s waiting out a limit, besides the blocking wait and the heartbeat", 0);
+        this.heartbeats = Metric.lower(name(), "worker heartbeat calls in those " + s + " s (liveness, 1 per 5 s)", 0);
         this.blockingWaits = Metric.lower(name(), "blocking waits (BZPOPMIN) in those " + s + " s", 0);
     }
 
@@ -54,7 +64,7 @@ final class WakeUpWorkload implements Workload {
         return Math.max(5, sizes.wakeTrials() / 10);
     }
 
-    private List<Long> measured(List<Long> all) {
+    private <T> List<T> measured(List<T> all) {
         return all.subList(warmUp(), all.size());
     }
 
@@ -65,7 +75,8 @@ final class WakeUpWorkload implements Workload {
 
     @Override
     public List<Metric> metrics() {
-        return List.of(limitP50, limitP99, slotP50, slotP99, waitCommands, blockingWaits);
+        return List.of(limitP50, limitP99, answeredP50, answeredP99, slotP50, slotP99, waitCommands, heartbeats,
+                blockingWaits);
     }
 
     @Override
@@ -76,29 +87,37 @@ final class WakeUpWorkload implements Workload {
         Map<Metric, Double> values = new LinkedHashMap<>();
         try (PeerDriver driver = peer.open(ctx, name())) {
             FlowControl flow = driver.flowControl();
-            List<Long> limit = measured(flow.wakeUpAfterLimitRemoved(warmUp() + sizes.wakeTrials()));
+            List<long[]> both = measured(flow.wakeUpAfterLimitRemoved(warmUp() + sizes.wakeTrials()));
+            List<Long> limit = both.stream().map(t -> t[0]).toList();
+            List<Long> answered = both.stream().map(t -> t[1]).toList();
             values.put(limitP50, Percentiles.nearestRank(limit, 0.50) / 1e3);
             values.put(limitP99, Percentiles.nearestRank(limit, 0.99) / 1e3);
+            values.put(answeredP50, Percentiles.nearestRank(answered, 0.50) / 1e3);
+            values.put(answeredP99, Percentiles.nearestRank(answered, 0.99) / 1e3);
             List<Long> slot = measured(flow.wakeUpAfterSlotFreed(warmUp() + sizes.wakeTrials()));
             values.put(slotP50, Percentiles.nearestRank(slot, 0.50) / 1e3);
             values.put(slotP99, Percentiles.nearestRank(slot, 0.99) / 1e3);
-            log.info("{}: slowest wake-ups (us), limit removed {}, slot freed {}", peer.title(), slowest(limit),
-                    slowest(slot));
+            log.info("{}: slowest wake-ups (us), limit removed {} (from the answer {}), slot freed {}", peer.title(),
+                    slowest(limit), slowest(answered), slowest(slot));
 
             RedisControl redis = ctx.control();
+            AtomicReference<Map<String, Long>> commands = new AtomicReference<>();
             AtomicReference<Map<String, Long>> calls = new AtomicReference<>();
             flow.whileWaitingOutALongLimit(() -> {
                 redis.resetStats();
+                MonitorCounter monitor = MonitorCounter.start(ctx.port(), redis);
                 Thread.sleep(sizes.waitWindow().toMillis());
-                calls.set(new TreeMap<>(redis.commandCalls()));
+                monitor.stop(redis);
+                calls.set(monitor.clientCalls());
+                commands.set(new TreeMap<>(redis.commandCalls()));
             });
-            // Redis 7 names subcommands "config|resetstat".
-            long polling = calls.get().entrySet().stream().filter(e -> !NOT_POLLING.contains(e.getKey().split("\\|")[0]))
+            long polling = calls.get().entrySet().stream().filter(e -> !NOT_POLLING.contains(e.getKey()))
                     .mapToLong(Map.Entry::getValue).sum();
             values.put(waitCommands, (double) polling);
+            values.put(heartbeats, (double) calls.get().getOrDefault(MonitorCounter.PRESENCE_SCRIPT, 0L));
             values.put(blockingWaits, (double) calls.get().getOrDefault("bzpopmin", 0L));
-            log.info("{}: commands while waiting out a limit for {} s: {}", peer.title(), sizes.waitWindow().toSeconds(),
-                    calls.get());
+            log.info("{}: while waiting out a limit for {} s: calls sent {}; commands Redis ran (scripts' included) {}",
+                    peer.title(), sizes.waitWindow().toSeconds(), calls.get(), commands.get());
         }
         return values;
     }

@@ -42,11 +42,11 @@ final class BullpenFlowControl implements FlowControl {
     }
 
     @Override
-    public List<Long> wakeUpAfterLimitRemoved(int trials) throws Exception {
+    public List<long[]> wakeUpAfterLimitRemoved(int trials) throws Exception {
         Queue<Payload> queue = queue("wake-limit");
         BlockingQueue<Long> starts = new LinkedBlockingQueue<>();
         Worker<Payload, Object> worker = worker(queue, 1, ctx -> starts.add(System.nanoTime()));
-        List<Long> latencies = new ArrayList<>();
+        List<long[]> latencies = new ArrayList<>();
         List<long[]> callUs = new ArrayList<>();
         try {
             int added = 0;
@@ -66,8 +66,9 @@ final class BullpenFlowControl implements FlowControl {
                 long removed = System.nanoTime();
                 queue.removeRateLimit();
                 long returned = System.nanoTime();
-                long latency = (take(starts, "the held-back job") - removed) / 1_000;
-                latencies.add(latency);
+                long start = take(starts, "the held-back job");
+                long latency = (start - removed) / 1_000;
+                latencies.add(new long[] {latency, Math.max(0, start - returned) / 1_000});
                 callUs.add(new long[] {latency, (returned - removed) / 1_000});
                 started++;
                 for (; started < added; started++) {
