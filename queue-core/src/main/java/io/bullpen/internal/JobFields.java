@@ -68,4 +68,10 @@ public final class JobFields {
     public static final String AWAITED = "awaited";
     /** Set by awaitJob on a job already active when the await came (counted in meta's awaits). */
     public static final String AWAIT_LATE = "awaitLate";
+    /**
+     * The lock token ({@code <worker token>:<fence>}) of the worker holding the active job; written
+     * by the take, removed on every way out of active. The lease's score in {@code leases} is its
+     * expiry (Redis's clock). The take's reply carries the token separately, not in the hash.
+     */
+    public static final String LOCK = "lock";
 }
