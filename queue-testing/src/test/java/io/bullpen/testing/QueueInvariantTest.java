@@ -105,6 +105,15 @@ class QueueInvariantTest {
     }
 
     @Test
+    void reportsALockFieldLeftOnAJobThatIsNotActive(BullpenTestContext context) {
+        seedValidQueue();
+        redisson.<String, String>getMap(key("job:5"), StringCodec.INSTANCE).put("lock", "w:9");
+
+        assertThat(QueueInvariant.violations(context.snapshot(queue)))
+                .containsExactly("job 5 has a lock field but no lease (every way out of active clears it)");
+    }
+
+    @Test
     void reportsAJobBothActiveAndWaiting(BullpenTestContext context) {
         seedValidQueue();
         zadd("leases", 1_700_000_030_000L, "1");
