@@ -24,6 +24,8 @@ final class ScriptFixture {
     final RedissonClient redisson;
     final KeyScheme k;
     final Scripts scripts;
+    /** Redis's clock when the fixture was made (same host): live leases are seeded from it, so their order is as given. */
+    final long redisStart = System.currentTimeMillis();
 
     ScriptFixture(BullpenTestContext ctx) {
         this.ctx = ctx;
@@ -63,15 +65,15 @@ final class ScriptFixture {
     /**
      * An active job (leases is the set of active jobs). With {@code lockTtlMs > 0} a live lock:
      * field lock = token, and a lease on Redis's clock (the clock leases are judged by) expiring
-     * {@code leaseExpiry - NOW} from now, or {@code lockTtlMs} from now when that is not in the
-     * future. With {@code lockTtlMs == 0} a lapsed one: no lock field, and the lease at
+     * {@code leaseExpiry - NOW} after {@link #redisStart}, or {@code lockTtlMs} after it when that
+     * is not in the future. With {@code lockTtlMs == 0} a lapsed one: no lock field, and the lease at
      * {@code leaseExpiry} as given, which is long past on Redis's clock ({@link #NOW} is in 2023).
      */
     ScriptFixture active(String id, String token, long lockTtlMs, long leaseExpiry) {
         if (lockTtlMs > 0) {
             redisson.<String, String>getMap(k.job(id), StringCodec.INSTANCE).put(JobFields.LOCK, token);
             long ahead = leaseExpiry > NOW ? leaseExpiry - NOW : lockTtlMs;
-            return zadd(k.leases(), id, System.currentTimeMillis() + ahead);
+            return zadd(k.leases(), id, redisStart + ahead);
         }
         return zadd(k.leases(), id, leaseExpiry);
     }
