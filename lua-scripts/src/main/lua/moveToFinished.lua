@@ -128,10 +128,10 @@ local q = {
   finishing = true
 }
 local retentionBatch = 1000
-local outcomes, seen = {}, {}
--- Deferred to one call each per batch: lock keys to delete, leases to drop (a held lock means
--- the job is in leases, the set of active jobs), finished-set adds.
-local lockKeys, leaseIds = {}, {}
+local outcomes = {}
+-- Deferred to one call each per batch: leases to drop (a held lock means the job is in leases,
+-- the set of active jobs), finished-set adds. The lock field goes at once (releaseLock).
+local leaseIds = {}
 local setAdds = {[q.completed] = {}, [q.failed] = {}}
 local finishedCount = {completed = 0, failed = 0}
 local policies, policySeen = {}, {}
@@ -224,6 +224,13 @@ local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
   return state
 end
 
+-- An accepted record's lock is released before anything else: a second record for the same job
+-- in this call is then rejected (-2) as a sequence of calls would reject it.
+local function releaseLock(jobKey, jobId)
+  redis.call("HDEL", jobKey, "lock")
+  leaseIds[#leaseIds + 1] = jobId
+end
+
 -- The record's group: nil = unknown (releaseGroupSlot reads it), false = none.
 local function takenGroup(text)
   if text == "" then
@@ -252,16 +259,12 @@ while i <= #ARGV do
   end
   local completed = outcome == "completed"
   local jobKey = q.jobPrefix .. jobId
-  -- The lock is deleted at the end of the batch: a second result for the same job is rejected
-  -- here as a sequence of calls would reject it.
-  local check = seen[jobId] and -2 or checkLock(jobKey, lockToken)
+  local check = checkLock(jobKey, lockToken)
   if check < 0 then
     outcomes[#outcomes + 1] = check
   elseif outcome == "limited" or outcome == "step" then
     -- The attempt ends without a result: the job goes back in front (limited) or to delayed (step).
-    seen[jobId] = true
-    lockKeys[#lockKeys + 1] = jobKey .. ":lock"
-    leaseIds[#leaseIds + 1] = jobId
+    releaseLock(jobKey, jobId)
     flushCompleted()
     local cancel = redis.call("HGET", jobKey, "cancel")
     if cancel then
@@ -279,10 +282,8 @@ while i <= #ARGV do
       releaseGroupSlot(q, jobId, takenGroup(ARGV[i + 7]))
     end
   else
-    seen[jobId] = true
     releaseGroupSlot(q, jobId, takenGroup(ARGV[i + 7]))
-    lockKeys[#lockKeys + 1] = jobKey .. ":lock"
-    leaseIds[#leaseIds + 1] = jobId
+    releaseLock(jobKey, jobId)
     -- Numbers go to Redis as strings: a Lua number is formatted with printf("%.17g"), which
     -- showed up in profiles of busy workers.
     local attemptsMade
@@ -324,8 +325,7 @@ while i <= #ARGV do
 end
 
 -- Before the fetch below, which may take a retried job again.
-if #lockKeys > 0 then
-  redis.call("DEL", unpack(lockKeys))
+if #leaseIds > 0 then
   redis.call("ZREM", q.leases, unpack(leaseIds))
 end
 for _, setKey in ipairs({q.completed, q.failed}) do

@@ -42,7 +42,7 @@ local lockCheck = checkLock(jobKey, ARGV[3])
 if lockCheck < 0 then
   return lockCheck
 end
-redis.call("DEL", jobKey .. ":lock")
+redis.call("HDEL", jobKey, "lock")
 redis.call("ZREM", KEY.leases, jobId)
 if ARGV[4] ~= "1" then
   redis.call("HINCRBY", jobKey, "ats", -1)

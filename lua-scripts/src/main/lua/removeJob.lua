@@ -1,6 +1,7 @@
 --[[
   removeJob: delete a job in any state, with its logs, unless it is active and a worker still
-  holds its lock (an active job whose lock has lapsed can be removed). Its deduplication key is
+  holds its lock (its lease has not expired on Redis's clock; an active job whose lease has
+  lapsed can be removed). Its deduplication key is
   released (releaseDeduplication, also in ttl mode).
   Job keys are built from jobKeyPrefix (same slot).
 
@@ -30,6 +31,7 @@
 --- @include "releaseGroupSlot"
 --- @include "groupState"
 --- @include "releaseDeduplication"
+--- @include "redisNowMs"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
@@ -40,7 +42,8 @@ local jobKey = q.jobPrefix .. jobId
 if redis.call("EXISTS", jobKey) == 0 then
   return -1
 end
-if redis.call("EXISTS", jobKey .. ":lock") == 1 then
+local lease = redis.call("ZSCORE", KEY.leases, jobId)
+if lease and tonumber(lease) > redisNowMs(q) then
   return -6
 end
 -- Sorted sets first: O(log n); the wait list only when the id was in none of them.

@@ -4,7 +4,7 @@
   the job as usual and stores dedupId on it. When another job owns the id, nothing is added:
     - debounce ("d" in add.flags) and the owner is still delayed: the owner takes the add's name
       and data, is due at now + add.delay, and the key's expiry is reset to add.ttl when set;
-    - keepLastIfActive ("k") and the owner is active (its lock lives): the add is stored as
+    - keepLastIfActive ("k") and the owner is active (it holds a lock: field lock): the add is stored as
       dedup:<id>:next (a JSON array, replacing an earlier one); the owner's end adds it as a new
       job (releaseDeduplication);
     - otherwise the add is dropped.
@@ -36,7 +36,7 @@ local function claimDeduplication(q, add)
     if add.ttl > 0 then
       redis.call("PEXPIRE", key, add.ttl)
     end
-  elseif string.find(add.flags, "k", 1, true) and redis.call("EXISTS", q.jobPrefix .. owner .. ":lock") == 1 then
+  elseif string.find(add.flags, "k", 1, true) and redis.call("HEXISTS", q.jobPrefix .. owner, "lock") == 1 then
     redis.call("SET", key .. ":next", cjson.encode({add.name, add.data, add.opts, add.delay, add.priority,
       add.lifo and 1 or 0, add.group or "", add.ttl, add.dedupId}))
   end

@@ -2,11 +2,12 @@
   leaseJob: the lease step of takeJobs, in three calls on one lease table `l`:
   newLease(q, f, count) reserves `count` fencing tokens from the queue's counter with one INCRBY
   (numbers of jobs not run are skipped); leaseJob(q, f, l, id, hash, ...) gives one prepared job
-  its lock token (f.token .. ":" .. fence, SET with PX), records processedOn, ats (attempts
+  its lock token (f.token .. ":" .. fence, field lock), records processedOn, ats (attempts
   started) and pb (processedBy, only for a named worker, f.worker ~= "") with one HSET, patches
   the HGETALL reply to match and appends it to out with the fence, id and lock token at its
-  end; commitLeases(q, l) adds every lease (scored by expiry) with one ZADD to q.leases, the set
-  of active jobs, and emits the call's active events as one stream entry (emitEvents).
+  end (the reply leaves the lock field out: the token is at its end); commitLeases(q, l) adds every lease (scored by expiry) with one ZADD to q.leases, the set
+  of active jobs, and emits the call's active events as one stream entry (emitEvents). A lease's
+  score is its expiry on Redis's clock (redisNowMs + lockMs): no caller's clock judges a lock.
   The fence is in the lock token and in the reply, not stored in the hash (a finished job's hash
   stays lean). A job booked by a rate limit (bookStart's processedOn and ms until it) gets its
   booked start as processedOn and, when it is in the future, a reply-only field startIn (ms the
@@ -15,9 +16,10 @@
 ]]
 --- @include "intText"
 --- @include "emitEvent"
+--- @include "redisNowMs"
 
 local function newLease(q, f, count)
-  local l = {leases = {}, ids = {}, leaseUntil = string.format("%d", q.now + f.lockMs)}
+  local l = {leases = {}, ids = {}, leaseUntil = string.format("%d", redisNowMs(q) + f.lockMs)}
   if count > 0 then
     l.nextFence = redis.call("INCRBY", q.fence, intText(count)) - count + 1
   end
@@ -31,16 +33,15 @@ local function leaseJob(q, f, l, out, id, hash, attemptsStarted, atStarted, atOn
   l.nextFence = l.nextFence + 1
   local started = intText(attemptsStarted)
   local lockToken = f.token .. ":" .. fence
-  redis.call("SET", jobKey .. ":lock", lockToken, "PX", f.lockMsText)
   local leases = l.leases
   leases[#leases + 1] = l.leaseUntil
   leases[#leases + 1] = id
   -- One HSET for every field the take changes; the reply is patched to match, so the worker
   -- gets the job as stored without a second read, plus the fence (in the lock token, not stored).
   if f.worker == "" then
-    redis.call("HSET", jobKey, "ats", started, "processedOn", nowText)
+    redis.call("HSET", jobKey, "ats", started, "processedOn", nowText, "lock", lockToken)
   else
-    redis.call("HSET", jobKey, "ats", started, "processedOn", nowText, "pb", f.worker)
+    redis.call("HSET", jobKey, "ats", started, "processedOn", nowText, "pb", f.worker, "lock", lockToken)
   end
   local n = #hash
   if atStarted then hash[atStarted] = started else hash[n + 1] = "ats"; hash[n + 2] = started; n = n + 2 end

@@ -3,7 +3,7 @@
   All settings come from readMeta's one HMGET; with none set, limitTake returns nil and the take
   costs no command more.
   limitTake(q, f): how many jobs this take may start, as a table L, or nil when no limit is set:
-    L.count   the capped count: f.count, at most `concurrency - ZCOUNT leases (now +inf` (expired
+    L.count   the capped count: f.count, at most `concurrency - ZCOUNT leases (redisNow +inf` (expired
               leases do not count), and at most the starts the rate limit books within the
               horizon min(200 ms, lockMs / 4)
     L.capped  true when a limit (not f.count) set L.count
@@ -40,7 +40,7 @@ local function limitTake(q, f)
   end
   local L = {count = f.count}
   if q.concurrency then
-    local active = redis.call("ZCOUNT", q.leases, "(" .. q.nowText, "+inf")
+    local active = redis.call("ZCOUNT", q.leases, string.format("(%d", redisNowMs(q)), "+inf")
     L.count = math.max(0, math.min(L.count, q.concurrency - active))
   end
   if q.rlMax or q.limitedUntil then
@@ -101,7 +101,7 @@ local function signalCapacity(q)
   if not readyLeft(q) then
     return
   end
-  if redis.call("ZCOUNT", q.leases, "(" .. q.nowText, "+inf") < q.concurrency then
+  if redis.call("ZCOUNT", q.leases, string.format("(%d", redisNowMs(q)), "+inf") < q.concurrency then
     signalWorkers(q, 0)
   end
 end

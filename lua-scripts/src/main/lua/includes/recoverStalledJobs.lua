@@ -2,9 +2,9 @@
   recoverStalledJobs: find active jobs whose lease (lock expiry, scored in q.leases, the set of
   active jobs) has passed
   and recover them: back to the front of wait (or to prioritized), or to failed once their
-  stalledCount exceeds maxStalled. The lock's own PX TTL is the truth: a lease that looks
-  expired while the lock still lives (the caller's clock runs ahead of Redis) is re-scored from
-  the lock's remaining TTL instead. A job cancelled while active (field cancel) fails as
+  stalledCount exceeds maxStalled. Expiry is judged on Redis's clock (redisNowMs), the clock
+  every lease is written on, so a caller whose clock runs ahead cannot expire a live lock; the
+  recovered job's lock field is cleared in the same step. A job cancelled while active (field cancel) fails as
   cancelled instead of going back (failCancelled). At most `limit` leases per call.
   Returns two arrays: recovered ids, failed ids.
 ]]
@@ -16,21 +16,19 @@
 --- @include "failCancelled"
 --- @include "intText"
 --- @include "endDeduplication"
+--- @include "redisNowMs"
 
 local function recoverStalledJobs(q, maxStalled, limit)
   local recovered, failed = {}, {}
   if limit <= 0 then
     return recovered, failed
   end
-  local ids = redis.call("ZRANGEBYSCORE", q.leases, "-inf", q.now, "LIMIT", 0, limit)
+  local ids = redis.call("ZRANGEBYSCORE", q.leases, "-inf", redisNowMs(q), "LIMIT", 0, limit)
   for _, id in ipairs(ids) do
     local jobKey = q.jobPrefix .. id
-    local ttl = redis.call("PTTL", jobKey .. ":lock")
-    if ttl > 0 then
-      redis.call("ZADD", q.leases, q.now + ttl, id)
-    else
+    do
       redis.call("ZREM", q.leases, id)
-      redis.call("DEL", jobKey .. ":lock")
+      redis.call("HDEL", jobKey, "lock")
       if redis.call("EXISTS", jobKey) == 1 then
         local stalledCount = redis.call("HINCRBY", jobKey, "stc", 1)
         local ready = redis.call("HMGET", jobKey, "priority", "grp", "cancel", "dedupId")

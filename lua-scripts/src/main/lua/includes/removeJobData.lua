@@ -1,10 +1,10 @@
 --[[
-  removeJobData: delete a job's own keys (hash, lock, logs); removeJobsData: the same for many
+  removeJobData: delete a job's own keys (hash, whose lock field is the lock, and logs); removeJobsData: the same for many
   jobs in few DEL calls. Callers remove the ids from their state structures themselves. Keys are built from the queue's job-key prefix, so they share its slot.
 ]]
 local function removeJobData(jobPrefix, jobId)
   local jobKey = jobPrefix .. jobId
-  redis.call("DEL", jobKey, jobKey .. ":lock", jobKey .. ":logs")
+  redis.call("DEL", jobKey, jobKey .. ":logs")
 end
 
 -- Many jobs' keys with one DEL per 300 jobs (Lua's unpack has a stack limit).
@@ -13,7 +13,6 @@ local function removeJobsData(jobPrefix, ids)
   for i, id in ipairs(ids) do
     local jobKey = jobPrefix .. id
     keys[#keys + 1] = jobKey
-    keys[#keys + 1] = jobKey .. ":lock"
     keys[#keys + 1] = jobKey .. ":logs"
     if i % 300 == 0 or i == #ids then
       redis.call("DEL", unpack(keys))

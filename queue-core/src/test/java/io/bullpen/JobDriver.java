@@ -1,6 +1,7 @@
 package io.bullpen;
 
 import io.bullpen.internal.Futures;
+import io.bullpen.internal.JobFields;
 import io.bullpen.internal.KeyScheme;
 import io.bullpen.internal.ScriptTypes.FetchArgs;
 import io.bullpen.internal.ScriptTypes.Finish;
@@ -50,7 +51,7 @@ final class JobDriver {
 
     /** Lets an active job's lock lapse as if its worker died, and recovers it as the stalled check would. */
     void stall(RawJob job) {
-        redisson.getBucket(keys.lock(job.id()), StringCodec.INSTANCE).delete();
+        redisson.<String>getScoredSortedSet(keys.leases(), StringCodec.INSTANCE).addIfExists(1, job.id());
         Futures.join(scripts.moveStalledJobsToWait(System.currentTimeMillis() + 60_000, 1, 100));
     }
 
@@ -69,7 +70,7 @@ final class JobDriver {
                 Collection<String> active = redisson.<String>getScoredSortedSet(keys.leases(), StringCodec.INSTANCE).readAll();
                 if (!active.isEmpty()) {
                     for (String id : active) {
-                        String token = redisson.<String>getBucket(keys.lock(id), StringCodec.INSTANCE).get();
+                        String token = redisson.<String, String>getMap(keys.job(id), StringCodec.INSTANCE).get(JobFields.LOCK);
                         complete(id, token, returnValueJson);
                     }
                     continue;

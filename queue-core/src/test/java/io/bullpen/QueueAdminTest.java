@@ -208,7 +208,7 @@ class QueueAdminTest {
         addMany(1, JobOptions.builder().priority(1).build());
         orders.upsertJobScheduler("hourly", Repeat.every(Duration.ofHours(1)), JobTemplate.of("report", new Order("r")));
         QueueSnapshot before = ctx.snapshot(orders.name());
-        assertThat(before.keys()).contains("id", "fence", "events", "meta", "job:3:lock", "job:3:logs", "schedulers",
+        assertThat(before.keys()).contains("id", "fence", "events", "meta", "job:3", "job:3:logs", "schedulers",
                 "scheduler:hourly");
         assertThat(before.meta()).containsKeys("mc:completed", "mc:failed");
 

@@ -138,9 +138,10 @@ class BullpenMetricsTest {
         Job<String> job = queue.add("long", "x");
         assertThat(firstAttemptRunning.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
 
-        // Another party takes the lock away (as if it expired while the worker was paused): the
-        // lease runs out and the worker puts the job back as stalled.
-        ctx.redisson().getBucket("bp:{" + queue.name() + "}:job:" + job.id() + ":lock", StringCodec.INSTANCE).delete();
+        // The lease runs out (as if the worker had been paused past it; score 1 is long past on
+        // Redis's clock): the job is recovered as stalled.
+        ctx.redisson().<String>getScoredSortedSet("bp:{" + queue.name() + "}:leases", StringCodec.INSTANCE)
+                .addIfExists(1, job.id());
 
         await().atMost(WAIT).until(() -> queue.getState(job.id()) == JobState.COMPLETED);
         await().atMost(WAIT).until(() -> registry.find(BullpenMetrics.JOBS_STALLED).counter() != null);

@@ -75,4 +75,10 @@ public final class JobFields {
      * handed to the instrumentation around every attempt. Absent otherwise.
      */
     public static final String TRACE_CONTEXT = "tc";
+    /**
+     * The lock token ({@code <worker token>:<fence>}) of the worker holding the active job; written
+     * by the take, removed on every way out of active. The lease's score in {@code leases} is its
+     * expiry (Redis's clock). The take's reply carries the token separately, not in the hash.
+     */
+    public static final String LOCK = "lock";
 }

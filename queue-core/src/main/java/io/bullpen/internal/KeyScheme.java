@@ -24,7 +24,7 @@ import io.bullpen.JobState;
  * completed failed}), then
  * {@code marker meta events id fence schedulers groups groups:ready groups:limited workers workers:seen},
  * {@code scheduler:<id>}, per group {@code group:<g>} and {@code groupmeta:<g>},
- * {@code metrics:<kind>}, and per job {@code job:<id>}, {@code job:<id>:lock},
+ * {@code metrics:<kind>}, and per job {@code job:<id>} (its lock token in field {@code lock}),
  * {@code job:<id>:logs}; the {@code job:} segment keeps job ids from colliding with those. The
  * registry of queue names ({@code <prefix>:queues}) has no tag: it spans queues.
  *
@@ -121,7 +121,7 @@ public final class KeyScheme {
         return stateKey(JobState.FAILED);
     }
 
-    /** @return the ZSET of active job id to lock expiry: the set of active jobs (there is no active list) */
+    /** @return the ZSET of active job id to lock expiry (Redis clock, ms): the set of active jobs (there is no active list) */
     public String leases() {
         return stateKey(JobState.ACTIVE);
     }
@@ -235,11 +235,6 @@ public final class KeyScheme {
     /** @return the STRING (JSON) of an awaited job's kept result, written by its finish with a TTL (built in Lua) */
     public String result(String id) {
         return base + "result:" + id;
-    }
-
-    /** @return the lock STRING of one job */
-    public String lock(String id) {
-        return job(id) + ":lock";
     }
 
     /** @return the log LIST of one job */

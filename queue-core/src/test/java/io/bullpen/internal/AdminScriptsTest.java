@@ -123,7 +123,7 @@ class AdminScriptsTest {
         QueueSnapshot s = f.snap();
         assertThat(s.active()).containsExactly("locked");
         assertThat(s.leases()).containsOnlyKeys("locked");
-        assertThat(s.keys()).doesNotContain("job:lapsed", "job:lapsed:lock");
+        assertThat(s.keys()).doesNotContain("job:lapsed");
         assertThat(s.events()).singleElement().satisfies(e -> assertThat(e).contains(entry("event", "removed"),
                 entry("jobId", "lapsed"), entry("prev", "active")));
         f.assertInvariant();

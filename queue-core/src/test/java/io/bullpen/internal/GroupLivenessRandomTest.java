@@ -104,12 +104,12 @@ class GroupLivenessRandomTest {
                     }
                     default -> {
                         // A crash: the orphans' and some held jobs' locks expire, the clock passes the leases.
-                        orphans.forEach(id -> f.redisson.getKeys().delete(f.k.lock(id)));
+                        orphans.forEach(id -> f.expire(id));
                         orphans.clear();
                         for (String id : new ArrayList<>(held.keySet())) {
                             if (random.nextBoolean()) {
                                 held.remove(id);
-                                f.redisson.getKeys().delete(f.k.lock(id));
+                                f.expire(id);
                             }
                         }
                         now += ScriptFixture.LOCK_MS + 1;
@@ -128,8 +128,8 @@ class GroupLivenessRandomTest {
             checkLive(s, seed, step, last);
         }
         // Every worker gone: later fetches recover the leases and run everything, and the queue drains.
-        held.keySet().forEach(id -> f.redisson.getKeys().delete(f.k.lock(id)));
-        orphans.forEach(id -> f.redisson.getKeys().delete(f.k.lock(id)));
+        held.keySet().forEach(id -> f.expire(id));
+        orphans.forEach(id -> f.expire(id));
         now += ScriptFixture.LOCK_MS + 1;
         for (int i = 0; i < 500; i++) {
             FetchResult r = join(f.scripts.moveToActive(now, fetch(5)));

@@ -249,7 +249,7 @@ class GroupScriptsTest {
         assertThat(take(1)).isEmpty();
 
         // The worker died: its lock expired, and a later fetch recovers the job and frees the slot.
-        f.redisson.getKeys().delete(f.k.lock("1"));
+        f.expire("1");
         FetchResult r = join(f.scripts.moveToActive(NOW + ScriptFixture.LOCK_MS + 1, fetch(1)));
 
         assertThat(r.recoveredStalled()).containsExactly("1");

@@ -19,7 +19,6 @@ class KeySchemeTest {
     void keysFollowTheDocumentedLayout() {
         assertThat(k.waitList()).isEqualTo("bp:{orders}:wait");
         assertThat(k.job("42")).isEqualTo("bp:{orders}:job:42");
-        assertThat(k.lock("42")).isEqualTo("bp:{orders}:job:42:lock");
         assertThat(k.logs("42")).isEqualTo("bp:{orders}:job:42:logs");
         assertThat(k.jobPrefix()).isEqualTo("bp:{orders}:job:");
         assertThat(k.registry()).isEqualTo("bp:queues");
@@ -48,7 +47,6 @@ class KeySchemeTest {
         expected.put("metrics(failed)", "bp:{orders}:metrics:failed");
         expected.put("jobPrefix", "bp:{orders}:job:");
         expected.put("job(42)", "bp:{orders}:job:42");
-        expected.put("lock(42)", "bp:{orders}:job:42:lock");
         expected.put("logs(42)", "bp:{orders}:job:42:logs");
         expected.put("workers", "bp:{orders}:workers");
         expected.put("workersSeen", "bp:{orders}:workers:seen");
@@ -77,7 +75,6 @@ class KeySchemeTest {
         assertThat(tagged.hasDefaultTag()).isFalse();
         assertThat(keys).contains(entry("base", "app:bp:{flow-7}:{orders}:"),
                 entry("waitList", "app:bp:{flow-7}:{orders}:wait"), entry("job(42)", "app:bp:{flow-7}:{orders}:job:42"),
-                entry("lock(42)", "app:bp:{flow-7}:{orders}:job:42:lock"),
                 entry("scheduler(s1)", "app:bp:{flow-7}:{orders}:scheduler:s1"),
                 entry("metrics(failed)", "app:bp:{flow-7}:{orders}:metrics:failed"), entry("registry", "app:bp:queues"));
         keys.forEach((method, key) -> {
@@ -158,7 +155,6 @@ class KeySchemeTest {
         keys.put("metrics(failed)", k.metrics("failed"));
         keys.put("jobPrefix", k.jobPrefix());
         keys.put("job(42)", k.job("42"));
-        keys.put("lock(42)", k.lock("42"));
         keys.put("logs(42)", k.logs("42"));
         keys.put("workers", k.workers());
         keys.put("workersSeen", k.workersSeen());
@@ -188,7 +184,7 @@ class KeySchemeTest {
             KeyScheme keys = new KeyScheme("bp", queue);
             List<String> all = new ArrayList<>(List.of(keys.waitList(), keys.prioritized(), keys.delayed(),
                     keys.completed(), keys.failed(), keys.leases(), keys.marker(), keys.meta(), keys.events(), keys.id(),
-                    keys.fence(), keys.schedulers(), keys.job("1"), keys.lock("1"), keys.logs("1"), keys.job("custom-id"),
+                    keys.fence(), keys.schedulers(), keys.job("1"), keys.logs("1"), keys.job("custom-id"),
                     keys.workers(), keys.workersSeen()));
             int slot = slot(queue);
             assertThat(all).allSatisfy(key -> assertThat(slot(key)).as(key).isEqualTo(slot));

@@ -122,7 +122,7 @@ class LuaVocabularyTest {
         KeyScheme k = new KeyScheme("p", "q");
         Set<String> keys = new TreeSet<>(List.of(k.marker(), k.meta(), k.events(), k.id(), k.fence(),
                 k.schedulers(), k.scheduler("<id>"), k.schedulerPrefix(), k.jobPrefix(), k.job("<id>"),
-                k.lock("<id>"), k.logs("<id>"), k.metrics("<kind>"), k.groups(), k.groupsReady(), k.groupsLimited(),
+                k.logs("<id>"), k.metrics("<kind>"), k.groups(), k.groupsReady(), k.groupsLimited(),
                 k.group(""), k.groupMeta(""), k.group("<g>"), k.groupMeta("<g>"), k.workers(), k.workersSeen(),
                 k.dedup(""), k.dedup("<id>"), k.dedupNext("<id>"), k.result(""), k.result("<id>")));
         for (JobState state : JobState.values()) {

@@ -31,7 +31,9 @@ class MoveToActiveScriptTest {
     void takesOldestWaitingJobWithLockLeaseAndFencingToken() {
         f.job("1").job("2").waiting("2", "1");
 
+        long before = System.currentTimeMillis();
         FetchResult r = join(f.scripts.moveToActive(NOW, fetch(1)));
+        long after = System.currentTimeMillis();
 
         assertThat(r.jobs()).hasSize(1);
         RawJob job = r.jobs().get(0);
@@ -43,9 +45,11 @@ class MoveToActiveScriptTest {
         assertThat(s.waiting()).containsExactly("2");
         assertThat(s.active()).containsExactly("1");
         assertThat(s.exists("active")).as("leases is the set of active jobs: no active list").isFalse();
-        assertThat(s.lock("1")).isEqualTo("w:1");
-        assertThat(s.pttl("job:1:lock")).isBetween(LOCK_MS - 5_000, LOCK_MS);
-        assertThat(s.leases()).containsOnly(entry("1", (double) (NOW + LOCK_MS)));
+        assertThat(s.lock("1")).as("the lock is the job hash's field").isEqualTo("w:1");
+        assertThat(s.exists("job:1:lock")).as("no lock key").isFalse();
+        // The lease's expiry is on Redis's clock, not the caller's (NOW is in 2023).
+        assertThat(s.leases()).containsOnlyKeys("1");
+        assertThat(s.leases().get("1")).isBetween((double) before + LOCK_MS, (double) after + LOCK_MS);
         assertThat(s.string("fence")).isEqualTo("1");
         assertThat(s.eventNames()).containsExactly("active");
         // Work is left, so another blocked worker is woken.
@@ -75,6 +79,8 @@ class MoveToActiveScriptTest {
 
         Map<String, String> stored = new HashMap<>(f.snap().job("1"));
         assertThat(stored).as("the fence lives in the lock token, not in the stored job").doesNotContainKey("fence");
+        // The reply carries the lock token at its end, not among the hash's fields.
+        assertThat(stored.remove("lock")).isEqualTo(job.lockToken());
         stored.put("fence", "1");
         assertThat(job.hash()).isEqualTo(stored);
         assertThat(job.hash()).containsEntry("ats", "3").containsEntry("pb", "worker-1");
@@ -104,8 +110,8 @@ class MoveToActiveScriptTest {
         QueueSnapshot s = f.snap();
         assertThat(s.prioritized()).containsOnlyKeys("p2");
         assertThat(s.active()).containsExactlyInAnyOrder("1", "2", "p1");
-        assertThat(s.leases()).containsOnly(entry("1", (double) (NOW + LOCK_MS)), entry("2", (double) (NOW + LOCK_MS)),
-                entry("p1", (double) (NOW + LOCK_MS)));
+        assertThat(s.leases()).containsOnlyKeys("1", "2", "p1");
+        assertThat(new java.util.HashSet<>(s.leases().values())).as("one lease expiry for the whole take").hasSize(1);
         f.assertInvariant();
     }
 
@@ -201,16 +207,34 @@ class MoveToActiveScriptTest {
     }
 
     @Test
-    void leaseThatLooksExpiredWhileTheLockLivesIsRescoredNotRecovered() {
-        // The caller's clock runs ahead of Redis: the lock's own TTL is the truth.
+    void aCallerWhoseClockRunsAheadCannotExpireALiveLease() {
+        // Leases are written and judged on Redis's clock: a caller a day ahead changes nothing.
         f.job("a").active("a", "w:1", 20_000, NOW - 1);
+        double lease = f.snap().leases().get("a");
 
-        join(f.scripts.moveToActive(NOW, fetch(1)));
+        FetchResult r = join(f.scripts.moveToActive(System.currentTimeMillis() + 86_400_000L, fetch(1)));
 
         QueueSnapshot s = f.snap();
+        assertThat(r.recoveredStalled()).isEmpty();
         assertThat(s.active()).containsExactly("a");
-        assertThat(s.leases().get("a")).isBetween((double) NOW + 15_000, (double) NOW + 20_000);
+        assertThat(s.leases().get("a")).isEqualTo(lease);
+        assertThat(s.lock("a")).isEqualTo("w:1");
         assertThat(s.job("a")).doesNotContainKey("stc");
+    }
+
+    @Test
+    void aLeaseExpiredOnRedissClockIsRecoveredWhateverTheCallersClockSays() {
+        // The caller's clock lags (NOW is in 2023): the lease, past on Redis's clock, is recovered.
+        f.job("a").active("a", "w:1", 20_000, NOW + 20_000).expire("a");
+
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(0)));
+
+        QueueSnapshot s = f.snap();
+        assertThat(r.recoveredStalled()).containsExactly("a");
+        assertThat(s.waiting()).containsExactly("a");
+        assertThat(s.lock("a")).as("recovery clears the lock field").isNull();
+        assertThat(s.job("a")).containsEntry("stc", "1");
+        f.assertInvariant();
     }
 
     @Test

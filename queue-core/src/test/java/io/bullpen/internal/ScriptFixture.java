@@ -24,6 +24,8 @@ final class ScriptFixture {
     final RedissonClient redisson;
     final KeyScheme k;
     final Scripts scripts;
+    /** Redis's clock when the fixture was made (same host): live leases are seeded from it, so their order is as given. */
+    final long redisStart = System.currentTimeMillis();
 
     ScriptFixture(BullpenTestContext ctx) {
         this.ctx = ctx;
@@ -61,14 +63,25 @@ final class ScriptFixture {
     }
 
     /**
-     * An active job: a lease expiring at {@code leaseExpiry} (leases is the set of active jobs),
-     * and a lock when {@code lockTtlMs > 0}.
+     * An active job (leases is the set of active jobs). With {@code lockTtlMs > 0} a live lock:
+     * field lock = token, and a lease on Redis's clock (the clock leases are judged by) expiring
+     * {@code leaseExpiry - NOW} after {@link #redisStart}, or {@code lockTtlMs} after it when that
+     * is not in the future. With {@code lockTtlMs == 0} a lapsed one: no lock field, and the lease at
+     * {@code leaseExpiry} as given, which is long past on Redis's clock ({@link #NOW} is in 2023).
      */
     ScriptFixture active(String id, String token, long lockTtlMs, long leaseExpiry) {
         if (lockTtlMs > 0) {
-            redisson.<String>getBucket(k.lock(id), StringCodec.INSTANCE).set(token, java.time.Duration.ofMillis(lockTtlMs));
+            redisson.<String, String>getMap(k.job(id), StringCodec.INSTANCE).put(JobFields.LOCK, token);
+            long ahead = leaseExpiry > NOW ? leaseExpiry - NOW : lockTtlMs;
+            return zadd(k.leases(), id, redisStart + ahead);
         }
         return zadd(k.leases(), id, leaseExpiry);
+    }
+
+    /** Lets an active job's lease lapse on Redis's clock, as a dead worker's would (no-op when not active). */
+    ScriptFixture expire(String id) {
+        redisson.<String>getScoredSortedSet(k.leases(), StringCodec.INSTANCE).addIfExists(1, id);
+        return this;
     }
 
     ScriptFixture meta(String field, String value) {

@@ -22,6 +22,9 @@ import java.util.TreeMap;
  *       job is in exactly one place, grouped or not); each has {@code grp} = g and g is in the
  *       {@code groups} registry; meta {@code gin} - {@code gout} is the number of grouped ready jobs; each
  *       group's {@code active} ({@code groupmeta:<g>}, absent = 0) is its number of leased jobs.</li>
+ *   <li>locks: a job hash with a {@code lock} field (the lock token) is in {@code leases}: every way
+ *       out of active clears it (a leased job may lack it: a renewal that found its lease expired
+ *       drops it).</li>
  * </ol>
  */
 public final class QueueInvariant {
@@ -69,6 +72,11 @@ public final class QueueInvariant {
         for (String id : hashes) {
             if (!placements.containsKey(id)) {
                 violations.add("job:" + id + " hash is in none of " + String.join(", ", STATES) + " (orphan)");
+            }
+        }
+        for (String id : hashes) {
+            if (snapshot.job(id).containsKey("lock") && !snapshot.leases().containsKey(id)) {
+                violations.add("job " + id + " has a lock field but no lease (every way out of active clears it)");
             }
         }
         groupViolations(snapshot, structures, violations);

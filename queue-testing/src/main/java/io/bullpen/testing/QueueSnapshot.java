@@ -14,7 +14,7 @@ import org.redisson.api.RedissonClient;
 
 /**
  * Every key of one queue ({@code <prefix>:{<queue>}:*}) read into one immutable object, addressed
- * by key suffix: {@code wait}, {@code leases}, {@code job:7}, {@code job:7:lock} and so on.
+ * by key suffix: {@code wait}, {@code leases}, {@code job:7}, {@code job:7:logs} and so on.
  *
  * <p>The keys are read one after another (SCAN, then pipelined reads), not atomically: take
  * snapshots of quiescent queues (no worker running), as tests that assert raw state do anyway.
@@ -285,7 +285,7 @@ public final class QueueSnapshot {
         List<String> ids = new ArrayList<>();
         for (Map.Entry<String, KeyValue> entry : keys.entrySet()) {
             String suffix = entry.getKey();
-            // Ids never contain ':', so job:<id>:lock and job:<id>:logs are skipped here.
+            // Ids never contain ':', so job:<id>:logs is skipped here.
             if (suffix.startsWith(JOB) && suffix.indexOf(':', JOB.length()) < 0
                     && "hash".equals(entry.getValue().type())) {
                 ids.add(suffix.substring(JOB.length()));
@@ -296,12 +296,12 @@ public final class QueueSnapshot {
     }
 
     /**
-     * {@return the lock token in {@code job:<id>:lock}, or null when unlocked}
+     * {@return the lock token, field {@code lock} of the {@code job:<id>} hash, or null when unlocked}
      *
      * @param id job id
      */
     public String lock(String id) {
-        return string(JOB + id + ":lock");
+        return job(id).get("lock");
     }
 
     /**

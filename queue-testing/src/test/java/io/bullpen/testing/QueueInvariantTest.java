@@ -43,7 +43,7 @@ class QueueInvariantTest {
         zadd("prioritized", 1L << 32, "2");
         zadd("delayed", 1_700_000_000_000L * 4096, "3");
         zadd("leases", 1_700_000_030_000L, "4");
-        redisson.<String>getBucket(key("job:4:lock"), StringCodec.INSTANCE).set("token");
+        redisson.<String, String>getMap(key("job:4"), StringCodec.INSTANCE).put("lock", "token");
         redisson.<String>getList(key("job:4:logs"), StringCodec.INSTANCE).add("working");
         zadd("completed", 1_700_000_000_000L, "5");
         zadd("failed", 1_700_000_000_001L, "6");
@@ -102,6 +102,15 @@ class QueueInvariantTest {
 
         assertThat(QueueInvariant.violations(context.snapshot(queue))).containsExactly(
                 "job:8 hash is in none of wait, prioritized, delayed, leases, completed, failed (orphan)");
+    }
+
+    @Test
+    void reportsALockFieldLeftOnAJobThatIsNotActive(BullpenTestContext context) {
+        seedValidQueue();
+        redisson.<String, String>getMap(key("job:5"), StringCodec.INSTANCE).put("lock", "w:9");
+
+        assertThat(QueueInvariant.violations(context.snapshot(queue)))
+                .containsExactly("job 5 has a lock field but no lease (every way out of active clears it)");
     }
 
     @Test

@@ -49,12 +49,13 @@ class QueueSnapshotTest {
         redisson.<String, String>getMap(key("meta"), StringCodec.INSTANCE)
                 .putAll(Map.of("paused", "0", "version", "1"));
         redisson.<String>getBucket(key("id"), StringCodec.INSTANCE).set("10");
-        redisson.<String>getBucket(key("job:1:lock"), StringCodec.INSTANCE).set("token-1", Duration.ofSeconds(30));
+        redisson.<String>getBucket(key("dedup:d1"), StringCodec.INSTANCE).set("1", Duration.ofSeconds(30));
         redisson.<String>getList(key("job:1:logs"), StringCodec.INSTANCE).addAll(List.of("first", "second"));
         redisson.<String>getSet(key("tags"), StringCodec.INSTANCE).addAll(List.of("b", "a"));
         for (String id : List.of("1", "2", "3", "9", "10")) {
             redisson.<String, String>getMap(key("job:" + id), StringCodec.INSTANCE).put("name", "job-" + id);
         }
+        redisson.<String, String>getMap(key("job:1"), StringCodec.INSTANCE).put("lock", "token-1");
         var events = redisson.<String, String>getStream(key("events"), StringCodec.INSTANCE);
         events.add(StreamAddArgs.entries("event", "added", "jobId", "1"));
         events.add(StreamAddArgs.entries("event", "waiting", "jobId", "1"));
@@ -68,7 +69,7 @@ class QueueSnapshotTest {
 
         assertThat(snapshot.prefix()).isEqualTo("bp");
         assertThat(snapshot.queue()).isEqualTo(queue);
-        assertThat(snapshot.keys()).containsExactly("delayed", "events", "id", "job:1", "job:10", "job:1:lock",
+        assertThat(snapshot.keys()).containsExactly("dedup:d1", "delayed", "events", "id", "job:1", "job:10",
                 "job:1:logs", "job:2", "job:3", "job:9", "meta", "prioritized", "tags", "wait");
         assertThat(snapshot.type("wait")).isEqualTo("list");
         assertThat(snapshot.type("events")).isEqualTo("stream");
@@ -81,7 +82,7 @@ class QueueSnapshotTest {
         assertThat(snapshot.string("id")).isEqualTo("10");
         assertThat(snapshot.set("tags")).containsExactly("a", "b");
         assertThat(snapshot.lock("1")).isEqualTo("token-1");
-        assertThat(snapshot.pttl("job:1:lock")).isBetween(1L, 30_000L);
+        assertThat(snapshot.pttl("dedup:d1")).isBetween(1L, 30_000L);
         assertThat(snapshot.pttl("wait")).isEqualTo(-1);
         assertThat(snapshot.logs("1")).containsExactly("first", "second");
         assertThat(snapshot.job("10")).containsExactly(entry("name", "job-10"));
@@ -214,7 +215,7 @@ class QueueSnapshotTest {
         assertThat(text).startsWith("QueueSnapshot bp:{" + queue + "}:* (14 keys)")
                 .contains("wait", "[\"2\", \"1\"]")
                 .contains("10=" + DELAYED_SCORE)
-                .contains("job:1:lock", "\"token-1\"", "pttl")
+                .contains("dedup:d1", "pttl", "\"token-1\"")
                 .contains("event=\"added\"");
     }
 

@@ -7,6 +7,7 @@ import io.bullpen.Job;
 import io.bullpen.JobOptions;
 import io.bullpen.JobState;
 import io.bullpen.Queue;
+import io.bullpen.internal.JobFields;
 import io.bullpen.internal.KeyScheme;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
@@ -15,7 +16,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.redisson.api.RBucket;
+import org.redisson.api.RMap;
 import org.redisson.client.codec.StringCodec;
 
 /**
@@ -55,7 +56,7 @@ class ForcedCloseTest {
 
         // No waiting for the 30 s lock: the job is back in wait when close returns, its lock gone.
         assertThat(queue.getState(job.id())).isEqualTo(JobState.WAITING);
-        assertThat(lock(job.id()).isExists()).isFalse();
+        assertThat(lock(job.id()).get()).isNull();
         try (Worker<String, String> second = Worker.builder(ctx.redisson(), queue.name(), String.class)
                 .processor(c -> "done").build().start()) {
             await().atMost(Duration.ofSeconds(5)).until(() -> queue.getState(job.id()) == JobState.COMPLETED);
@@ -108,8 +109,20 @@ class ForcedCloseTest {
         ctx.assertInvariant(queue.name());
     }
 
-    private RBucket<String> lock(String jobId) {
-        return ctx.redisson().getBucket(new KeyScheme(KeyScheme.DEFAULT_PREFIX, queue.name()).lock(jobId),
+    /** The job's lock: field lock of its hash. */
+    private LockField lock(String jobId) {
+        RMap<String, String> hash = ctx.redisson().getMap(new KeyScheme(KeyScheme.DEFAULT_PREFIX, queue.name()).job(jobId),
                 StringCodec.INSTANCE);
+        return new LockField(hash);
+    }
+
+    private record LockField(RMap<String, String> hash) {
+        String get() {
+            return hash.get(JobFields.LOCK);
+        }
+
+        void set(String token) {
+            hash.put(JobFields.LOCK, token);
+        }
     }
 }

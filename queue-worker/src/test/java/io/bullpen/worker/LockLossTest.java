@@ -53,8 +53,10 @@ class LockLossTest {
             Job<String> job = queue.add("x", "data");
             assertThat(firstAttemptRunning.await(5, TimeUnit.SECONDS)).isTrue();
 
-            // Another party takes the lock away (as if it expired while the worker was paused).
-            ctx.redisson().getBucket("bp:{" + queue.name() + "}:job:" + job.id() + ":lock", StringCodec.INSTANCE).delete();
+            // The lease runs out (as if the worker had been paused past it): on Redis's clock, which
+            // judges leases, score 1 is long past.
+            ctx.redisson().<String>getScoredSortedSet("bp:{" + queue.name() + "}:leases", StringCodec.INSTANCE)
+                    .addIfExists(1, job.id());
 
             await().atMost(Duration.ofSeconds(5)).until(() -> lockLost.contains(job.id()));
             await().atMost(Duration.ofSeconds(10)).until(() -> queue.getState(job.id()) == JobState.COMPLETED);
