@@ -3,7 +3,7 @@
   timeout (the worker is closing): release the lock and return the job to the front of wait (or to
   prioritized) without counting a stall or an attempt made. An unstarted job's start is taken
   back (ats - 1); a cut-off attempt did start and stays counted. Checks the lock token like
-  moveToFinished. Job keys are built from jobKeyPrefix (same slot).
+  moveToFinished. Clears a taken-ahead job's ahd. Job keys are built from jobKeyPrefix (same slot).
 
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait
@@ -47,6 +47,8 @@ redis.call("ZREM", KEY.leases, jobId)
 if ARGV[4] ~= "1" then
   redis.call("HINCRBY", jobKey, "ats", -1)
 end
+-- A job taken ahead (take-ahead) leaves active unmarked, whether its processor started or not.
+redis.call("HDEL", jobKey, "ahd")
 local ready = redis.call("HMGET", jobKey, "priority", "grp")
 releaseGroupSlot(q, jobId, ready[2])
 pushReady(q, jobId, tonumber(ready[1]) or 0, true, ready[2])

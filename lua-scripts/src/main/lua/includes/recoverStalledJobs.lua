@@ -6,6 +6,8 @@
   expired while the lock still lives (the caller's clock runs ahead of Redis) is re-scored from
   the lock's remaining TTL instead. A job cancelled while active (field cancel) fails as
   cancelled instead of going back (failCancelled). At most `limit` leases per call.
+  A job taken ahead whose processor never started (ahd = "1", take-ahead) goes back without a
+  stall counted and with its start given back (stc and ats - 1): it never ran.
   Returns two arrays: recovered ids, failed ids.
 ]]
 --- @include "pushReady"
@@ -33,7 +35,12 @@ local function recoverStalledJobs(q, maxStalled, limit)
       redis.call("DEL", jobKey .. ":lock")
       if redis.call("EXISTS", jobKey) == 1 then
         local stalledCount = redis.call("HINCRBY", jobKey, "stc", 1)
-        local ready = redis.call("HMGET", jobKey, "priority", "grp", "cancel", "dedupId")
+        local ready = redis.call("HMGET", jobKey, "priority", "grp", "cancel", "dedupId", "ahd")
+        if ready[5] == "1" then
+          stalledCount = redis.call("HINCRBY", jobKey, "stc", -1)
+          redis.call("HINCRBY", jobKey, "ats", -1)
+          redis.call("HDEL", jobKey, "ahd")
+        end
         releaseGroupSlot(q, id, ready[2])
         if ready[3] then
           -- Cancelled while active (cancelJob): its worker died; it ends cancelled, not run again.

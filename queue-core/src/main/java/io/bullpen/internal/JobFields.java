@@ -68,4 +68,10 @@ public final class JobFields {
     public static final String AWAITED = "awaited";
     /** Set by awaitJob on a job already active when the await came (counted in meta's awaits). */
     public static final String AWAIT_LATE = "awaitLate";
+    /**
+     * Take-ahead: "1" on a job a worker took beyond its free slots whose processor has not started
+     * (leaseJob); "0" or absent otherwise. Cleared by the "started" record and every way out of
+     * active; a stalled job with "1" never ran, so no stall is counted (recoverStalledJobs).
+     */
+    public static final String AHEAD = "ahd";
 }
