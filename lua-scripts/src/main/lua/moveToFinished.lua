@@ -145,9 +145,9 @@ local policies, policySeen = {}, {}
 local completedIds, returnValues = {}, {}
 -- The current record's kept-result ttl (nil = nobody awaits the job; see keepResult).
 local awaitTtl
--- A job taken ahead (outcome suffix ~<startedOn>): its real start and the cleared mark, written
--- with the fields its outcome writes anyway (empty for any other job).
-local startedFields = {}
+-- A job taken ahead (outcome suffix ~<startedOn>): when its processor really started (nil for any
+-- other job), written as processedOn with the cleared mark in the HSET its outcome sends anyway.
+local startedOn
 
 -- Written before any other event of the call, so the stream keeps the order of a sequence of calls.
 local function flushCompleted()
@@ -189,7 +189,11 @@ local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
   if cancel then
     value = "cancelled: " .. cancel
   end
-  redis.call("HSET", jobKey, "atm", attemptsMade, "failedReason", value, unpack(startedFields))
+  if startedOn then
+    redis.call("HSET", jobKey, "atm", attemptsMade, "failedReason", value, "processedOn", startedOn, "ahd", "0")
+  else
+    redis.call("HSET", jobKey, "atm", attemptsMade, "failedReason", value)
+  end
   local stackLimit = tonumber(ARGV[i + 9])
   if ARGV[i + 8] ~= "" and stackLimit > 0 then
     local stored = redis.call("HGET", jobKey, "stacktrace")
@@ -254,12 +258,10 @@ while i <= #ARGV do
   if at then
     awaitTtl, outcome = string.sub(outcome, at + 1), string.sub(outcome, 1, at - 1)
   end
+  startedOn = nil
   local started = string.find(outcome, "~", 1, true)
   if started then
-    startedFields = {"processedOn", string.sub(outcome, started + 1), "ahd", "0"}
-    outcome = string.sub(outcome, 1, started - 1)
-  elseif #startedFields > 0 then
-    startedFields = {}
+    startedOn, outcome = string.sub(outcome, started + 1), string.sub(outcome, 1, started - 1)
   end
   local stride = strides[outcome]
   local staged
@@ -327,10 +329,16 @@ while i <= #ARGV do
     if completed then
       if value == "null" then
         -- A processor that returned nothing: no field (the event still carries it).
-        redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText, unpack(startedFields))
-      else
+        if startedOn then
+          redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText, "processedOn", startedOn, "ahd", "0")
+        else
+          redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText)
+        end
+      elseif startedOn then
         redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText, "returnValue", value,
-          unpack(startedFields))
+          "processedOn", startedOn, "ahd", "0")
+      else
+        redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText, "returnValue", value)
       end
       if awaitTtl then
         keepResult(q, jobId, awaitTtl, "completed", value)
