@@ -75,7 +75,7 @@ final class FetchLoop<T, R> implements Runnable {
             rt.slots.awaitFree(1_000, rt::running);
             return;
         }
-        free -= runner.startBuffered(free);
+        free -= runner.ahead.startBuffered(free);
         if (free == 0) {
             return;
         }
@@ -93,7 +93,7 @@ final class FetchLoop<T, R> implements Runnable {
                     runner.start(jobs.get(i));
                 }
                 if (jobs.size() > forSlots) {
-                    runner.takenAhead(jobs.subList(forSlots, jobs.size()));
+                    runner.ahead.takenAhead(jobs.subList(forSlots, jobs.size()));
                 }
                 return fetched;
             }));

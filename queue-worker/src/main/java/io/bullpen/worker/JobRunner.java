@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * Take-ahead (issue 18): jobs taken beyond the free slots wait in the {@link AheadBuffer}; a
  * processor thread whose job returned starts the next buffered one itself (its slot passes on
  * while the result is recorded, and the finish asks for no job for it), and a slot that frees
- * with jobs buffered takes one ({@link #pump}). A buffered job's start is reported with the next
+ * with jobs buffered takes one ({@link AheadFeeder#pump}). A buffered job's start is reported with the next
  * finish call, and its result carries when its processor started.
  */
 final class JobRunner<T, R> {
@@ -53,12 +53,13 @@ final class JobRunner<T, R> {
     private final AttemptTimeouts timeouts;
     /** Attempts waiting for their booked start, by job id; whoever removes one starts or gives it back. */
     private final Map<String, ActiveJob<T>> booked = new ConcurrentHashMap<>();
-    /** closeAsIfCrashed: buffered jobs stay leased until their locks lapse. */
-    private volatile boolean crashed;
+    /** Take-ahead: pairs buffered jobs with free slots, hands them back on close. */
+    final AheadFeeder<T, R> ahead;
 
     JobRunner(WorkerRuntime<T, R> rt, AttemptTimeouts timeouts) {
         this.rt = rt;
-        this.finisher = new Finisher(rt, this::takenAhead);
+        this.ahead = new AheadFeeder<>(rt, this::start);
+        this.finisher = new Finisher(rt, ahead::takenAhead);
         this.slots = rt.slots;
         this.timeouts = timeouts;
     }
@@ -110,89 +111,6 @@ final class JobRunner<T, R> {
             return null;
         }
         return attempt;
-    }
-
-    /** Jobs a call took ahead: buffered, or given back at once when the worker closes. */
-    void takenAhead(List<RawJob> jobs) {
-        for (RawJob raw : jobs) {
-            rt.buffer.add(raw);
-        }
-        if (!rt.running()) {
-            handBackBuffered(false);
-        } else {
-            pump();
-        }
-    }
-
-    /**
-     * Starts up to {@code free} buffered jobs on slots the caller holds (the fetch loop, before it
-     * asks Redis for more).
-     *
-     * @return how many slots it used
-     */
-    int startBuffered(int free) {
-        int used = 0;
-        while (used < free && rt.running()) {
-            RawJob raw = rt.buffer.poll();
-            if (raw == null) {
-                break;
-            }
-            used++;
-            start(raw);
-        }
-        return used;
-    }
-
-    /**
-     * Pairs free slots with buffered jobs. Called after a job is buffered and after a slot frees:
-     * each checks the other's side after its own change, so neither waits for the other.
-     */
-    void pump() {
-        while (rt.running() && !rt.buffer.isEmpty() && slots.tryTakeOne()) {
-            RawJob raw = rt.buffer.poll();
-            if (raw == null) {
-                slots.release();
-                return;
-            }
-            start(raw);
-        }
-    }
-
-    /**
-     * Close: every buffered job goes back to its line at once, unstarted (moveToWait: no attempt,
-     * no stall). A crash ({@code closeAsIfCrashed}) leaves them to lock expiry instead.
-     *
-     * @param wait wait (up to 5 s) until Redis has them back
-     */
-    void handBackBuffered(boolean wait) {
-        List<RawJob> jobs = rt.buffer.drain();
-        if (crashed) {
-            return;
-        }
-        List<java.util.concurrent.CompletableFuture<Void>> calls = new java.util.ArrayList<>();
-        for (RawJob raw : jobs) {
-            calls.add(rt.scripts.moveToWait(raw.id(), raw.lockToken()).toCompletableFuture().whenComplete((ok, error) -> {
-                if (error != null) {
-                    log.warn("could not give back buffered job {} (it will be recovered when its lock expires): {}",
-                            raw.id(), error.toString());
-                }
-            }));
-        }
-        if (wait && !calls.isEmpty()) {
-            try {
-                java.util.concurrent.CompletableFuture.allOf(calls.toArray(java.util.concurrent.CompletableFuture[]::new))
-                        .get(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                // Logged per job above.
-            }
-        }
-    }
-
-    /** A simulated crash: buffered jobs are left to lock expiry, never handed back. */
-    void crash() {
-        crashed = true;
     }
 
     private static long startIn(RawJob raw) {
@@ -461,7 +379,7 @@ final class JobRunner<T, R> {
             return;
         }
         slots.release();
-        pump();
+        ahead.pump();
         if (rt.running()) {
             rt.maybeDrained();
         }

@@ -23,6 +23,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *   inFlight == held                       (at quiescence: no fetch, finish or give-back under way)
  * </pre>
  *
+ * Take-ahead: an attempt whose processor returned may pass its slot to a buffered job before its
+ * result is recorded ({@link #passOn}); it stays in flight but holds no slot, so "in flight" in
+ * the invariant counts the attempts that hold one ({@link #inFlightCount}).
+ *
  * "In flight" means one thing here: an attempt between {@link #begin} (its processor is about
  * to be handed out) and {@link #end} (its result recorded, rejected or given up, or the attempt
  * abandoned). {@link Worker#activeCount()} counts them and close waits for them.

@@ -101,17 +101,17 @@ final class WorkerLifecycle<T, R> {
     void close(Duration timeout, boolean handBack) {
         String name = rt.settings.name();
         if (!handBack) {
-            runner.crash();
+            runner.ahead.crash();
         }
         rt.running(false);
         waiter.wakeForClose();
         runner.giveBackBooked();
-        runner.handBackBuffered(true);
+        runner.ahead.handBackBuffered(true);
         try {
             fetchThread.join(5_000);
             // A fetch or finish under way at close may have booked or buffered more since.
             runner.giveBackBooked();
-            runner.handBackBuffered(true);
+            runner.ahead.handBackBuffered(true);
             rt.slots.awaitNoneInFlight(System.nanoTime() + timeout.toNanos());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
