@@ -38,6 +38,9 @@
     8 stalledLimit  max expired leases examined in this call (0 = skip)
     9  maxStalled   a job that stalls more often than this fails
     10 cleanLimit   janitor: oldest finished jobs examined per set for age retention (0 = skip)
+    11 ahead        take-ahead: jobs to take beyond count, which the worker buffers until a
+                    processor thread frees; each gets ahd = "1" (ignored, as 0, on a queue with a
+                    limit or groups)
   Returns:
     one flat array (a nested table costs Redis a reply conversion of its own): recoveredCount,
     the ids recovered from stalled to wait; stalledFailedCount, the ids failed for stalling too

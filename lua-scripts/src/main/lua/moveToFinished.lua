@@ -40,7 +40,7 @@
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
-    3 count         next jobs to take in the same call (0 = none); 4-10 as in moveToActive
+    3 count         next jobs to take in the same call (0 = none); 4-11 as in moveToActive
     4 token         worker token for the next jobs
     5 lockMs        lock duration in millis
     6 workerName    stored as pb (processedBy) on the next jobs; "" = not stored
@@ -48,42 +48,48 @@
     8 stalledLimit  max expired leases examined
     9  maxStalled   stalled-count limit
     10 cleanLimit   janitor batch (0 = skip)
-    11.. the finished jobs, one record each, back to back; a record has 8 values for a
+    11 ahead        jobs to take beyond count, buffered by the worker (take-ahead; see moveToActive)
+    12.. the finished jobs, one record each, back to back; a record has 8 values for a
          limited job, 9 for a completed one or a step and 15 for a failed one (completed jobs need
          no retry settings); a "completed+data" or "failed+data" record (a step job's staged data,
          written with the end of the attempt, then as "completed" / "failed") has one more value
          at its end: the data (JSON):
-    11 jobId        the finished job
-    12 lockToken    the lock token the worker holds for it
-    13 outcome      "completed", "failed" or "limited" (the processor threw RateLimitedException:
+    12 jobId        the finished job
+    13 lockToken    the lock token the worker holds for it
+    14 outcome      "completed", "failed" or "limited" (the processor threw RateLimitedException:
                     see putBackLimited; value is the delay in ms, keepCount the scope "queue" or
                     "group", attemptsMade and keepAgeMs are "") or "step" (the processor asked
                     for a delay: see stepJob; value is the due time in epoch ms, attemptsMade,
                     keepCount and keepAgeMs are "", after the group a 9th value is the staged data, "" = none);
                     "completed@<ttlMs>" / "failed@<ttlMs>" (also "...+data@<ttlMs>") for a job whose
                     awaited field the worker read at take: its result is kept in result:<id> for
-                    ttlMs (keepResult)
-    14 attemptsMade the job's attemptsMade when the worker took it ("" = read it here); the
+                    ttlMs (keepResult); "<outcome>~<startedOn>" (before any "@<ttlMs>") for a
+                    job the worker took ahead: startedOn (epoch ms) is when its processor really
+                    started, written as processedOn (completed, failed), and its ahd mark is
+                    cleared; "started" (a record of 3 values: jobId, lockToken, "started") says a
+                    buffered job's processor started: lock-checked, HDEL ahd, no outcome returned
+    15 attemptsMade the job's attemptsMade when the worker took it ("" = read it here); the
                     worker holds the lock, so nothing else changed it since
-    15 value        completed: return value (JSON); failed: failedReason
-    16 keepCount    retention of the target set: max jobs kept (-1 = all, 0 = none)
-    17 keepAgeMs    retention: max age in millis (-1 = no limit)
-    18 group        the job's group (field grp) as the worker took it: "=" followed by the group
+    16 value        completed: return value (JSON); failed: failedReason
+    17 keepCount    retention of the target set: max jobs kept (-1 = all, 0 = none)
+    18 keepAgeMs    retention: max age in millis (-1 = no limit)
+    19 group        the job's group (field grp) as the worker took it: "=" followed by the group
                     ("=" alone: no group), or "" = read it here; the worker holds the lock, so
                     it is the job's group now (saves the release of the group slot a read)
     failed records only:
-    19 stacktrace   one stack trace to append ("" = none)
-    20 stackLimit   how many stack traces to keep (oldest dropped)
-    21 attempts     the job's max attempts
-    22 backoffMs    retry delay in millis (0 = straight back to wait)
-    23 unrecoverable  "1" = fail now whatever attempts are left
-    24 lifo         "1" = a retry to wait runs next
+    20 stacktrace   one stack trace to append ("" = none)
+    21 stackLimit   how many stack traces to keep (oldest dropped)
+    22 attempts     the job's max attempts
+    23 backoffMs    retry delay in millis (0 = straight back to wait)
+    24 unrecoverable  "1" = fail now whatever attempts are left
+    25 lifo         "1" = a retry to wait runs next
     last value of a completed (i + 8) or failed (i + 14) record:
     dedupId         the job's deduplication id as the worker read it at take ("" = none): a job
                     that completes or fails for good releases it (endDeduplication), with no
                     read for a job without one
   Returns:
-    one flat array: outcomeCount, then one outcome per finished job, in order: where it went
+    one flat array: outcomeCount, then one outcome per finished job (none for a "started"
+    record), in order: where it went
     (completed | failed | delayed | waiting | prioritized; a limited job: waiting | prioritized;
     a step: delayed),
     or an error code for a result that
@@ -139,6 +145,9 @@ local policies, policySeen = {}, {}
 local completedIds, returnValues = {}, {}
 -- The current record's kept-result ttl (nil = nobody awaits the job; see keepResult).
 local awaitTtl
+-- A job taken ahead (outcome suffix ~<startedOn>): when its processor really started (nil for any
+-- other job), written as processedOn with the cleared mark in the HSET its outcome sends anyway.
+local startedOn
 
 -- Written before any other event of the call, so the stream keeps the order of a sequence of calls.
 local function flushCompleted()
@@ -180,7 +189,11 @@ local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
   if cancel then
     value = "cancelled: " .. cancel
   end
-  redis.call("HSET", jobKey, "atm", attemptsMade, "failedReason", value)
+  if startedOn then
+    redis.call("HSET", jobKey, "atm", attemptsMade, "failedReason", value, "processedOn", startedOn, "ahd", "0")
+  else
+    redis.call("HSET", jobKey, "atm", attemptsMade, "failedReason", value)
+  end
   local stackLimit = tonumber(ARGV[i + 9])
   if ARGV[i + 8] ~= "" and stackLimit > 0 then
     local stored = redis.call("HGET", jobKey, "stacktrace")
@@ -240,16 +253,22 @@ local function takenGroup(text)
 end
 
 -- Record lengths by outcome. A "+data" record carries a step job's staged data at its end.
-local strides = {completed = 9, limited = 8, step = 9, failed = 15, ["completed+data"] = 10, ["failed+data"] = 16}
+local strides = {completed = 9, limited = 8, step = 9, failed = 15, ["completed+data"] = 10, ["failed+data"] = 16,
+  started = 3}
 local withData = {["completed+data"] = "completed", ["failed+data"] = "failed"}
 
-local i = 11
+local i = 12
 while i <= #ARGV do
   local jobId, lockToken, outcome, value = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 4]
   awaitTtl = nil
   local at = string.find(outcome, "@", 1, true)
   if at then
     awaitTtl, outcome = string.sub(outcome, at + 1), string.sub(outcome, 1, at - 1)
+  end
+  startedOn = nil
+  local started = string.find(outcome, "~", 1, true)
+  if started then
+    startedOn, outcome = string.sub(outcome, started + 1), string.sub(outcome, 1, started - 1)
   end
   local stride = strides[outcome]
   local staged
@@ -260,12 +279,21 @@ while i <= #ARGV do
   local completed = outcome == "completed"
   local jobKey = q.jobPrefix .. jobId
   local check = checkLock(jobKey, lockToken)
-  if check < 0 then
+  if outcome == "started" then
+    -- A buffered job's processor started (take-ahead): a crash from now on counts as a stall.
+    -- The lock stays (the job is still active).
+    if check == 0 then
+      redis.call("HDEL", jobKey, "ahd")
+    end
+  elseif check < 0 then
     outcomes[#outcomes + 1] = check
   elseif outcome == "limited" or outcome == "step" then
     -- The attempt ends without a result: the job goes back in front (limited) or to delayed (step).
     releaseLock(jobKey, jobId)
     flushCompleted()
+    if started then
+      redis.call("HDEL", jobKey, "ahd")
+    end
     local cancel = redis.call("HGET", jobKey, "cancel")
     if cancel then
       -- Cancelled while active: failed for good instead (the attempt counts).
@@ -303,7 +331,14 @@ while i <= #ARGV do
     if completed then
       if value == "null" then
         -- A processor that returned nothing: no field (the event still carries it).
-        redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText)
+        if startedOn then
+          redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText, "processedOn", startedOn, "ahd", "0")
+        else
+          redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText)
+        end
+      elseif startedOn then
+        redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText, "returnValue", value,
+          "processedOn", startedOn, "ahd", "0")
       else
         redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText, "returnValue", value)
       end
@@ -346,7 +381,7 @@ end
 
 local out = {}
 appendCounted(out, outcomes)
-if tonumber(ARGV[3]) > 0 then
+if tonumber(ARGV[3]) > 0 or tonumber(ARGV[11]) > 0 then
   fetchJobs(q, readFetchArgs(3), out)
   if #leaseIds > 0 then
     signalCapacity(q)

@@ -3,7 +3,7 @@
   timeout (the worker is closing): release the lock and return the job to the front of wait (or to
   prioritized) without counting a stall or an attempt made. An unstarted job's start is taken
   back (ats - 1); a cut-off attempt did start and stays counted. Checks the lock token like
-  moveToFinished. Job keys are built from jobKeyPrefix (same slot).
+  moveToFinished. Clears a taken-ahead job's ahd. Job keys are built from jobKeyPrefix (same slot).
 
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait
@@ -42,7 +42,8 @@ local lockCheck = checkLock(jobKey, ARGV[3])
 if lockCheck < 0 then
   return lockCheck
 end
-redis.call("HDEL", jobKey, "lock")
+-- The lock goes, and a job taken ahead (take-ahead) leaves active unmarked, started or not.
+redis.call("HDEL", jobKey, "lock", "ahd")
 redis.call("ZREM", KEY.leases, jobId)
 if ARGV[4] ~= "1" then
   redis.call("HINCRBY", jobKey, "ats", -1)

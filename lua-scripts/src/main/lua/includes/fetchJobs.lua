@@ -1,7 +1,8 @@
 --[[
   fetchJobs: what a worker does to get work, shared by moveToActive and moveToFinished:
   recover a bounded batch of stalled jobs, promote a bounded batch of due delayed jobs,
-  optionally run the janitor (age retention), take up to f.count jobs.
+  optionally run the janitor (age retention), take up to f.count jobs (plus up to f.ahead jobs
+  taken ahead, see takeJobs).
   Appends to the flat array out (one table: Redis converts each nested table of a reply at a
   cost of its own): recoveredCount, recovered ids, stalledFailedCount, their ids, jobCount, the
   jobs as takeJobs appends them, nextDelayedDue, nextLeaseExpiry, updateCount, then 5 values per
@@ -27,7 +28,9 @@ local function readFetchArgs(firstIndex)
     promoteLimit = tonumber(ARGV[firstIndex + 4]),
     stalledLimit = tonumber(ARGV[firstIndex + 5]),
     maxStalled = tonumber(ARGV[firstIndex + 6]),
-    cleanLimit = tonumber(ARGV[firstIndex + 7])
+    cleanLimit = tonumber(ARGV[firstIndex + 7]),
+    -- Take-ahead (issue 18): jobs to take beyond count, buffered by the worker ("0" = none).
+    ahead = tonumber(ARGV[firstIndex + 8]) or 0
   }
 end
 

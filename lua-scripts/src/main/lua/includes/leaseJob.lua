@@ -3,7 +3,8 @@
   newLease(q, f, count) reserves `count` fencing tokens from the queue's counter with one INCRBY
   (numbers of jobs not run are skipped); leaseJob(q, f, l, id, hash, ...) gives one prepared job
   its lock token (f.token .. ":" .. fence, field lock), records processedOn, ats (attempts
-  started) and pb (processedBy, only for a named worker, f.worker ~= "") with one HSET, patches
+  started), pb (processedBy, only for a named worker, f.worker ~= "") and, for a job taken ahead
+  (l.ahead, set by takeJobs), ahd = "1" with one HSET, patches
   the HGETALL reply to match and appends it to out with the fence, id and lock token at its
   end (the reply leaves the lock field out: the token is at its end); commitLeases(q, l) adds every lease (scored by expiry) with one ZADD to q.leases, the set
   of active jobs, and emits the call's active events as one stream entry (emitEvents). A lease's
@@ -38,7 +39,11 @@ local function leaseJob(q, f, l, out, id, hash, attemptsStarted, atStarted, atOn
   leases[#leases + 1] = id
   -- One HSET for every field the take changes; the reply is patched to match, so the worker
   -- gets the job as stored without a second read, plus the fence (in the lock token, not stored).
-  if f.worker == "" then
+  if l.ahead and f.worker == "" then
+    redis.call("HSET", jobKey, "ats", started, "processedOn", nowText, "lock", lockToken, "ahd", "1")
+  elseif l.ahead then
+    redis.call("HSET", jobKey, "ats", started, "processedOn", nowText, "pb", f.worker, "lock", lockToken, "ahd", "1")
+  elseif f.worker == "" then
     redis.call("HSET", jobKey, "ats", started, "processedOn", nowText, "lock", lockToken)
   else
     redis.call("HSET", jobKey, "ats", started, "processedOn", nowText, "pb", f.worker, "lock", lockToken)
@@ -48,6 +53,11 @@ local function leaseJob(q, f, l, out, id, hash, attemptsStarted, atStarted, atOn
   if atOn then hash[atOn] = nowText else hash[n + 1] = "processedOn"; hash[n + 2] = nowText; n = n + 2 end
   if f.worker ~= "" then
     if atBy then hash[atBy] = f.worker else hash[n + 1] = "pb"; hash[n + 2] = f.worker; n = n + 2 end
+  end
+  if l.ahead then
+    hash[n + 1] = "ahd"
+    hash[n + 2] = "1"
+    n = n + 2
   end
   hash[n + 1] = "fence"
   hash[n + 2] = fence

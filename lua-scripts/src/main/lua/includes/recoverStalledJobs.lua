@@ -6,6 +6,8 @@
   every lease is written on, so a caller whose clock runs ahead cannot expire a live lock; the
   recovered job's lock field is cleared in the same step. A job cancelled while active (field cancel) fails as
   cancelled instead of going back (failCancelled). At most `limit` leases per call.
+  A job taken ahead whose processor never started (ahd = "1", take-ahead) goes back without a
+  stall counted and with its start given back (stc and ats - 1): it never ran.
   Returns two arrays: recovered ids, failed ids.
 ]]
 --- @include "pushReady"
@@ -26,31 +28,37 @@ local function recoverStalledJobs(q, maxStalled, limit)
   local ids = redis.call("ZRANGEBYSCORE", q.leases, "-inf", redisNowMs(q), "LIMIT", 0, limit)
   for _, id in ipairs(ids) do
     local jobKey = q.jobPrefix .. id
-    do
-      redis.call("ZREM", q.leases, id)
-      redis.call("HDEL", jobKey, "lock")
-      if redis.call("EXISTS", jobKey) == 1 then
-        local stalledCount = redis.call("HINCRBY", jobKey, "stc", 1)
-        local ready = redis.call("HMGET", jobKey, "priority", "grp", "cancel", "dedupId")
-        releaseGroupSlot(q, id, ready[2])
-        if ready[3] then
-          -- Cancelled while active (cancelJob): its worker died; it ends cancelled, not run again.
-          failCancelled(q, id, ready[3], intText(redis.call("HINCRBY", jobKey, "atm", 1)), "active")
-          failed[#failed + 1] = id
-        elseif stalledCount > maxStalled then
-          local reason = "job stalled more than maxStalledCount times (maxStalledCount = " .. maxStalled .. ")"
-          local attemptsMade = redis.call("HINCRBY", jobKey, "atm", 1)
-          redis.call("HSET", jobKey, "finishedOn", q.now, "failedReason", reason)
-          redis.call("ZADD", q.failed, q.now, id)
-          recordMetric(q, "failed")
-          emitEvent(q, "failed", id, "failedReason", reason, "attemptsMade", attemptsMade, "prev", "active")
-          endDeduplication(q, id, ready[4])
-          failed[#failed + 1] = id
-        else
-          pushReady(q, id, tonumber(ready[1]) or 0, true, ready[2])
-          emitEvent(q, "stalled", id, "stalledCount", stalledCount)
-          recovered[#recovered + 1] = id
-        end
+    redis.call("ZREM", q.leases, id)
+    if redis.call("EXISTS", jobKey) == 1 then
+      local ready = redis.call("HMGET", jobKey, "priority", "grp", "cancel", "dedupId", "ahd", "stc")
+      local stalledCount
+      if ready[5] == "1" then
+        -- Taken ahead, never started: no stall counted, its start given back.
+        stalledCount = tonumber(ready[6]) or 0
+        redis.call("HINCRBY", jobKey, "ats", -1)
+        redis.call("HDEL", jobKey, "lock", "ahd")
+      else
+        stalledCount = redis.call("HINCRBY", jobKey, "stc", 1)
+        redis.call("HDEL", jobKey, "lock")
+      end
+      releaseGroupSlot(q, id, ready[2])
+      if ready[3] then
+        -- Cancelled while active (cancelJob): its worker died; it ends cancelled, not run again.
+        failCancelled(q, id, ready[3], intText(redis.call("HINCRBY", jobKey, "atm", 1)), "active")
+        failed[#failed + 1] = id
+      elseif stalledCount > maxStalled then
+        local reason = "job stalled more than maxStalledCount times (maxStalledCount = " .. maxStalled .. ")"
+        local attemptsMade = redis.call("HINCRBY", jobKey, "atm", 1)
+        redis.call("HSET", jobKey, "finishedOn", q.now, "failedReason", reason)
+        redis.call("ZADD", q.failed, q.now, id)
+        recordMetric(q, "failed")
+        emitEvent(q, "failed", id, "failedReason", reason, "attemptsMade", attemptsMade, "prev", "active")
+        endDeduplication(q, id, ready[4])
+        failed[#failed + 1] = id
+      else
+        pushReady(q, id, tonumber(ready[1]) or 0, true, ready[2])
+        emitEvent(q, "stalled", id, "stalledCount", stalledCount)
+        recovered[#recovered + 1] = id
       end
     end
   end

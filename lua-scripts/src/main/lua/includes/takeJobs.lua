@@ -18,6 +18,9 @@
   finishing worker, which never consumed the marker); when this take emptied the queue a
   "drained" event is emitted. Appends one array per job to out: the job hash as HGETALL (with
   the fence), then the jobId and the lockToken; returns how many jobs it took.
+  Take-ahead (issue 18): after the f.count jobs for free slots it takes up to f.ahead more,
+  which the worker buffers; leaseJob marks them ahd = "1". A queue with any limit (limitTake) or
+  with groups ignores f.ahead, so prefetching never holds a limit's room or a group's slot.
 ]]
 --- @include "emitEvent"
 --- @include "signalWorkers"
@@ -26,13 +29,26 @@
 --- @include "leaseJob"
 --- @include "limitTake"
 --- @include "releaseGroupSlot"
+--- @include "readMeta"
 
 local function takeJobs(q, f, out)
-  if f.count <= 0 or isPaused(q) then
+  if f.count + f.ahead <= 0 or isPaused(q) then
     return 0
+  end
+  if f.ahead > 0 then
+    readMeta(q)
+    if q.concurrency or q.rlMax or q.limitedUntil or q.groupsOn then
+      f.ahead = 0
+      if f.count <= 0 then
+        return 0
+      end
+    end
   end
   local limit = limitTake(q, f)
   local pop = f
+  if f.ahead > 0 then
+    pop = setmetatable({count = f.count + f.ahead, countText = string.format("%d", f.count + f.ahead)}, {__index = f})
+  end
   if limit then
     if limit.count == 0 then
       -- Held back with jobs left: say when to look again (nothing when the queue is empty).
@@ -46,9 +62,10 @@ local function takeJobs(q, f, out)
   end
   local ids, short = pickReadyJobs(q, pop)
   local l = newLease(q, f, #ids)
-  for _, id in ipairs(ids) do
+  for k, id in ipairs(ids) do
     local hash, attemptsStarted, atStarted, atOn, atBy = prepareTakenJob(q, id)
     if hash then
+      l.ahead = k > f.count
       leaseJob(q, f, l, out, id, hash, attemptsStarted, atStarted, atOn, atBy, bookStart(q, limit))
     elseif q.takenGroup and q.takenGroup[id] then
       -- Dropped (dangling or skipped) after the pick counted it active in its group.

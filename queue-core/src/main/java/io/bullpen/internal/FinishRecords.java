@@ -10,13 +10,23 @@ final class FinishRecords {
 
     /** Appends one record per result, in order. */
     static void encode(List<Object> args, List<Finish> finishes) {
+        encode(args, finishes, null);
+    }
+
+    /**
+     * Appends one record per result, in order; a taken-ahead job's outcome carries when its
+     * processor started ({@code startedOn[i]} > 0: suffix "~ms").
+     */
+    static void encode(List<Object> args, List<Finish> finishes, long[] startedOn) {
         // A completed result needs no retry settings: 9 values instead of 15 (fewer arguments
         // to encode and for the script to read); the record layouts are in moveToFinished.lua.
-        for (Finish f : finishes) {
+        for (int i = 0; i < finishes.size(); i++) {
+            Finish f = finishes.get(i);
+            String ahead = startedOn == null || startedOn[i] <= 0 ? "" : "~" + startedOn[i];
             if (f.limited()) {
                 args.add(f.jobId());
                 args.add(f.lockToken());
-                args.add("limited");
+                args.add("limited" + ahead);
                 args.add("");
                 args.add(f.value());
                 args.add(f.limitScope());
@@ -27,7 +37,7 @@ final class FinishRecords {
             if (f.step()) {
                 args.add(f.jobId());
                 args.add(f.lockToken());
-                args.add("step");
+                args.add("step" + ahead);
                 args.add("");
                 args.add(Long.toString(f.stepDueMs()));
                 args.add("");
@@ -40,6 +50,7 @@ final class FinishRecords {
             args.add(f.lockToken());
             String outcome = f.stagedData() != null ? (f.completed() ? "completed+data" : "failed+data")
                     : f.completed() ? "completed" : "failed";
+            outcome += ahead;
             args.add(f.awaitMs() > 0 ? outcome + "@" + f.awaitMs() : outcome);
             args.add(f.attemptsMade() < 0 ? "" : Integer.toString(f.attemptsMade()));
             args.add(f.value() == null ? "" : f.value());
@@ -61,7 +72,16 @@ final class FinishRecords {
         }
     }
 
-    /** A finish record's group: "" = the script reads it, "=" = none, "=" + the group. */
+    /** Appends a "started" record (3 values) per buffered job whose processor started. */
+    static void encodeStarted(List<Object> args, List<ScriptTypes.Started> started) {
+        for (ScriptTypes.Started st : started) {
+            args.add(st.jobId());
+            args.add(st.lockToken());
+            args.add("started");
+        }
+    }
+
+        /** A finish record's group: "" = the script reads it, "=" = none, "=" + the group. */
     static String groupArg(String group) {
         return group == null ? "" : "=" + group;
     }

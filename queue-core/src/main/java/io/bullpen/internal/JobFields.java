@@ -81,4 +81,10 @@ public final class JobFields {
      * expiry (Redis's clock). The take's reply carries the token separately, not in the hash.
      */
     public static final String LOCK = "lock";
+    /**
+     * Take-ahead: "1" on a job a worker took beyond its free slots whose processor has not started
+     * (leaseJob); "0" or absent otherwise. Cleared by the "started" record and every way out of
+     * active; a stalled job with "1" never ran, so no stall is counted (recoverStalledJobs).
+     */
+    public static final String AHEAD = "ahd";
 }

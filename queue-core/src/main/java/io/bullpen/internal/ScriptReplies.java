@@ -22,6 +22,7 @@ final class ScriptReplies {
         args.add(Integer.toString(f.stalledLimit()));
         args.add(Integer.toString(f.maxStalled()));
         args.add(Integer.toString(f.cleanLimit()));
+        args.add(Integer.toString(f.ahead()));
     }
 
     /**

@@ -78,9 +78,17 @@ public final class ScriptTypes {
      * @param stalledLimit max expired leases examined per call (0 = none)
      * @param maxStalled a job stalling more often than this fails
      * @param cleanLimit janitor: oldest finished jobs examined per set for age retention (0 = skip)
+     * @param ahead take-ahead: jobs to take beyond {@code count}, which the worker buffers (0 = none;
+     *     the script ignores it on a queue with a limit or groups)
      */
     public record FetchArgs(int count, String token, long lockMs, String workerName, int promoteLimit,
-                            int stalledLimit, int maxStalled, int cleanLimit) {
+                            int stalledLimit, int maxStalled, int cleanLimit, int ahead) {
+        /** Arguments taking no job ahead. */
+        public FetchArgs(int count, String token, long lockMs, String workerName, int promoteLimit,
+                         int stalledLimit, int maxStalled, int cleanLimit) {
+            this(count, token, lockMs, workerName, promoteLimit, stalledLimit, maxStalled, cleanLimit, 0);
+        }
+
         /** Arguments without a janitor pass. */
         public FetchArgs(int count, String token, long lockMs, String workerName, int promoteLimit,
                          int stalledLimit, int maxStalled) {
@@ -89,12 +97,17 @@ public final class ScriptTypes {
 
         /** @return the same arguments taking {@code n} jobs */
         public FetchArgs withCount(int n) {
-            return new FetchArgs(n, token, lockMs, workerName, promoteLimit, stalledLimit, maxStalled, cleanLimit);
+            return new FetchArgs(n, token, lockMs, workerName, promoteLimit, stalledLimit, maxStalled, cleanLimit, ahead);
         }
 
         /** @return the same arguments with a janitor batch of {@code limit} (0 = skip) */
         public FetchArgs withCleanLimit(int limit) {
-            return new FetchArgs(count, token, lockMs, workerName, promoteLimit, stalledLimit, maxStalled, limit);
+            return new FetchArgs(count, token, lockMs, workerName, promoteLimit, stalledLimit, maxStalled, limit, ahead);
+        }
+
+        /** @return the same arguments taking {@code n} jobs ahead as well */
+        public FetchArgs withAhead(int n) {
+            return new FetchArgs(count, token, lockMs, workerName, promoteLimit, stalledLimit, maxStalled, cleanLimit, n);
         }
     }
 
@@ -301,6 +314,16 @@ public final class ScriptTypes {
                     .filter(d -> d.ttlDuration().isEmpty() || d.keepsLastIfActive())
                     .map(io.bullpen.Deduplication::id).orElse(null);
         }
+    }
+
+    /**
+     * A buffered job's processor started (take-ahead): moveToFinished's "started" record clears its
+     * {@link JobFields#AHEAD} mark, lock-checked, so a crash from now on counts as a stall.
+     *
+     * @param jobId the job
+     * @param lockToken the token the worker holds
+     */
+    public record Started(String jobId, String lockToken) {
     }
 
     /** Where a finished job went, and the next jobs taken in the same call. */

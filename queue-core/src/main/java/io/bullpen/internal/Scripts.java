@@ -161,13 +161,28 @@ public final class Scripts {
      * order; a rejected one (lock lost) is reported in its outcome and does not stop the others.
      */
     public CompletionStage<FinishBatchResult> moveToFinished(long now, FetchArgs next, List<Finish> finishes) {
+        return moveToFinished(now, next, finishes, null, List.of());
+    }
+
+    /**
+     * moveToFinished for a worker that takes ahead (issue 18): as {@link #moveToFinished(long,
+     * FetchArgs, List)}, plus when each taken-ahead job's processor really started and the
+     * "started" records of buffered jobs that started and are not in this batch.
+     *
+     * @param startedOn per result, the epoch ms its processor started when the job was taken
+     *     ahead, 0 otherwise; null = none was
+     * @param started buffered jobs whose processor started (no outcome is returned for them)
+     */
+    public CompletionStage<FinishBatchResult> moveToFinished(long now, FetchArgs next, List<Finish> finishes,
+                                                             long[] startedOn, List<ScriptTypes.Started> started) {
         if (finishes.isEmpty()) {
             throw new IllegalArgumentException("moveToFinished needs at least one result");
         }
-        List<Object> args = new ArrayList<>(10 + 14 * finishes.size());
+        List<Object> args = new ArrayList<>(11 + 14 * finishes.size() + 3 * started.size());
         baseArgs(args, now);
         fetchArgs(args, next);
-        FinishRecords.encode(args, finishes);
+        FinishRecords.encode(args, finishes, startedOn);
+        FinishRecords.encodeStarted(args, started);
         return runner.<List<Object>>run("moveToFinished", ReturnType.LIST, scriptKeys.of("moveToFinished"), args.toArray())
                 .thenApply(reply -> {
                     int count = (int) num(reply.get(0));

@@ -30,6 +30,10 @@ final class ActiveJob<T> {
     private volatile String stagedData;
     /** When a step job asked to be due again (epoch ms); -1 = it did not ask for a delay. */
     private volatile long stepDueMs = -1;
+    /** Take-ahead: when a buffered job's processor started (epoch ms); 0 = not taken ahead. */
+    volatile long startedOn;
+    /** Take-ahead: this attempt's slot passed to a buffered job while its result is recorded. */
+    private final AtomicBoolean slotPassed = new AtomicBoolean();
 
     ActiveJob(Job<T> job, String lockToken, String group) {
         this.job = job;
@@ -39,6 +43,15 @@ final class ActiveJob<T> {
 
     String id() {
         return job.id();
+    }
+
+    /** @return true the first time: the slot passes on (see {@link Slots#passOn}) */
+    boolean passSlot() {
+        return slotPassed.compareAndSet(false, true);
+    }
+
+    boolean slotPassed() {
+        return slotPassed.get();
     }
 
     /** @return true the first time: the caller reports the loss */

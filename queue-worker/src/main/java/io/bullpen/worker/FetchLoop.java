@@ -3,13 +3,15 @@ package io.bullpen.worker;
 import io.bullpen.internal.Futures;
 import io.bullpen.internal.ScriptTypes.FetchResult;
 import io.bullpen.internal.ScriptTypes.RawJob;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The worker's intake, on a thread of its own:
- * 1. takes all free slots and asks for that many jobs in one moveToActive call;
+ * 1. takes all free slots, starts buffered jobs on them (take-ahead: no call), and asks for as many
+ *    jobs as slots are left, plus the jobs to take ahead, in one moveToActive call;
  * 2. hands each job to the runner (finishing a job takes the next one itself, so while the
  *    queue has work this loop mostly waits for a slot);
  * 3. with free slots and nothing ready, waits on the marker until a job is added, the next
@@ -73,22 +75,37 @@ final class FetchLoop<T, R> implements Runnable {
             rt.slots.awaitFree(1_000, rt::running);
             return;
         }
+        free -= runner.ahead.startBuffered(free);
+        if (free == 0) {
+            return;
+        }
+        int slotsToFill = free;
+        int ahead = rt.reserveAhead();
+        long sentAt = System.nanoTime();
         FetchResult result;
         try {
             // The jobs start on the Redis client thread, as a finish's next job does: waking this
             // thread first would put one more thread hand-off between a wake-up and the start.
-            result = Futures.join(rt.scripts.moveToActive(rt.now(), rt.fetchArgs(free)).thenApply(fetched -> {
-                for (RawJob job : fetched.jobs()) {
-                    runner.start(job);
+            result = Futures.join(rt.scripts.moveToActive(rt.now(), rt.fetchArgs(free).withAhead(ahead)).thenApply(fetched -> {
+                List<RawJob> jobs = fetched.jobs();
+                int forSlots = Math.min(slotsToFill, jobs.size());
+                for (int i = 0; i < forSlots; i++) {
+                    runner.start(jobs.get(i));
+                }
+                if (jobs.size() > forSlots) {
+                    runner.ahead.takenAhead(jobs.subList(forSlots, jobs.size()));
                 }
                 return fetched;
             }));
         } catch (RuntimeException e) {
             rt.slots.returnUnused(free);
             throw e;
+        } finally {
+            rt.buffer.received(ahead);
+            rt.takeAhead.roundTrip(System.nanoTime() - sentAt);
         }
         rt.afterFetch(result);
-        int taken = result.jobs().size();
+        int taken = Math.min(free, result.jobs().size());
         rt.slots.returnUnused(free - taken);
         if (taken == free) {
             return;

@@ -9,6 +9,7 @@ import io.bullpen.internal.ScriptTypes.FinishBatchResult;
 import io.bullpen.internal.ScriptTypes.FinishOutcome;
 import io.bullpen.internal.ScriptTypes.FinishResult;
 import io.bullpen.internal.ScriptTypes.RawJob;
+import io.bullpen.internal.ScriptTypes.Started;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -18,6 +19,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +37,12 @@ import org.slf4j.LoggerFactory;
  * times: the token check detects a repeat. If it never lands, the lock expires and the job is
  * recovered: at least once. Futures complete on a Redis client thread (or the timer thread for a
  * retry), so what follows them must not block.
+ *
+ * <p>Take-ahead (issue 18): each call also asks for the jobs the worker should hold beyond its
+ * running ones ({@link WorkerRuntime#reserveAhead}); those come after the slots' jobs in the reply
+ * and go to the buffer. It carries a "started" record for each buffered job whose processor
+ * started since the last call and is not finished in this one, and a taken-ahead job's result
+ * carries when its processor started.
  */
 final class Finisher {
     private static final Logger log = LoggerFactory.getLogger(Finisher.class);
@@ -63,15 +71,25 @@ final class Finisher {
     record Settled(JobState state, RawJob next, Throwable failure, boolean retried) {
     }
 
-    private record Pending(Finish finish, boolean wantsNext, CompletableFuture<Settled> done) {
+    private record Pending(Finish finish, boolean wantsNext, long startedOn, CompletableFuture<Settled> done) {
     }
 
     private final WorkerRuntime<?, ?> rt;
     private final Queue<Pending> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger calls = new AtomicInteger();
+    /** Buffered jobs whose processor started, reported with the next call. */
+    private final Queue<Started> started = new ConcurrentLinkedQueue<>();
+    /** Takes the jobs a call took ahead (to the buffer). */
+    private final Consumer<List<RawJob>> takenAhead;
 
-    Finisher(WorkerRuntime<?, ?> rt) {
+    Finisher(WorkerRuntime<?, ?> rt, Consumer<List<RawJob>> takenAhead) {
         this.rt = rt;
+        this.takenAhead = takenAhead;
+    }
+
+    /** A buffered job's processor started: the next call says so (unless it carries its result). */
+    void started(String jobId, String lockToken) {
+        started.add(new Started(jobId, lockToken));
     }
 
     /**
@@ -82,8 +100,16 @@ final class Finisher {
      * @return where it landed; never completes exceptionally
      */
     CompletableFuture<Settled> submit(Finish finish) {
+        return submit(finish, true, 0);
+    }
+
+    /**
+     * @param wantsSlotJob false when the slot already passed to a buffered job: no job is taken for it
+     * @param startedOn when the processor of a taken-ahead job started (epoch ms), 0 otherwise
+     */
+    CompletableFuture<Settled> submit(Finish finish, boolean wantsSlotJob, long startedOn) {
         CompletableFuture<Settled> done = new CompletableFuture<>();
-        queue.add(new Pending(finish, rt.running() && !rt.pause.isPaused(), done));
+        queue.add(new Pending(finish, wantsSlotJob && rt.running() && !rt.pause.isPaused(), startedOn, done));
         flush();
         return done;
     }
@@ -118,28 +144,68 @@ final class Finisher {
 
     private void send(List<Pending> batch) {
         List<Finish> finishes = new ArrayList<>(batch.size());
+        long[] startedOn = null;
         int next = 0;
-        for (Pending p : batch) {
+        for (int i = 0; i < batch.size(); i++) {
+            Pending p = batch.get(i);
             finishes.add(p.finish);
             if (p.wantsNext) {
                 next++;
             }
+            if (p.startedOn > 0) {
+                if (startedOn == null) {
+                    startedOn = new long[batch.size()];
+                }
+                startedOn[i] = p.startedOn;
+            }
         }
+        List<Started> starts = startedNotIn(finishes);
+        int ahead = rt.reserveAhead();
+        long sentAt = System.nanoTime();
         try {
-            rt.scripts.moveToFinished(rt.now(), rt.fetchArgsAfterFinish(next), finishes)
+            rt.scripts.moveToFinished(rt.now(), rt.fetchArgsAfterFinish(next).withAhead(ahead), finishes, startedOn, starts)
                     .whenComplete((result, failure) -> {
                         calls.decrementAndGet();
+                        rt.takeAhead.roundTrip(System.nanoTime() - sentAt);
                         try {
+                            if (failure != null) {
+                                started.addAll(starts);
+                            }
                             settle(batch, result, failure);
                         } finally {
+                            rt.buffer.received(ahead);
                             flush();
                         }
                     });
         } catch (RuntimeException e) {
             calls.decrementAndGet();
+            rt.buffer.received(ahead);
+            started.addAll(starts);
             settle(batch, null, e);
             flush();
         }
+    }
+
+    /** The started notes to send: those of jobs whose result is not in this batch (it says the same). */
+    private List<Started> startedNotIn(List<Finish> finishes) {
+        if (started.isEmpty()) {
+            return List.of();
+        }
+        List<Started> out = new ArrayList<>();
+        Started s;
+        while ((s = started.poll()) != null) {
+            boolean finished = false;
+            for (Finish f : finishes) {
+                if (f.jobId().equals(s.jobId()) && f.lockToken().equals(s.lockToken())) {
+                    finished = true;
+                    break;
+                }
+            }
+            if (!finished) {
+                out.add(s);
+            }
+        }
+        return out;
     }
 
     private void settle(List<Pending> batch, FinishBatchResult result, Throwable failure) {
@@ -152,6 +218,17 @@ final class Finisher {
         FetchResult fetched = result.next();
         rt.afterFetch(fetched);
         List<RawJob> jobs = fetched.jobs();
+        int forSlots = 0;
+        for (Pending p : batch) {
+            if (p.wantsNext) {
+                forSlots++;
+            }
+        }
+        if (jobs.size() > forSlots) {
+            // Jobs beyond the slots' were taken ahead: buffered before the slots settle, so a
+            // slot that frees below finds them.
+            takenAhead.accept(jobs.subList(forSlots, jobs.size()));
+        }
         int taken = 0;
         for (int i = 0; i < batch.size(); i++) {
             Pending p = batch.get(i);
@@ -163,7 +240,7 @@ final class Finisher {
 
     private void call(Pending p, JobState state, RawJob next, Throwable failure) {
         if (failure != null && next == null && retryable(failure)) {
-            retry(p.finish, p.done, 0, unwrap(failure));
+            retry(p, 0, unwrap(failure));
         } else {
             p.done.complete(new Settled(state, next, failure, false));
         }
@@ -180,41 +257,56 @@ final class Finisher {
     }
 
     /** Sends a result again, alone and taking no job, after a backoff. */
-    private void retry(Finish finish, CompletableFuture<Settled> done, int retry, Throwable cause) {
-        if (retry >= MAX_RETRIES || !schedule(finish, done, retry, cause)) {
-            done.complete(new Settled(null, null, cause, retry > 0));
+    private void retry(Pending p, int retry, Throwable cause) {
+        if (retry >= MAX_RETRIES || !schedule(p, retry, cause)) {
+            p.done.complete(new Settled(null, null, cause, retry > 0));
             return;
         }
         rt.listener.error(cause);
     }
 
-    private boolean schedule(Finish finish, CompletableFuture<Settled> done, int retry, Throwable cause) {
+    private boolean schedule(Pending p, int retry, Throwable cause) {
         long delay = Math.min(5_000, 100L << retry);
         try {
-            rt.scheduler.schedule(() -> resend(finish, done, retry + 1), delay, TimeUnit.MILLISECONDS);
+            rt.scheduler.schedule(() -> resend(p, retry + 1), delay, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closed) {
             return false;
         }
-        log.warn("could not record the result of job {} (retry in {}ms): {}", finish.jobId(), delay, cause.toString());
+        log.warn("could not record the result of job {} (retry in {}ms): {}", p.finish.jobId(), delay, cause.toString());
         return true;
     }
 
-    private void resend(Finish finish, CompletableFuture<Settled> done, int retry) {
+    private void resend(Pending p, int retry) {
         CompletableFuture<FinishResult> call;
         try {
-            call = rt.scripts.moveToFinished(rt.now(), rt.fetchArgsAfterFinish(0), finish).toCompletableFuture();
+            call = resendCall(p).toCompletableFuture();
         } catch (RuntimeException e) {
             call = CompletableFuture.failedFuture(e);
         }
         call.whenComplete((result, failure) -> {
             if (result != null) {
                 rt.afterFetch(result.next());
-                done.complete(new Settled(result.state(), null, null, true));
+                p.done.complete(new Settled(result.state(), null, null, true));
             } else if (retryable(failure)) {
-                retry(finish, done, retry, unwrap(failure));
+                retry(p, retry, unwrap(failure));
             } else {
-                done.complete(new Settled(null, null, unwrap(failure), true));
+                p.done.complete(new Settled(null, null, unwrap(failure), true));
             }
         });
+    }
+
+    private java.util.concurrent.CompletionStage<FinishResult> resendCall(Pending p) {
+        if (p.startedOn <= 0) {
+            return rt.scripts.moveToFinished(rt.now(), rt.fetchArgsAfterFinish(0), p.finish);
+        }
+        // A taken-ahead job's result still carries its real start.
+        return rt.scripts.moveToFinished(rt.now(), rt.fetchArgsAfterFinish(0), List.of(p.finish),
+                new long[] {p.startedOn}, List.of()).thenApply(batch -> {
+                    FinishOutcome outcome = batch.outcomes().get(0);
+                    if (outcome.error() != null) {
+                        throw outcome.error();
+                    }
+                    return new FinishResult(outcome.state(), batch.next());
+                });
     }
 }

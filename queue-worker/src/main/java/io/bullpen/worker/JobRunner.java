@@ -13,6 +13,7 @@ import io.bullpen.internal.ScriptTypes.Finish;
 import io.bullpen.internal.ScriptTypes.RawJob;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -36,6 +37,11 @@ import org.slf4j.LoggerFactory;
  * 4. when it has landed: reports it to the listener (a result whose lock was lost is rejected by
  *    the token check and only logged), ends the attempt, and passes the slot to the next job or
  *    releases it (see {@link Slots}).
+ * Take-ahead (issue 18): jobs taken beyond the free slots wait in the {@link AheadBuffer}; a
+ * processor thread whose job returned starts the next buffered one itself (its slot passes on
+ * while the result is recorded, and the finish asks for no job for it), and a slot that frees
+ * with jobs buffered takes one ({@link AheadFeeder#pump}). A buffered job's start is reported with the next
+ * finish call, and its result carries when its processor started.
  */
 final class JobRunner<T, R> {
     private static final Logger log = LoggerFactory.getLogger(JobRunner.class);
@@ -47,37 +53,64 @@ final class JobRunner<T, R> {
     private final AttemptTimeouts timeouts;
     /** Attempts waiting for their booked start, by job id; whoever removes one starts or gives it back. */
     private final Map<String, ActiveJob<T>> booked = new ConcurrentHashMap<>();
+    /** Take-ahead: pairs buffered jobs with free slots, hands them back on close. */
+    final AheadFeeder<T, R> ahead;
 
     JobRunner(WorkerRuntime<T, R> rt, AttemptTimeouts timeouts) {
         this.rt = rt;
-        this.finisher = new Finisher(rt);
+        this.ahead = new AheadFeeder<>(rt, this::start);
+        this.finisher = new Finisher(rt, ahead::takenAhead);
         this.slots = rt.slots;
         this.timeouts = timeouts;
     }
 
     /** Starts an attempt for a job just taken; the caller holds a slot for it. */
     void start(RawJob raw) {
+        ActiveJob<T> attempt = begin(raw);
+        if (attempt != null) {
+            dispatch(attempt, raw);
+        }
+    }
+
+    /**
+     * Begins an attempt for a job the caller holds a slot for.
+     *
+     * @return the attempt to run now, or null when it is handled otherwise (unreadable: failed;
+     *     closing: given back; booked by a rate limit: started by the timer)
+     */
+    private ActiveJob<T> begin(RawJob raw) {
+        boolean ahead = "1".equals(raw.hash().get(JobFields.AHEAD));
+        long startedOn = 0;
+        if (ahead) {
+            // Its processor starts now: the job it sees, and its result, tell when it really ran.
+            startedOn = rt.now();
+            raw.hash().put(JobFields.PROCESSED_ON, Long.toString(startedOn));
+        }
         Job<T> job;
         try {
             job = Job.fromHash(raw.id(), raw.hash(), rt.dataType);
         } catch (BullpenException | IllegalArgumentException e) {
             log.error("job {} of queue {} cannot be read; failing it", raw.id(), rt.settings.queue(), e);
             finish(null, failed(raw.id(), raw.lockToken(), raw.attemptsMade(), e, true, JobOptions.defaults()), e, null);
-            return;
+            return null;
         }
         if (!rt.running()) {
             giveBack(raw);
-            return;
+            return null;
         }
         ActiveJob<T> attempt = new ActiveJob<>(job, raw.lockToken(), raw.hash().get(JobFields.GROUP));
+        attempt.startedOn = startedOn;
         slots.begin(attempt);
         rt.markBusy();
+        if (ahead) {
+            finisher.started(raw.id(), raw.lockToken());
+        }
         long startIn = startIn(raw);
         if (startIn > 0) {
             book(attempt, raw, startIn);
-            return;
+            return null;
         }
-        dispatch(attempt, raw);
+        return attempt;
     }
 
     private static long startIn(RawJob raw) {
@@ -162,7 +195,16 @@ final class JobRunner<T, R> {
         });
     }
 
-    private void run(ActiveJob<T> attempt) {
+    /** Runs the attempt, then each buffered job this thread takes on as the previous one returns. */
+    private void run(ActiveJob<T> first) {
+        ActiveJob<T> attempt = first;
+        while (attempt != null) {
+            attempt = runOne(attempt);
+        }
+    }
+
+    /** @return the buffered job's attempt this thread runs next, or null */
+    private ActiveJob<T> runOne(ActiveJob<T> attempt) {
         Job<T> job = attempt.job;
         attempt.running(Thread.currentThread());
         job.options().timeout().ifPresent(t -> timeouts.arm(attempt, t, this::timedOut));
@@ -171,6 +213,7 @@ final class JobRunner<T, R> {
         Throwable error = null;
         boolean owned;
         AttemptObservers observers = AttemptObservers.open(rt.listener.instruments(), rt.settings.queue(), job);
+        long began = System.nanoTime();
         try {
             result = rt.processor.process(new WorkerJobContext<>(rt, attempt));
         } catch (Throwable t) {
@@ -180,10 +223,11 @@ final class JobRunner<T, R> {
             Thread.interrupted();
         }
         observers.ended(error);
+        rt.takeAhead.processed(System.nanoTime() - began);
         if (!owned) {
             // The timeout already failed this attempt and passed its slot on.
             timeouts.lateReturn(attempt, error);
-            return;
+            return null;
         }
         if (attempt.abandoned() && error != null) {
             // A forced close interrupted this attempt: record nothing (close handed the job back,
@@ -192,7 +236,7 @@ final class JobRunner<T, R> {
             log.info("job {} interrupted by a forced close; it runs again", job.id());
             slots.end(attempt);
             slots.release();
-            return;
+            return null;
         }
         if (error instanceof Error fatal && !(error instanceof AssertionError)) {
             // Policy: the attempt fails (and is retried) like any other, and the worker goes on.
@@ -202,15 +246,13 @@ final class JobRunner<T, R> {
         // A cancelled job is not put back: its failure below ends it as cancelled (moveToFinished).
         if (error instanceof RateLimitedException limited && attempt.cancelReason() == null) {
             // Not a failure: the job goes back to the front of its line, unused attempt and all.
-            finish(attempt, Finish.limited(job.id(), attempt.lockToken, limited.delay().toMillis(), limited.isGroup()),
-                    error, null);
-            return;
+            return finishAndNext(attempt, Finish.limited(job.id(), attempt.lockToken, limited.delay().toMillis(),
+                    limited.isGroup()), error, null);
         }
         if (error == null && attempt.stepDueMs() >= 0) {
             // A step: the job waits in delayed with its staged data, no attempt used.
-            finish(attempt, Finish.step(job.id(), attempt.lockToken, attempt.stepDueMs(), attempt.stagedData()),
-                    null, null);
-            return;
+            return finishAndNext(attempt, Finish.step(job.id(), attempt.lockToken, attempt.stepDueMs(),
+                    attempt.stagedData()), null, null);
         }
         boolean unrecoverable = error instanceof UnrecoverableJobException;
         String resultJson = null;
@@ -227,7 +269,28 @@ final class JobRunner<T, R> {
                 ? Finish.completed(job.id(), attempt.lockToken, job.attemptsMade(), resultJson, job.options(),
                         rt.settings.stackTraceLimit())
                 : failed(job.id(), attempt.lockToken, job.attemptsMade(), error, unrecoverable, job.options());
-        finish(attempt, finish.withStagedData(attempt.stagedData()), error, result);
+        return finishAndNext(attempt, finish.withStagedData(attempt.stagedData()), error, result);
+    }
+
+    /**
+     * Submits the result and, with a job buffered, passes the slot to it on this thread (no hand-off
+     * to another processor thread, no round trip): the finish then takes no job for the slot.
+     */
+    private ActiveJob<T> finishAndNext(ActiveJob<T> attempt, Finish outcome, Throwable error, R result) {
+        RawJob next = rt.running() ? rt.buffer.poll() : null;
+        if (next == null) {
+            finish(attempt, outcome, error, result, false);
+            return null;
+        }
+        slots.passOn(attempt);
+        finish(attempt, outcome, error, result, true);
+        ActiveJob<T> nextAttempt = begin(next);
+        if (nextAttempt != null && rt.handoff != null) {
+            // An application's executor gets each job through the handoff thread, as always.
+            dispatch(nextAttempt, next);
+            return null;
+        }
+        return nextAttempt;
     }
 
     /** The timeout won over the processor: fail the attempt now, through the normal finish. */
@@ -250,18 +313,25 @@ final class JobRunner<T, R> {
      * @param attempt the attempt, null for a job that could not be read
      */
     private void finish(ActiveJob<T> attempt, Finish outcome, Throwable error, R result) {
+        finish(attempt, outcome, error, result, false);
+    }
+
+    /** @param slotPassed the slot already passed to a buffered job: take none for it, release nothing */
+    private void finish(ActiveJob<T> attempt, Finish outcome, Throwable error, R result, boolean slotPassed) {
         // The group the take gave saves the script reading it back (one command per grouped job);
         // an awaited job's flag, read at take, rides in the record: its finish reads nothing more.
         Finish finish = attempt == null ? outcome
                 : outcome.withGroup(attempt.group).awaited(attempt.job.rawFields().get(JobFields.AWAITED));
-        finisher.submit(finish).thenAccept(settled -> {
+        finisher.submit(finish, !slotPassed, attempt == null ? 0 : attempt.startedOn).thenAccept(settled -> {
             try {
                 report(finish, attempt, error, result, settled);
             } finally {
                 if (attempt != null) {
                     slots.end(attempt);
                 }
-                passOn(settled.next());
+                if (!slotPassed) {
+                    passOn(settled.next());
+                }
             }
         }).exceptionally(e -> {
             log.error("handling the result of job {} failed", finish.jobId(), e);
@@ -311,6 +381,7 @@ final class JobRunner<T, R> {
             return;
         }
         slots.release();
+        ahead.pump();
         if (rt.running()) {
             rt.maybeDrained();
         }

@@ -29,12 +29,25 @@ final class LockRenewer<T, R> implements Runnable {
                 tokens.put(id, attempt.lockToken);
             }
         });
+        // Buffered jobs (take-ahead) are leased like running ones.
+        Map<String, io.bullpen.internal.ScriptTypes.RawJob> buffered = new java.util.HashMap<>();
+        for (io.bullpen.internal.ScriptTypes.RawJob raw : rt.buffer.snapshot()) {
+            tokens.putIfAbsent(raw.id(), raw.lockToken());
+            buffered.put(raw.id(), raw);
+        }
         if (tokens.isEmpty()) {
             return;
         }
         try {
             List<String> lost = Futures.join(rt.scripts.extendLocks(rt.now(), rt.settings.lockDuration().toMillis(), tokens));
             for (String id : lost) {
+                io.bullpen.internal.ScriptTypes.RawJob raw = buffered.get(id);
+                if (raw != null && raw.lockToken().equals(tokens.get(id)) && rt.buffer.remove(raw)) {
+                    // Never started: dropped here; whoever recovers it runs it.
+                    log.warn("worker lost the lock of buffered job {} in queue {}; it is not run here", id,
+                            rt.settings.queue());
+                    continue;
+                }
                 ActiveJob<T> attempt = rt.slots.attempt(id);
                 // The job may have finished and been taken again since: blame only the attempt
                 // whose token was sent, and only while its processor still runs.

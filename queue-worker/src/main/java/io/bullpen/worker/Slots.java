@@ -23,6 +23,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *   inFlight == held                       (at quiescence: no fetch, finish or give-back under way)
  * </pre>
  *
+ * Take-ahead: an attempt whose processor returned may pass its slot to a buffered job before its
+ * result is recorded ({@link #passOn}); it stays in flight but holds no slot, so "in flight" in
+ * the invariant counts the attempts that hold one ({@link #inFlightCount}).
+ *
  * "In flight" means one thing here: an attempt between {@link #begin} (its processor is about
  * to be handed out) and {@link #end} (its result recorded, rejected or given up, or the attempt
  * abandoned). {@link Worker#activeCount()} counts them and close waits for them.
@@ -34,6 +38,11 @@ final class Slots<T> {
     private final AtomicInteger free;
     private final AtomicInteger held = new AtomicInteger();
     private final Map<String, ActiveJob<T>> inFlight = new ConcurrentHashMap<>();
+    /**
+     * Attempts in flight whose slot already passed to a buffered job (take-ahead: the thread that
+     * ran them starts the next buffered job while their result is recorded); they hold no slot.
+     */
+    private final AtomicInteger passedOn = new AtomicInteger();
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled when a slot frees, the last attempt ends, or the worker stops. */
     private final Condition changed = lock.newCondition();
@@ -48,6 +57,30 @@ final class Slots<T> {
         int n = free.getAndSet(0);
         held.addAndGet(n);
         return n;
+    }
+
+    /** Takes one free slot (for a buffered job), or none. */
+    boolean tryTakeOne() {
+        while (true) {
+            int n = free.get();
+            if (n <= 0) {
+                return false;
+            }
+            if (free.compareAndSet(n, n - 1)) {
+                held.incrementAndGet();
+                return true;
+            }
+        }
+    }
+
+    /**
+     * The attempt's slot passes to a buffered job now, while its result is still recorded: it
+     * stays in flight (close waits for it) but holds no slot.
+     */
+    void passOn(ActiveJob<T> attempt) {
+        if (attempt.passSlot()) {
+            passedOn.incrementAndGet();
+        }
     }
 
     /** Returns {@code n} slots taken by {@link #takeFree} that got no job. */
@@ -75,8 +108,13 @@ final class Slots<T> {
      * job may already run again in this worker as a new attempt.
      */
     void end(ActiveJob<T> attempt) {
-        if (inFlight.remove(attempt.id(), attempt) && inFlight.isEmpty()) {
-            signal();
+        if (inFlight.remove(attempt.id(), attempt)) {
+            if (attempt.slotPassed()) {
+                passedOn.decrementAndGet();
+            }
+            if (inFlight.isEmpty()) {
+                signal();
+            }
         }
     }
 
@@ -84,13 +122,19 @@ final class Slots<T> {
         return inFlight.get(jobId);
     }
 
+    /** @return no attempt at all is in flight (also none whose slot passed on) */
+    boolean noneInFlight() {
+        return inFlight.isEmpty();
+    }
+
     /** The attempts in flight, by job id (a live view, for renewing their locks). */
     Map<String, ActiveJob<T>> inFlight() {
         return inFlight;
     }
 
+    /** @return the attempts in flight that hold a slot (at most concurrency) */
     int inFlightCount() {
-        return inFlight.size();
+        return Math.max(0, inFlight.size() - passedOn.get());
     }
 
     /** Wakes whoever waits here (the worker stops). */
@@ -145,7 +189,7 @@ final class Slots<T> {
     void checkInvariant(boolean quiescent) {
         int f = free.get();
         int h = held.get();
-        int a = inFlight.size();
+        int a = inFlightCount();
         if (f + h != concurrency || a > h || (quiescent && a != h) || f < 0 || h < 0) {
             throw new IllegalStateException("slots out of balance: free " + f + ", held " + h + ", in flight " + a
                     + ", concurrency " + concurrency);

@@ -109,6 +109,12 @@ public final class Worker<T, R> implements AutoCloseable {
         return r != null && parts.cancels.cancel(jobId);
     }
 
+    /** Jobs a started worker holds taken ahead (issue 18), for tests. */
+    int buffered() {
+        WorkerRuntime<T, R> r = rt;
+        return r == null ? 0 : r.buffer.size();
+    }
+
     /** The slots of a started worker, for tests of their invariant. */
     Slots<T> slots() {
         return rt.slots;

@@ -36,6 +36,7 @@ abstract class WorkerBuilderSettings<T, R> {
     int keepLogs = 1_000;
     Clock clock = Clock.systemUTC();
     ExecutorService executor;
+    int takeAhead = TakeAhead.DEFAULT;
 
     /** Copies every setting here from the builder a processor call replaces. */
     final void copySettings(WorkerBuilderSettings<T, ?> from) {
@@ -53,6 +54,7 @@ abstract class WorkerBuilderSettings<T, R> {
         this.keepLogs = from.keepLogs;
         this.clock = from.clock;
         this.executor = from.executor;
+        this.takeAhead = from.takeAhead;
         this.instrumentations.addAll(from.instrumentations);
     }
 
@@ -202,6 +204,28 @@ abstract class WorkerBuilderSettings<T, R> {
      */
     public Worker.Builder<T, R> instrumentation(io.bullpen.instrument.Instrumentation instrumentation) {
         instrumentations.add(Objects.requireNonNull(instrumentation, "instrumentation"));
+        return self();
+    }
+
+    /**
+     * Take-ahead: a worker with short jobs takes up to {@code max} jobs more than its free slots in
+     * one call and holds them in a local queue, so a processor thread that frees starts the next
+     * job without a round trip to Redis. Adaptive: nothing is taken ahead while jobs take longer
+     * than a round trip (other workers get them), more the shorter they are, at most {@code max}.
+     * A job held ahead is active and leased (its lock renewed); it is handed back at once on
+     * {@link Worker#close()}, and on a crash it is recovered without counting a stall. On a queue
+     * with a rate limit, a global concurrency or groups, nothing is taken ahead.
+     *
+     * @param max the most jobs held beyond the running ones (default: adaptive up to
+     *            {@code min(200, max(4 * concurrency, 16))}); 0 turns take-ahead off
+     * @return this builder
+     * @throws IllegalArgumentException when {@code max} is negative
+     */
+    public Worker.Builder<T, R> takeAhead(int max) {
+        if (max < 0) {
+            throw new IllegalArgumentException("takeAhead must be >= 0 but was " + max);
+        }
+        this.takeAhead = max;
         return self();
     }
 

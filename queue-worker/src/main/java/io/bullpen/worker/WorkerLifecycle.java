@@ -66,7 +66,7 @@ final class WorkerLifecycle<T, R> {
         rt = new WorkerRuntime<>(s, new Scripts(config.redisson, keys), config.dataType,
                 config.processor, listeners, executor, handoff, scheduler,
                 UUID.randomUUID().toString().substring(0, 13),
-                new SchedulerAdvancer(new SchedulerScripts(config.redisson, keys), s.clock()));
+                new SchedulerAdvancer(new SchedulerScripts(config.redisson, keys), s.clock()), config.takeAhead);
         waiter = new MarkerWaiter(config.redisson, keys.marker(), s.blockTimeout(), s.name());
         runner = new JobRunner<>(rt, new AttemptTimeouts(scheduler, pool, s.concurrency()));
         long renewMs = Math.max(1, s.lockDuration().toMillis() / 2);
@@ -103,13 +103,18 @@ final class WorkerLifecycle<T, R> {
      */
     void close(Duration timeout, boolean handBack) {
         String name = rt.settings.name();
+        if (!handBack) {
+            runner.ahead.crash();
+        }
         rt.running(false);
         waiter.wakeForClose();
         runner.giveBackBooked();
+        runner.ahead.handBackBuffered(true);
         try {
             fetchThread.join(5_000);
-            // A fetch or finish under way at close may have booked more since.
+            // A fetch or finish under way at close may have booked or buffered more since.
             runner.giveBackBooked();
+            runner.ahead.handBackBuffered(true);
             rt.slots.awaitNoneInFlight(System.nanoTime() + timeout.toNanos());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

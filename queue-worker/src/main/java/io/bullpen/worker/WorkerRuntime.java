@@ -27,6 +27,9 @@ final class WorkerRuntime<T, R> {
     final Slots<T> slots;
     /** Closed by Worker#pause: the fetch loop parks and finishes take no next job. */
     final PauseGate pause = new PauseGate();
+    /** Take-ahead (issue 18): how many jobs to hold beyond the running ones, and where they wait. */
+    final TakeAhead takeAhead;
+    final AheadBuffer buffer = new AheadBuffer();
     private final AtomicLong lastFetch = new AtomicLong();
     private final AtomicLong lastClean = new AtomicLong();
     private final AtomicLong lastStalledScan = new AtomicLong();
@@ -36,7 +39,8 @@ final class WorkerRuntime<T, R> {
 
     WorkerRuntime(WorkerSettings settings, Scripts scripts, JavaType dataType, JobProcessor<T, R> processor,
                   SafeListener<T, R> listener, ExecutorService executor, ExecutorService handoff,
-                  ScheduledExecutorService scheduler, String token, io.bullpen.internal.SchedulerAdvancer schedulers) {
+                  ScheduledExecutorService scheduler, String token, io.bullpen.internal.SchedulerAdvancer schedulers,
+                  int takeAheadMax) {
         this.settings = settings;
         this.scripts = scripts;
         this.dataType = dataType;
@@ -48,6 +52,7 @@ final class WorkerRuntime<T, R> {
         this.token = token;
         this.schedulers = schedulers;
         this.slots = new Slots<>(settings.concurrency());
+        this.takeAhead = new TakeAhead(settings.concurrency(), takeAheadMax);
     }
 
     long now() {
@@ -111,6 +116,17 @@ final class WorkerRuntime<T, R> {
         }
     }
 
+    /**
+     * Reserves the jobs a call about to go out takes ahead (0 when take-ahead is off, the worker
+     * closes or is paused); the caller hands the count back with {@code buffer.received}.
+     */
+    int reserveAhead() {
+        if (!takeAhead.enabled() || !running || pause.isPaused()) {
+            return 0;
+        }
+        return buffer.reserve(takeAhead.target());
+    }
+
     /** Jobs were taken: the next time the queue runs dry is worth announcing. */
     void markBusy() {
         drained.set(false);
@@ -118,7 +134,7 @@ final class WorkerRuntime<T, R> {
 
     /** The queue had nothing ready: announce "drained" once per busy period, when nothing runs. */
     void maybeDrained() {
-        if (slots.inFlightCount() == 0 && drained.compareAndSet(false, true)) {
+        if (slots.inFlightCount() == 0 && buffer.isEmpty() && drained.compareAndSet(false, true)) {
             listener.drained();
         }
     }

@@ -1,0 +1,78 @@
+package io.bullpen.worker;
+
+/**
+ * How many jobs a worker takes ahead of its free slots (issue 18, docs/design/throughput.md).
+ * Two moving averages decide: the processing time per job and the round trip of the worker's
+ * fetch and finish calls. While jobs take at least a round trip, nothing is taken ahead (long
+ * jobs are never hoarded: other workers get them); below that, enough to keep every processor
+ * thread fed for one round trip ({@code concurrency * roundTrip / processing}), never above the
+ * cap. A new worker starts at 0 and learns from its first jobs and calls.
+ *
+ * <p>The averages are updated without a lock: a lost update between two threads only nudges an
+ * average, and the take-ahead is a hint, not a guarantee.
+ */
+final class TakeAhead {
+    /** The builder's "adaptive with the default cap". */
+    static final int DEFAULT = -1;
+    /** Weight of a new sample in the moving averages. */
+    private static final double WEIGHT = 0.1;
+    /** A processing time below this (ns) counts as this: no division by ~0. */
+    private static final double MIN_PROCESSING_NANOS = 1_000;
+
+    private final int concurrency;
+    private final int cap;
+    private volatile double processingNanos = -1;
+    private volatile double roundTripNanos = -1;
+
+    /**
+     * @param concurrency the worker's processor threads
+     * @param max the most jobs held beyond the running ones; {@link #DEFAULT} for
+     *     {@link #defaultCap}; 0 = off
+     */
+    TakeAhead(int concurrency, int max) {
+        this.concurrency = concurrency;
+        this.cap = max == DEFAULT ? defaultCap(concurrency) : max;
+    }
+
+    /** {@code min(200, max(4 * concurrency, 16))}: concurrency 1 needs the floor of 16 to gain anything. */
+    static int defaultCap(int concurrency) {
+        return Math.min(200, Math.max(4 * concurrency, 16));
+    }
+
+    boolean enabled() {
+        return cap > 0;
+    }
+
+    int cap() {
+        return cap;
+    }
+
+    /** A processor ran for {@code nanos}. */
+    void processed(long nanos) {
+        if (cap > 0) {
+            processingNanos = average(processingNanos, nanos);
+        }
+    }
+
+    /** A fetch or finish call took {@code nanos} from send to reply. */
+    void roundTrip(long nanos) {
+        if (cap > 0) {
+            roundTripNanos = average(roundTripNanos, nanos);
+        }
+    }
+
+    /** @return how many jobs the worker should hold beyond its running ones now */
+    int target() {
+        double p = processingNanos;
+        double r = roundTripNanos;
+        if (cap == 0 || p < 0 || r < 0 || p >= r) {
+            return 0;
+        }
+        double perRoundTrip = concurrency * r / Math.max(p, MIN_PROCESSING_NANOS);
+        return (int) Math.min(cap, Math.ceil(perRoundTrip));
+    }
+
+    private static double average(double old, long sample) {
+        return old < 0 ? sample : old + WEIGHT * (sample - old);
+    }
+}
