@@ -13,11 +13,10 @@ import io.bullpen.internal.ScriptTypes.Finish;
 import io.bullpen.internal.ScriptTypes.RawJob;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,8 +50,8 @@ final class JobRunner<T, R> {
     private final Finisher finisher;
     private final Slots<T> slots;
     private final AttemptTimeouts timeouts;
-    /** Attempts waiting for their booked start, by job id; whoever removes one starts or gives it back. */
-    private final Map<String, ActiveJob<T>> booked = new ConcurrentHashMap<>();
+    /** Attempts waiting for the start a rate limit booked. */
+    private final BookedStarts<T> booked;
     /** Take-ahead: pairs buffered jobs with free slots, hands them back on close. */
     final AheadFeeder<T, R> ahead;
 
@@ -62,6 +61,10 @@ final class JobRunner<T, R> {
         this.finisher = new Finisher(rt, ahead::takenAhead);
         this.slots = rt.slots;
         this.timeouts = timeouts;
+        this.booked = new BookedStarts<>(rt.scheduler, rt::running, this::dispatch, (attempt, raw) -> {
+            slots.end(attempt);
+            giveBack(attempt.job.id(), attempt.lockToken);
+        });
     }
 
     /** Starts an attempt for a job just taken; the caller holds a slot for it. */
@@ -79,16 +82,19 @@ final class JobRunner<T, R> {
      *     closing: given back; booked by a rate limit: started by the timer)
      */
     private ActiveJob<T> begin(RawJob raw) {
-        boolean ahead = "1".equals(raw.hash().get(JobFields.AHEAD));
+        Map<String, String> hash = raw.hash();
+        boolean ahead = "1".equals(hash.get(JobFields.AHEAD));
         long startedOn = 0;
         if (ahead) {
             // Its processor starts now: the job it sees, and its result, tell when it really ran.
+            // (The reply's hash is immutable: the decoded job keeps it without a copy.)
             startedOn = rt.now();
-            raw.hash().put(JobFields.PROCESSED_ON, Long.toString(startedOn));
+            hash = new HashMap<>(hash);
+            hash.put(JobFields.PROCESSED_ON, Long.toString(startedOn));
         }
         Job<T> job;
         try {
-            job = Job.fromHash(raw.id(), raw.hash(), rt.dataType);
+            job = Job.fromHash(raw.id(), hash, rt.dataType);
         } catch (BullpenException | IllegalArgumentException e) {
             log.error("job {} of queue {} cannot be read; failing it", raw.id(), rt.settings.queue(), e);
             finish(null, failed(raw.id(), raw.lockToken(), raw.attemptsMade(), e, true, JobOptions.defaults()), e, null);
@@ -107,7 +113,7 @@ final class JobRunner<T, R> {
         }
         long startIn = startIn(raw);
         if (startIn > 0) {
-            book(attempt, raw, startIn);
+            booked.book(attempt, raw, startIn);
             return null;
         }
         return attempt;
@@ -118,36 +124,9 @@ final class JobRunner<T, R> {
         return value == null ? 0 : Long.parseLong(value);
     }
 
-    /** The rate limit booked this job's start {@code delayMs} from now: start it then, on the timer thread. */
-    private void book(ActiveJob<T> attempt, RawJob raw, long delayMs) {
-        booked.put(attempt.id(), attempt);
-        try {
-            rt.scheduler.schedule(() -> {
-                if (booked.remove(attempt.id(), attempt)) {
-                    if (rt.running()) {
-                        dispatch(attempt, raw);
-                    } else {
-                        slots.end(attempt);
-                        giveBack(raw);
-                    }
-                }
-            }, delayMs, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            if (booked.remove(attempt.id(), attempt)) {
-                slots.end(attempt);
-                giveBack(raw);
-            }
-        }
-    }
-
     /** On close: every job still waiting for its booked start goes back to its line at once, unstarted. */
     void giveBackBooked() {
-        booked.forEach((id, attempt) -> {
-            if (booked.remove(id, attempt)) {
-                slots.end(attempt);
-                giveBack(attempt.job.id(), attempt.lockToken);
-            }
-        });
+        booked.giveBackAll();
     }
 
     private void dispatch(ActiveJob<T> attempt, RawJob raw) {
