@@ -35,8 +35,9 @@
                     the key lives until the owner ends), dedupFlags ("d" debounce, "k"
                     keepLastIfActive, "" = neither)
     last            only when the call carries trace headers (tracing): one more argument after
-                    the groups, the headers (see TraceHeaders), stored as tc on every job the call adds (a
-                    call without it has exactly 2 + 11 per job arguments)
+                    the groups, the headers (see TraceHeaders), stored as tc on every job the call adds, and
+                    with an add kept by keepLastIfActive (a call without it has exactly 2 + 11 per
+                    job arguments)
   Returns:
     {{jobId, 1}, ...} one entry per job in order; flag 1 = added, 0 = duplicate custom id,
     2 = deduplicated (jobId is the owner of the deduplication id);
@@ -107,7 +108,7 @@ for i = 3, lastJobArg, 11 do
   if not duplicate and dedupId ~= "" then
     claimed, owner = claimDeduplication(q, {id = jobId, customId = ARGV[i], name = name, data = data, opts = opts,
       delay = delay, priority = priority, lifo = lifo, group = ARGV[i + 7] ~= "" and ARGV[i + 7] or nil,
-      dedupId = dedupId, ttl = tonumber(ARGV[i + 9]), flags = ARGV[i + 10]})
+      dedupId = dedupId, ttl = tonumber(ARGV[i + 9]), flags = ARGV[i + 10], tc = traceContext})
   end
   if duplicate then
     emitEvent(q, "duplicated", jobId, "name", name)

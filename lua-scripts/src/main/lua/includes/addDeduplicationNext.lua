@@ -1,7 +1,8 @@
 --[[
   addDeduplicationNext: the owner of dedup key `key` ended while an add was stored as its next
   (keepLastIfActive, see claimDeduplication): add that job now, with a new automatic id (q.id),
-  owning the deduplication id (the key names it, with the stored ttl when there was one). Emits
+  owning the deduplication id (the key names it, with the stored ttl when there was one) and
+  carrying the kept add's trace headers (tc) when it had some. Emits
   "added" like addJob.
 ]]
 --- @include "addDelayed"
@@ -33,6 +34,10 @@ local function addDeduplicationNext(q, key)
     fields[#fields + 1] = group
   else
     group = nil
+  end
+  if add[10] then
+    fields[#fields + 1] = "tc"
+    fields[#fields + 1] = add[10]
   end
   redis.call("HSET", q.jobPrefix .. jobId, unpack(fields))
   if ttl > 0 then

@@ -5,7 +5,8 @@
   when the schedule has ended (or due <= 0) nothing is created and the scheduler is marked done
   (score -1 in q.schedulers). `following` (ms, optional) is the run after this one, precomputed
   by Java so a worker's take can create the next iteration atomically. Scheduler keys are built
-  from q.base (same slot). Returns the pending job id, or false when the schedule has ended.
+  from q.base (same slot). The scheduler's trace headers (tc, from its upsert) are copied to the job.
+  Returns the pending job id, or false when the schedule has ended.
 ]]
 --- @include "addDelayed"
 --- @include "pushReady"
@@ -14,7 +15,7 @@
 
 local function addSchedulerIteration(q, schedulerId, due, following)
   local sKey = q.base .. "scheduler:" .. schedulerId
-  local s = redis.call("HMGET", sKey, "name", "data", "opts", "priority", "iterations", "limit", "endAt")
+  local s = redis.call("HMGET", sKey, "name", "data", "opts", "priority", "iterations", "limit", "endAt", "tc")
   local iterations = tonumber(s[5]) or 0
   local limit, endAt = tonumber(s[6]) or -1, tonumber(s[7]) or -1
   if due <= 0 or (limit >= 0 and iterations >= limit) or (endAt >= 0 and due > endAt) then
@@ -46,6 +47,10 @@ local function addSchedulerIteration(q, schedulerId, due, following)
     if group then
       fields[#fields + 1] = "grp"
       fields[#fields + 1] = group
+    end
+    if s[8] then
+      fields[#fields + 1] = "tc"
+      fields[#fields + 1] = s[8]
     end
     redis.call("HSET", jobKey, unpack(fields))
     local state = "delayed"

@@ -5,8 +5,8 @@
     - debounce ("d" in add.flags) and the owner is still delayed: the owner takes the add's name
       and data, is due at now + add.delay, and the key's expiry is reset to add.ttl when set;
     - keepLastIfActive ("k") and the owner is active (it holds a lock: field lock): the add is stored as
-      dedup:<id>:next (a JSON array, replacing an earlier one); the owner's end adds it as a new
-      job (releaseDeduplication);
+      dedup:<id>:next (a JSON array, replacing an earlier one; its trace headers add.tc, when
+      given, as a 10th element); the owner's end adds it as a new job (releaseDeduplication);
     - otherwise the add is dropped.
   Then emits "deduplicated" (jobId = the owner, deduplicationId, deduplicatedJobId = the custom
   id the add asked for, if any) and returns false and the owner's id.
@@ -38,7 +38,7 @@ local function claimDeduplication(q, add)
     end
   elseif string.find(add.flags, "k", 1, true) and redis.call("HEXISTS", q.jobPrefix .. owner, "lock") == 1 then
     redis.call("SET", key .. ":next", cjson.encode({add.name, add.data, add.opts, add.delay, add.priority,
-      add.lifo and 1 or 0, add.group or "", add.ttl, add.dedupId}))
+      add.lifo and 1 or 0, add.group or "", add.ttl, add.dedupId, add.tc}))
   end
   if add.customId ~= "" then
     emitEvent(q, "deduplicated", owner, "deduplicationId", add.dedupId, "deduplicatedJobId", add.customId)

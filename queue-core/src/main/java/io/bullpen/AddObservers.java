@@ -25,12 +25,22 @@ final class AddObservers {
     }
 
     static AddObservers start(List<Instrumentation> all, String queue, String operation, List<? extends JobSpec<?>> specs) {
+        return start(all, queue, specs.get(0).name(), specs.size(), "addBulk".equals(operation));
+    }
+
+    /**
+     * A job scheduler's upsert, seen as an add of one job (its iterations carry its headers):
+     * {@link Adding#ended} gets the pending iteration's id.
+     */
+    static AddObservers startUpsert(List<Instrumentation> all, String queue, String jobName) {
+        return start(all, queue, jobName, 1, false);
+    }
+
+    private static AddObservers start(List<Instrumentation> all, String queue, String firstName, int count, boolean bulk) {
         Map<String, String> headers = new LinkedHashMap<>();
         List<Adding> endings = new ArrayList<>(all.size());
-        boolean bulk = "addBulk".equals(operation);
-        String firstName = specs.get(0).name();
         Instrumentations.each(all, "addStarting", i -> {
-            Adding ending = i.addStarting(queue, firstName, specs.size(), bulk, headers);
+            Adding ending = i.addStarting(queue, firstName, count, bulk, headers);
             if (ending != null && ending != Adding.NONE) {
                 endings.add(ending);
             }
@@ -49,7 +59,11 @@ final class AddObservers {
         if (endings.isEmpty()) {
             return;
         }
-        List<String> ids = error != null ? List.of() : added.stream().map(Job::id).toList();
+        endedIds(error != null ? List.of() : added.stream().map(Job::id).toList(), error);
+    }
+
+    /** As {@link #ended}, with the jobs' ids. */
+    void endedIds(List<String> ids, Throwable error) {
         for (Adding ending : endings) {
             try {
                 ending.ended(ids, error);

@@ -56,6 +56,11 @@ final class JobAdder<T> {
         return defaults;
     }
 
+    /** An upsert's observers (tracing headers for its iterations); null without instrumentations. */
+    AddObservers observeUpsert(String jobName) {
+        return instrumentations.isEmpty() ? null : AddObservers.startUpsert(instrumentations, keys.queue(), jobName);
+    }
+
     String encodeData(String name, Object data) {
         return JsonCodec.encodeData(name, data, maxPayloadBytes);
     }

@@ -48,8 +48,22 @@ final class QueueSchedulers<T> {
                 repeat.misfire().name(), repeat.limit().orElse(-1L),
                 repeat.endAt().map(Instant::toEpochMilli).orElse(-1L));
         register.accept("upsertJobScheduler");
-        List<Object> reply = RedisCalls.join(queue, "upsertJobScheduler",
-                scripts.upsertJobScheduler(now.toEpochMilli(), id, definition, first, following));
+        // Tracing: the upsert's context goes with the definition to every iteration it makes.
+        AddObservers observers = adder.observeUpsert(template.name());
+        List<Object> reply;
+        try {
+            reply = RedisCalls.join(queue, "upsertJobScheduler", scripts.upsertJobScheduler(now.toEpochMilli(), id,
+                    definition, first, following, observers == null ? null : observers.traceContext));
+        } catch (RuntimeException e) {
+            if (observers != null) {
+                observers.endedIds(List.of(), e);
+            }
+            throw e;
+        }
+        if (observers != null) {
+            String pending = String.valueOf(reply.get(1));
+            observers.endedIds(pending.isEmpty() ? List.of() : List.of(pending), null);
+        }
         return ((Number) reply.get(0)).longValue() == 1;
     }
 

@@ -23,6 +23,10 @@ import java.util.concurrent.ExecutionException;
  *       observation on the processor's thread (so the processor's own observations and spans are
  *       its children), stopped when the processor returns or throws ({@code error.type}). Its
  *       relation to the producer: {@link ProcessParent}.</li>
+ *   <li>A job scheduler's upsert is observed as a {@code send} of its first iteration; its context
+ *       is stored with the scheduler and every iteration carries it, as the producer headers of a
+ *       <em>link</em>: each iteration's attempt starts a trace of its own (attribute
+ *       {@code bullpen.scheduler.id}), whatever the {@link ProcessParent}.</li>
  * </ul>
  *
  * <pre>{@code
@@ -38,7 +42,12 @@ import java.util.concurrent.ExecutionException;
  */
 public final class BullpenTracing implements Instrumentation {
 
-    /** How a {@code process} observation relates to the {@code send} that added its job. */
+    /**
+     * How a {@code process} observation relates to the {@code send} that added its job. Either way
+     * a job scheduler's iterations are linked to the upsert's context, never its children: they run
+     * long after it, and a parent would put every run of the schedule into one trace (and under its
+     * sampling decision).
+     */
     public enum ProcessParent {
         /**
          * The attempt is a child of the producer's context stored with the job (the default): one
@@ -103,8 +112,9 @@ public final class BullpenTracing implements Instrumentation {
         if (registry.isNoop()) {
             return Processing.NONE;
         }
-        BullpenProcessContext context = new BullpenProcessContext(headers, processParent == ProcessParent.PRODUCER,
-                queue, job);
+        // A scheduler's iteration links to its upsert (see ProcessParent), never parents on it.
+        boolean parented = processParent == ProcessParent.PRODUCER && job.schedulerId().isEmpty();
+        BullpenProcessContext context = new BullpenProcessContext(headers, parented, queue, job);
         Observation observation = Observation.createNotStarted(processConvention,
                 BullpenTracingConvention.Process.INSTANCE, () -> context, registry).start();
         Observation.Scope scope = observation.openScope();

@@ -14,7 +14,8 @@ import io.micrometer.observation.ObservationConvention;
  * {@code messaging.destination.name} = the queue, {@code messaging.operation.type} = {@code send} |
  * {@code process}, {@code messaging.operation.name} = the same. High cardinality (spans only):
  * {@code messaging.message.id} = the job id (a single add, every attempt),
- * {@code messaging.batch.message_count} (a bulk add), {@code error.type} = the exception's class
+ * {@code messaging.batch.message_count} (a bulk add), {@code bullpen.scheduler.id} (an attempt of a
+ * job scheduler's iteration), {@code error.type} = the exception's class
  * (only on failure: a span attribute, not a meter tag, so a timer's tag keys never change; meter
  * handlers add their own {@code error} tag).
  *
@@ -33,6 +34,8 @@ public class BullpenTracingConvention {
     public static final String MESSAGE_ID = "messaging.message.id";
     /** {@code messaging.batch.message_count}. */
     public static final String BATCH_COUNT = "messaging.batch.message_count";
+    /** {@code bullpen.scheduler.id}: the job scheduler that made the attempt's job. */
+    public static final String SCHEDULER_ID = "bullpen.scheduler.id";
     /** {@code error.type}. */
     public static final String ERROR_TYPE = "error.type";
     /** The value of {@code messaging.system}. */
@@ -116,7 +119,8 @@ public class BullpenTracingConvention {
 
         @Override
         public KeyValues getHighCardinalityKeyValues(BullpenProcessContext context) {
-            return errorType(context).and(MESSAGE_ID, context.job().id());
+            KeyValues values = errorType(context).and(MESSAGE_ID, context.job().id());
+            return context.job().schedulerId().map(id -> values.and(SCHEDULER_ID, id)).orElse(values);
         }
 
         @Override

@@ -6,7 +6,9 @@ import static org.awaitility.Awaitility.await;
 import io.bullpen.Job;
 import io.bullpen.JobOptions;
 import io.bullpen.JobSpec;
+import io.bullpen.JobTemplate;
 import io.bullpen.Queue;
+import io.bullpen.Repeat;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
 import io.bullpen.worker.Worker;
@@ -181,6 +183,32 @@ class BullpenTracingTest {
     }
 
     @Test
+    void aSchedulersIterationsCarryTheUpsertsContextAsALinkNotAParentWithTheSchedulerId() {
+        Queue<String> queue = queue(registry);
+        queue.upsertJobScheduler("tick", Repeat.every(Duration.ofSeconds(1)), JobTemplate.of("tick", "x"));
+        List<Observation.Context> sends = named("bullpen.send");
+        assertThat(sends).as("the upsert is one send").hasSize(1);
+        String first = queue.getJobSchedulers().get(0).pendingJobId().orElseThrow();
+        assertThat(high(sends.get(0), "messaging.message.id")).isEqualTo(first);
+
+        Worker<String, String> worker = Worker.builder(ctx.redisson(), queue.name(), String.class)
+                .instrumentation(BullpenTracing.builder(registry).build())
+                .processor(c -> "ok").build();
+        workers.add(worker);
+        worker.start();
+
+        // The second iteration is made by the worker's take of the first, from the scheduler.
+        await().atMost(WAIT).until(() -> named("bullpen.process").size() >= 2);
+        for (Observation.Context attempt : named("bullpen.process").subList(0, 2)) {
+            BullpenProcessContext process = (BullpenProcessContext) attempt;
+            assertThat(process.producerHeaders()).containsEntry("traceparent", TRACEPARENT);
+            assertThat(process.getGetter().get(process.getCarrier(), "traceparent")).as("linked, not parented").isNull();
+            assertThat(high(attempt, "bullpen.scheduler.id")).isEqualTo("tick");
+        }
+        assertThat(high(named("bullpen.process").get(0), "messaging.message.id")).isEqualTo(first);
+    }
+
+    @Test
     void withoutTracingOrWithANoopRegistryNothingIsStoredWithTheJob() {
         Queue<String> plain = Queue.builder(ctx.redisson(), ctx.queueName(), String.class).build();
         Job<String> a = plain.add("plain", "x");
@@ -192,5 +220,8 @@ class BullpenTracingTest {
             Map<String, String> hash = plain.getJob(job.id()).orElseThrow().rawFields();
             assertThat(hash).as("job %s", job.name()).doesNotContainKey("tc");
         }
+        queue(ObservationRegistry.NOOP).upsertJobScheduler("s", Repeat.every(Duration.ofMinutes(1)), JobTemplate.of("s", "x"));
+        String pending = plain.getJobSchedulers().get(0).pendingJobId().orElseThrow();
+        assertThat(plain.getJob(pending).orElseThrow().rawFields()).as("an iteration").doesNotContainKey("tc");
     }
 }

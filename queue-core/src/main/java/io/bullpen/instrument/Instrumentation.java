@@ -84,8 +84,9 @@ public interface Instrumentation {
      * An add call is about to send its jobs; called on the adding thread, once per call ({@code
      * Queue.add}, {@code addAsync}, {@code addAndAwait}: one job; {@code addBulk}: all of them).
      * Headers put into {@code headers} are stored with every job of the call (one job field, written
-     * by the add's script) and handed to {@link #processStarting} for each attempt of each job;
-     * scheduler iterations carry none.
+     * by the add's script) and handed to {@link #processStarting} for each attempt of each job. A
+     * job scheduler's upsert calls it too (one job: the scheduler's name for its jobs); its headers
+     * are stored with the scheduler and carried by every iteration it makes.
      *
      * @param queue the queue name
      * @param jobName the name of the call's first job

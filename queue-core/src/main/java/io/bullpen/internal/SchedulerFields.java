@@ -32,4 +32,9 @@ public final class SchedulerFields {
     public static final String END_AT = "endAt";
     /** What to do with runs missed while no worker took them. */
     public static final String MISFIRE = "misfire";
+    /**
+     * Trace headers of the upsert that wrote the definition (as {@link JobFields#TRACE_CONTEXT}),
+     * copied to every iteration; only when an instrumentation gave some. Absent otherwise.
+     */
+    public static final String TRACE_CONTEXT = "tc";
 }

@@ -36,10 +36,26 @@ public final class SchedulerScripts {
     /** upsertJobScheduler: returns whether anything changed, and the pending iteration's id. */
     public CompletionStage<List<Object>> upsertJobScheduler(long now, String schedulerId, Definition d, long firstDue,
                                                             long following) {
-        return runner.run("upsertJobScheduler", ReturnType.LIST, keys("upsertJobScheduler", schedulerId), k.jobPrefix(),
+        return upsertJobScheduler(now, schedulerId, d, firstDue, following, null);
+    }
+
+    /**
+     * upsertJobScheduler with the upsert's trace headers, stored on the scheduler and copied to its
+     * iterations ({@code tc}).
+     *
+     * @param traceContext the headers as {@link TraceHeaders#encode} wrote them; null for none
+     *     (then the call is exactly the plain one)
+     */
+    public CompletionStage<List<Object>> upsertJobScheduler(long now, String schedulerId, Definition d, long firstDue,
+                                                            long following, String traceContext) {
+        List<Object> args = new ArrayList<>(List.of(k.jobPrefix(),
                 Long.toString(now), schedulerId, d.name(), d.data(), d.opts(), Integer.toString(d.priority()),
                 d.repeatJson(), d.misfire(), Long.toString(d.limit()), Long.toString(d.endAt()), Long.toString(firstDue),
-                Long.toString(following));
+                Long.toString(following)));
+        if (traceContext != null) {
+            args.add(traceContext);
+        }
+        return runner.run("upsertJobScheduler", ReturnType.LIST, keys("upsertJobScheduler", schedulerId), args.toArray());
     }
 
     /** advanceJobScheduler: 0 nothing, 1 following stored, 2 iteration created, 3 schedule ended. */

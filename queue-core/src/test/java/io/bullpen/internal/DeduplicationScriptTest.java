@@ -212,8 +212,24 @@ class DeduplicationScriptTest {
         String next = s.string("dedup:k");
         assertThat(next).isNotEqualTo("1");
         assertThat(s.waiting()).containsExactly(next);
-        assertThat(s.job(next)).contains(entry("data", "3"), entry("dedupId", "k"), entry("timestamp", Long.toString(NOW + 10)));
+        assertThat(s.job(next)).contains(entry("data", "3"), entry("dedupId", "k"), entry("timestamp", Long.toString(NOW + 10)))
+                .doesNotContainKey(JobFields.TRACE_CONTEXT);
         assertThat(s.eventNames()).endsWith("completed", "added");
+        f.assertInvariant();
+    }
+
+    @Test
+    void aKeptAddCarriesItsOwnTraceHeadersToTheJobItBecomes() {
+        String tc = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        join(f.scripts.addJob(NOW, List.of(add(null, "1", "k", 0, 0, "k"))));
+        String token = take();
+        join(f.scripts.addJob(NOW + 1, List.of(add(null, "2", "k", 0, 0, "k")), tc));
+
+        join(f.scripts.moveToFinished(NOW + 10, fetch(0), complete("1", token, "k")));
+
+        QueueSnapshot s = snap();
+        assertThat(s.job("1")).doesNotContainKey(JobFields.TRACE_CONTEXT);
+        assertThat(s.job(s.string("dedup:k"))).contains(entry("data", "2"), entry(JobFields.TRACE_CONTEXT, tc));
         f.assertInvariant();
     }
 

@@ -52,6 +52,28 @@ class SchedulerScriptsTest {
     }
 
     @Test
+    void theUpsertsTraceHeadersGoToTheSchedulerAndEveryIterationAndAnUntracedUpsertStoresNone() {
+        String tc = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        var tick = new SchedulerScripts.Definition("tick", "{}", "", 0, EVERY_MINUTE, "RUN_ONCE_NOW", -1, -1);
+        join(scripts.upsertJobScheduler(NOW, "s", tick, NOW, NOW + 60_000, tc));
+        join(scripts.upsertJobScheduler(NOW, "s", tick, NOW, NOW + 60_000, "00-other")); // same definition: unchanged
+        assertThat(f.snap().hash("scheduler:s")).containsEntry(SchedulerFields.TRACE_CONTEXT, tc);
+        assertThat(f.snap().job(iteration(NOW))).containsEntry(JobFields.TRACE_CONTEXT, tc);
+
+        // The worker's take makes the next iteration from the scheduler: it carries them too.
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(1)));
+        assertThat(r.jobs().get(0).hash()).containsEntry(JobFields.TRACE_CONTEXT, tc);
+        assertThat(f.snap().job(iteration(NOW + 60_000))).containsEntry(JobFields.TRACE_CONTEXT, tc);
+
+        // A new definition upserted without headers drops them; its iterations carry none.
+        join(scripts.upsertJobScheduler(NOW, "s", new SchedulerScripts.Definition("tock", "{}", "", 0, EVERY_MINUTE,
+                "RUN_ONCE_NOW", -1, -1), NOW + 120_000, NOW + 180_000));
+        assertThat(f.snap().hash("scheduler:s")).doesNotContainKey(SchedulerFields.TRACE_CONTEXT);
+        assertThat(f.snap().job(iteration(NOW + 120_000))).doesNotContainKey(JobFields.TRACE_CONTEXT);
+        f.assertInvariant();
+    }
+
+    @Test
     void takingThePendingIterationCreatesTheNextOneInTheSameCall() {
         upsert(NOW, NOW + 60_000);
 
