@@ -1,6 +1,7 @@
 package io.bullpen.spring.boot.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bullpen.Queue;
 import io.bullpen.dashboard.Dashboard;
@@ -115,6 +116,13 @@ public abstract class DashboardServletTests {
             assertThat(http.send(get(main + "/api/queues").build(), HttpResponse.BodyHandlers.ofString()).statusCode())
                     .as("not on the main server").isEqualTo(404);
         }
+    }
+
+    @Test
+    void aPathThatIsNotPlainSegmentsFailsTheContextNamingTheProperty(BullpenTestContext ctx) {
+        ctx.redis().assumeNotCluster("spring.data.redis.host/port name one server");
+        assertThatThrownBy(() -> start(ctx, "bullpen.dashboard.path=/bull pen").close())
+                .rootCause().hasMessageContaining("bullpen.dashboard.path").hasMessageContaining("/bull pen");
     }
 
     private static HttpRequest.Builder get(String url) {

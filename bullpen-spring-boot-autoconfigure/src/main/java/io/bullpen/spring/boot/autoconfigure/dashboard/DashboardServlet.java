@@ -48,7 +48,13 @@ final class DashboardServlet extends HttpServlet {
         }
         AsyncContext async = request.startAsync();
         async.setTimeout(0);
-        ServletExchange exchange = new ServletExchange(request, response, async, uri);
+        ServletExchange exchange;
+        try {
+            exchange = new ServletExchange(request, response, async, uri);
+        } catch (IOException | RuntimeException e) {
+            async.complete();
+            throw e;
+        }
         try {
             handler.handle(exchange);
         } catch (IOException | RuntimeException e) {

@@ -97,7 +97,11 @@ final class ServletExchange extends HttpExchange {
             } catch (IOException e) {
                 // the client went away: completing is all that is left
             } finally {
-                async.complete();
+                try {
+                    async.complete();
+                } catch (IllegalStateException e) {
+                    // the container already ended the request (it stopped, or the client timed out)
+                }
             }
         }
     }
