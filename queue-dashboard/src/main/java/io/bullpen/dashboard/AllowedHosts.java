@@ -9,13 +9,14 @@ import java.util.function.Predicate;
  * domain is re-pointed at 127.0.0.1 would otherwise read a loopback dashboard's API. Bound to a
  * loopback address, only loopback names are answered ({@code localhost}, {@code *.localhost},
  * {@code 127.x.x.x}, {@code [::1]}), on any port (SSH tunnels change it). Bound to any other
- * address the operator has chosen network exposure, and every host is answered.
+ * address (or none: every interface, as under a servlet server bound to all) the operator has
+ * chosen network exposure, and every host is answered.
  */
 final class AllowedHosts implements Predicate<String> {
     private final boolean loopbackOnly;
 
     AllowedHosts(InetAddress bound) {
-        this.loopbackOnly = bound.isLoopbackAddress();
+        this.loopbackOnly = bound != null && bound.isLoopbackAddress();
     }
 
     @Override

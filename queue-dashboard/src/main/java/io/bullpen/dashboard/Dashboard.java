@@ -92,9 +92,6 @@ public final class Dashboard implements AutoCloseable {
                 throw new IllegalStateException(closed ? "the dashboard is closed" : "the dashboard is already started");
             }
             boolean actions = auth.configured() && !readOnly;
-            ApiHandler api = new ApiHandler(registry, readOnly, actions);
-            EventsHub hub = new EventsHub(() -> JsonViews.object().set("queues", api.summaries()),
-                    pollInterval, pingInterval, maxEventStreams);
             InetSocketAddress address;
             HttpServer http;
             try {
@@ -103,9 +100,9 @@ public final class Dashboard implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot bind the dashboard to " + host + ":" + port, e);
             }
-            ActionHandler actionHandler = readOnly ? null : new ActionHandler(registry, auth);
-            http.createContext("/", Router.table(new AllowedHosts(address.getAddress()), api, actionHandler, hub,
-                    staticFiles));
+            ApiHandler api = api();
+            EventsHub hub = newHub(api);
+            http.createContext("/", router(new AllowedHosts(address.getAddress()), api, hub));
             httpThreads = Executors.newFixedThreadPool(HTTP_THREADS, DaemonThreads.named("bullpen-dashboard-http-"));
             http.setExecutor(httpThreads);
             hub.start();
@@ -119,6 +116,31 @@ public final class Dashboard implements AutoCloseable {
                         + "put it behind TLS", host);
             }
         }
+    }
+
+    private ApiHandler api() {
+        return new ApiHandler(registry, readOnly, auth.configured() && !readOnly);
+    }
+
+    private EventsHub newHub(ApiHandler api) {
+        return new EventsHub(() -> JsonViews.object().set("queues", api.summaries()),
+                pollInterval, pingInterval, maxEventStreams);
+    }
+
+    private Router router(AllowedHosts hosts, ApiHandler api, EventsHub hub) {
+        ActionHandler actionHandler = readOnly ? null : new ActionHandler(registry, auth);
+        return Router.table(hosts, api, actionHandler, hub, staticFiles);
+    }
+
+    /** The routes and a started event poller, for {@link Builder#buildHandler(InetAddress)}. */
+    private DashboardHandler handler(InetAddress servedOn) {
+        ApiHandler api = api();
+        EventsHub hub = newHub(api);
+        Router router = router(new AllowedHosts(servedOn), api, hub);
+        hub.start();
+        log.info("Bullpen dashboard handler ready ({})", readOnly ? "read-only"
+                : auth.configured() ? "actions enabled" : "actions disabled: no token configured");
+        return new DashboardHandler(router, hub);
     }
 
     /**
@@ -305,6 +327,25 @@ public final class Dashboard implements AutoCloseable {
         public Builder onBuild(java.util.function.Consumer<? super Dashboard> hook) {
             onBuild.add(Objects.requireNonNull(hook, "hook"));
             return this;
+        }
+
+        /**
+         * Builds the dashboard's request handler without a server of its own, to mount under
+         * another HTTP server; {@link #port(int)} and {@link #host(String)} do not apply, and
+         * {@link #onBuild} hooks are not called. The event poller starts now: close the handler
+         * when the server stops.
+         *
+         * @param servedOn the address the serving server listens on, for the {@code Host} check
+         *     against DNS rebinding: a loopback address answers loopback host names only (as
+         *     {@link Dashboard} does on 127.0.0.1); null (every interface) or any other address
+         *     answers every host
+         * @return the started handler
+         */
+        public DashboardHandler buildHandler(InetAddress servedOn) {
+            if (token != null && token.length() < 16 && !readOnly) {
+                log.warn("the dashboard token is only {} characters: use a long random one", token.length());
+            }
+            return new Dashboard(this).handler(servedOn);
         }
 
         /**

@@ -23,7 +23,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Condition;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
  * Bullpen for a Spring Boot application (both Boot lines): a {@link Bullpen} client over the
@@ -121,10 +125,12 @@ public class BullpenAutoConfiguration {
     }
 
     /**
-     * @return the dashboard, listening on {@code bullpen.dashboard.port} (127.0.0.1 by default)
+     * @return the dashboard, listening on {@code bullpen.dashboard.port} (127.0.0.1 by default),
+     *     unless {@code bullpen.dashboard.path} puts it under the servlet web server
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(prefix = "bullpen.dashboard", name = "enabled", havingValue = "true")
+    @Conditional(OwnDashboardPort.class)
     Dashboard bullpenDashboard(Bullpen bullpen, BullpenProperties properties) {
         BullpenProperties.Dashboard p = properties.getDashboard();
         Dashboard dashboard = bullpen.dashboard().port(p.getPort()).host(p.getBindAddress()).token(p.getToken())
@@ -133,5 +139,13 @@ public class BullpenAutoConfiguration {
         log.info("Bullpen dashboard at {}{}", dashboard.url(),
                 p.getToken() == null || p.getToken().isBlank() ? " (no bullpen.dashboard.token: actions are off)" : "");
         return dashboard;
+    }
+
+    /** No {@code bullpen.dashboard.path}: the dashboard runs its own server. */
+    static final class OwnDashboardPort implements Condition {
+        @Override
+        public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            return context.getEnvironment().getProperty("bullpen.dashboard.path") == null;
+        }
     }
 }

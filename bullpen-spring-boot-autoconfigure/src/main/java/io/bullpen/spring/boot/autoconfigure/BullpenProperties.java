@@ -196,10 +196,20 @@ public class BullpenProperties {
         }
     }
 
-    /** {@code bullpen.dashboard.*}: the web dashboard, on a port of its own. */
+    /**
+     * {@code bullpen.dashboard.*}: the web dashboard, on a port of its own, or under the
+     * application's servlet web server when {@code path} is set.
+     */
     public static class Dashboard {
         /** Whether to serve the dashboard. */
         private boolean enabled;
+
+        /**
+         * Path under the application's servlet web server to serve the dashboard at (e.g.
+         * /bullpen), on the Actuator management server when it has a port of its own, else on the
+         * main server; port and bind-address then do not apply. None: the dashboard's own port.
+         */
+        private String path;
 
         /** TCP port of the dashboard (0: any free port). */
         private int port = 8081;
@@ -221,6 +231,16 @@ public class BullpenProperties {
         /** @param enabled whether the dashboard is served */
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
+        }
+
+        /** @return the path under the servlet web server, or null for the dashboard's own port */
+        public String getPath() {
+            return path;
+        }
+
+        /** @param path the path under the servlet web server, e.g. /bullpen */
+        public void setPath(String path) {
+            this.path = path;
         }
 
         /** @return the port */
