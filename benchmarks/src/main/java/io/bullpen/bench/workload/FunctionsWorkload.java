@@ -69,11 +69,10 @@ final class FunctionsWorkload implements Workload {
         RedisControl redis = ctx.control();
         Script take = ScriptCatalog.classpath().get("moveToActive");
         String takeSha = (String) redis.call("SCRIPT", "LOAD", take.source());
-        String noopSha = (String) redis.call("SCRIPT", "LOAD", "return 1");
-        redis.call("FUNCTION", "LOAD", "REPLACE", "#!lua name=" + LIBRARY + "\n"
-                + "local function moveToActive(KEYS, ARGV)\n" + take.source() + "\nend\n"
-                + "redis.register_function('moveToActive', moveToActive)\n"
-                + "redis.register_function('noop', function(KEYS, ARGV) return 1 end)\n");
+        String noopSha = (String) redis.call("SCRIPT", "LOAD", resource("noop.lua"));
+        // The library names itself LIBRARY in its first line.
+        redis.call("FUNCTION", "LOAD", "REPLACE",
+                resource("functions-library.lua").replace("--MOVE_TO_ACTIVE_SOURCE--", take.source()));
         long[] cpu = new long[4];
         long[] usec = new long[4];
         try (PeerDriver driver = peer.open(ctx, name())) {
@@ -148,5 +147,14 @@ final class FunctionsWorkload implements Workload {
             }
         }
         throw new IllegalStateException("INFO commandstats has no " + command);
+    }
+
+    private static String resource(String name) throws java.io.IOException {
+        try (java.io.InputStream in = FunctionsWorkload.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing benchmark resource " + name);
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
     }
 }

@@ -1,0 +1,2 @@
+-- The functions benchmark's no-op script (EVALSHA noop), priced against FCALL noop.
+return 1
