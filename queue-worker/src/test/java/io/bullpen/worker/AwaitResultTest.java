@@ -148,9 +148,14 @@ class AwaitResultTest {
 
         assertThat(queue.addAndAwait("sum", new Sum(1, 0), gone, Integer.class, LONG).get(30, TimeUnit.SECONDS)).isEqualTo(2);
 
-        // Awaited before the worker took it, then removed at the finish: the kept result answers.
+        // Awaited before the worker took it (the queue paused until the await is marked), then
+        // removed at the finish: the kept result answers.
+        queue.pause();
         Job<Sum> job = queue.add("sum", new Sum(8, 0), gone);
         CompletableFuture<Integer> first = queue.awaitResult(job.id(), Integer.class, LONG);
+        String jobKey = queue.prefix() + ":{" + queue.name() + "}:job:" + job.id();
+        await().atMost(Duration.ofSeconds(10)).until(() -> redisson.<String, String>getMap(jobKey, StringCodec.INSTANCE).containsKey("awaited"));
+        queue.resume();
         assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(9);
         assertThat(queue.getJob(job.id())).isEmpty();
         assertThat(queue.awaitResult(job.id(), Integer.class, LONG).get(10, TimeUnit.SECONDS)).isEqualTo(9);
