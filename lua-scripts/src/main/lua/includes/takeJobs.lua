@@ -20,7 +20,10 @@
   the fence), then the jobId and the lockToken; returns how many jobs it took.
   Take-ahead (issue 18): after the f.count jobs for free slots it takes up to f.ahead more,
   which the worker buffers; leaseJob marks them ahd = "1". A queue with any limit (limitTake) or
-  with groups ignores f.ahead, so prefetching never holds a limit's room or a group's slot.
+  any group setting (meta gsettings: a group concurrency, weight, pause, size or limit, or a
+  default for groups) ignores f.ahead, so prefetching never holds a limit's room or a group's
+  slot. Groups without settings take ahead in fair order (the buffer holds about one round trip
+  of work, so a group that becomes ready waits at most that long behind it).
 ]]
 --- @include "emitEvent"
 --- @include "signalWorkers"
@@ -37,7 +40,7 @@ local function takeJobs(q, f, out)
   end
   if f.ahead > 0 then
     readMeta(q)
-    if q.concurrency or q.rlMax or q.limitedUntil or q.groupsOn then
+    if q.concurrency or q.rlMax or q.limitedUntil or q.gSettings then
       f.ahead = 0
       if f.count <= 0 then
         return 0

@@ -12,12 +12,14 @@ import io.bullpen.JobState;
 import io.bullpen.Retention;
 import io.bullpen.internal.ScriptTypes.FetchResult;
 import io.bullpen.internal.ScriptTypes.FinishBatchResult;
+import io.bullpen.internal.ScriptTypes.NewJob;
 import io.bullpen.internal.ScriptTypes.RawJob;
 import io.bullpen.internal.ScriptTypes.Started;
 import io.bullpen.internal.ScriptTypes.StalledResult;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
 import io.bullpen.testing.QueueSnapshot;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -56,22 +58,44 @@ class TakeAheadScriptTest {
     }
 
     @Test
-    void aQueueWithALimitOrGroupsIgnoresTheAhead() {
+    void aQueueWithALimitOrAGroupSettingIgnoresTheAhead() {
         f.job("c").job("b").job("a").waiting("c", "b", "a").meta("concurrency", "10");
         assertThat(join(f.scripts.moveToActive(NOW, fetch(1).withAhead(2))).jobs()).extracting(RawJob::id)
                 .containsExactly("a");
 
         f.redisson.getMap(f.k.meta(), org.redisson.client.codec.StringCodec.INSTANCE).fastRemove("concurrency");
-        f.meta("groups", "1");
+        f.meta("groups", "1").meta("gsettings", "1");
         assertThat(join(f.scripts.moveToActive(NOW, fetch(1).withAhead(2))).jobs()).extracting(RawJob::id)
                 .containsExactly("b");
 
-        // With groups and no free slot, a finish's take-ahead takes nothing.
+        // With a group setting and no free slot, a finish's take-ahead takes nothing.
         FinishBatchResult fin = join(f.scripts.moveToFinished(NOW, fetch(0).withAhead(5),
                 List.of(complete("a", leaseToken("a"), "1", Retention.keepAll()))));
         assertThat(fin.next().jobs()).isEmpty();
         assertThat(f.snap().waiting()).containsExactly("c");
         assertThat(f.snap().job("b")).doesNotContainKey("ahd");
+    }
+
+    @Test
+    void groupsWithoutSettingsTakeAheadInFairOrderAndCountTheBufferedJobsActive() {
+        List<NewJob> jobs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            jobs.add(new NewJob(null, "a" + i, "{}", "", 0, 0, false, "a"));
+            jobs.add(new NewJob(null, "b" + i, "{}", "", 0, 0, false, "b"));
+        }
+        join(f.scripts.addJob(NOW, jobs));
+
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(1).withAhead(3)));
+
+        assertThat(r.jobs()).extracting(j -> j.hash().get("name")).containsExactlyInAnyOrder("a0", "b0", "a1", "b1");
+        assertThat(r.jobs().subList(0, 2)).extracting(j -> j.hash().get("name")).containsExactlyInAnyOrder("a0", "b0");
+        assertThat(r.jobs().get(0).hash()).doesNotContainKey("ahd");
+        assertThat(r.jobs().subList(1, 4)).allSatisfy(j -> assertThat(j.hash()).containsEntry("ahd", "1"));
+        QueueSnapshot s = f.snap();
+        assertThat(s.hash("groupmeta:a")).containsEntry("active", "2");
+        assertThat(s.hash("groupmeta:b")).containsEntry("active", "2");
+        assertThat(s.groupedWaiting()).isEqualTo(2);
+        f.assertInvariant();
     }
 
     @Test

@@ -214,10 +214,11 @@ abstract class WorkerBuilderSettings<T, R> {
      * than a round trip (other workers get them), more the shorter they are, at most {@code max}.
      * A job held ahead is active and leased (its lock renewed); it is handed back at once on
      * {@link Worker#close()}, and on a crash it is recovered without counting a stall. On a queue
-     * with a rate limit, a global concurrency or groups, nothing is taken ahead.
+     * with a rate limit, a global concurrency or any group setting (a group's concurrency, weight,
+     * pause, size or rate limit, or a default for groups), nothing is taken ahead.
      *
-     * @param max the most jobs held beyond the running ones (default: adaptive up to
-     *            {@code min(200, max(4 * concurrency, 16))}); 0 turns take-ahead off
+     * @param max the most jobs held beyond the running ones (default: adaptive up to 200);
+     *            0 turns take-ahead off
      * @return this builder
      * @throws IllegalArgumentException when {@code max} is negative
      */
