@@ -8,11 +8,14 @@ import io.bullpen.bench.peer.Peer;
 import io.bullpen.bench.peer.PeerDriver;
 import io.bullpen.bench.redis.MonitorCounter;
 import io.bullpen.bench.redis.RedisControl;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +31,10 @@ import org.slf4j.LoggerFactory;
  *     lifted in between; 0 when the job started first);</li>
  * <li>an idle worker held back at a global concurrency of 1 (a job on another worker holds the
  *     slot); that job returns: time from its return to the next job's start;</li>
+ * <li>the machine's own floor: one thread waking another parked on a queue (no Redis), p50 and
+ *     p99 over as many trials, spaced like the wake-up trials. A wake-up crosses several such
+ *     hand-offs (the blocking pop's client thread, the fetch thread, the client thread that takes
+ *     the job, the processor thread) and two Redis round trips;</li>
  * <li>the Redis calls (commands clients send, seen with MONITOR; a script call is one) while a
  *     worker waits out a long limit for 35 s (2 s), besides the blocking wait (BZPOPMIN), the
  *     worker heartbeat (its liveness, one script call per 5 s whether the worker is limited or
@@ -46,6 +53,8 @@ final class WakeUpWorkload implements Workload {
     private final Metric answeredP99 = Metric.lower(name(), "limit removed (from the call's answer) -> next start p99 (ms)", 2);
     private final Metric slotP50 = Metric.lower(name(), "slot freed -> next start p50 (ms)", 2);
     private final Metric slotP99 = Metric.lower(name(), "slot freed -> next start p99 (ms)", 2);
+    private final Metric handOffP50 = Metric.lower(name(), "machine floor: one thread hand-off p50 (ms), no Redis", 2);
+    private final Metric handOffP99 = Metric.lower(name(), "machine floor: one thread hand-off p99 (ms), no Redis", 2);
     private final Metric waitCommands;
     private final Metric heartbeats;
     private final Metric blockingWaits;
@@ -75,8 +84,8 @@ final class WakeUpWorkload implements Workload {
 
     @Override
     public List<Metric> metrics() {
-        return List.of(limitP50, limitP99, answeredP50, answeredP99, slotP50, slotP99, waitCommands, heartbeats,
-                blockingWaits);
+        return List.of(limitP50, limitP99, answeredP50, answeredP99, slotP50, slotP99, handOffP50, handOffP99,
+                waitCommands, heartbeats, blockingWaits);
     }
 
     @Override
@@ -97,8 +106,11 @@ final class WakeUpWorkload implements Workload {
             List<Long> slot = measured(flow.wakeUpAfterSlotFreed(warmUp() + sizes.wakeTrials()));
             values.put(slotP50, Percentiles.nearestRank(slot, 0.50) / 1e3);
             values.put(slotP99, Percentiles.nearestRank(slot, 0.99) / 1e3);
-            log.info("{}: slowest wake-ups (us), limit removed {} (from the answer {}), slot freed {}", peer.title(),
-                    slowest(limit), slowest(answered), slowest(slot));
+            List<Long> handOff = measured(handOffs(warmUp() + sizes.wakeTrials()));
+            values.put(handOffP50, Percentiles.nearestRank(handOff, 0.50) / 1e3);
+            values.put(handOffP99, Percentiles.nearestRank(handOff, 0.99) / 1e3);
+            log.info("{}: slowest wake-ups (us), limit removed {} (from the answer {}), slot freed {}, one thread hand-off {}",
+                    peer.title(), slowest(limit), slowest(answered), slowest(slot), slowest(handOff));
 
             RedisControl redis = ctx.control();
             AtomicReference<Map<String, Long>> commands = new AtomicReference<>();
@@ -120,6 +132,36 @@ final class WakeUpWorkload implements Workload {
                     peer.title(), sizes.waitWindow().toSeconds(), calls.get(), commands.get());
         }
         return values;
+    }
+
+    /** One thread wakes another parked on a queue, {@code trials} times 20 ms apart: latencies in us. */
+    private static List<Long> handOffs(int trials) throws InterruptedException {
+        BlockingQueue<Long> in = new LinkedBlockingQueue<>();
+        BlockingQueue<Long> out = new LinkedBlockingQueue<>();
+        Thread relay = new Thread(() -> {
+            try {
+                while (true) {
+                    in.take();
+                    out.add(System.nanoTime());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "bench-hand-off");
+        relay.setDaemon(true);
+        relay.start();
+        List<Long> latencies = new ArrayList<>();
+        try {
+            for (int i = 0; i < trials; i++) {
+                Thread.sleep(20); // simulated idle time between trials, as in the wake-up trials
+                long sent = System.nanoTime();
+                in.add(sent);
+                latencies.add((out.take() - sent) / 1_000);
+            }
+        } finally {
+            relay.interrupt();
+        }
+        return latencies;
     }
 
     /** The tail a p99 is read from: the 5 slowest, slowest first. */
