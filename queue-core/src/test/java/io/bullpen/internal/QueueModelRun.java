@@ -1,0 +1,412 @@
+package io.bullpen.internal;
+
+import static io.bullpen.internal.QueueModelTest.HISTORY;
+import static io.bullpen.internal.QueueModelTest.LOCK_MS;
+import static io.bullpen.internal.QueueModelTest.MAX_ELAPSED_MS;
+import static io.bullpen.internal.QueueModelTest.MAX_JOBS;
+import static io.bullpen.internal.QueueModelTest.STEPS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bullpen.JobLockedException;
+import io.bullpen.JobNotFoundException;
+import io.bullpen.JobState;
+import io.bullpen.JobStateException;
+import io.bullpen.internal.QueueModel.Fetch;
+import io.bullpen.internal.QueueModel.Options;
+import io.bullpen.internal.QueueModel.Outcome;
+import io.bullpen.internal.QueueModel.State;
+import io.bullpen.internal.QueueModel.Taken;
+import io.bullpen.internal.ScriptTypes.AddResult;
+import io.bullpen.internal.ScriptTypes.FetchArgs;
+import io.bullpen.internal.ScriptTypes.FetchResult;
+import io.bullpen.internal.ScriptTypes.Finish;
+import io.bullpen.internal.ScriptTypes.FinishResult;
+import io.bullpen.internal.ScriptTypes.NewJob;
+import io.bullpen.internal.ScriptTypes.RawJob;
+import io.bullpen.testing.BullpenTestContext;
+import io.bullpen.testing.SettableClock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+/** One seeded run of {@link QueueModelTest}: the random source, both sides and the history of operations. */
+final class QueueModelRun {
+    final long seed;
+    final BullpenTestContext ctx;
+    final QueueModelRandom rnd;
+    final String queue;
+    final Scripts scripts;
+    final CancelScripts cancels;
+    final JobChangeScripts changes;
+    final SettableClock clock;
+    final long start;
+    final QueueModel model = new QueueModel(LOCK_MS);
+    final Deque<String> history = new ArrayDeque<>();
+    /** Every id ever seen, in first-seen order (targets for remove/promote/retry). */
+    final List<String> knownIds = new ArrayList<>();
+    /** How often each kind of operation and outcome happened, printed after the run. */
+    final Map<String, Integer> tally = new TreeMap<>();
+    int maxJobs;
+    int step;
+    String op = "(none)";
+
+    QueueModelRun(long seed, BullpenTestContext ctx) {
+        this.seed = seed;
+        this.ctx = ctx;
+        this.rnd = new QueueModelRandom(seed);
+        this.queue = ctx.queueName();
+        // A small events cap: the stream is read by every snapshot but not checked here.
+        this.scripts = new Scripts(ctx.redisson(), new KeyScheme("bp", queue));
+        this.cancels = new CancelScripts(ctx.redisson(), new KeyScheme("bp", queue));
+        this.changes = new JobChangeScripts(ctx.redisson(), new KeyScheme("bp", queue));
+        Futures.join(scripts.setQueueSettings(10));
+        this.clock = ctx.clock();
+        this.start = clock.millis();
+    }
+
+    void run() {
+        for (step = 1; step <= STEPS; step++) {
+            op = "?";
+            try {
+                randomOp();
+                record();
+                checkState();
+            } catch (AssertionError e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw new AssertionError(where() + "unexpected exception: " + e, e);
+            }
+            maxJobs = Math.max(maxJobs, model.jobs().size());
+        }
+        System.out.println("QueueModelTest seed=" + seed + ": " + STEPS + " steps, max jobs " + maxJobs + ", "
+                + (clock.millis() - start) + " ms of clock, " + model.retentionDeleted + " deleted by retention, "
+                + model.promotedByFetch + " promoted by fetches, tally " + tally);
+    }
+
+    void count(String what) {
+        tally.merge(what, 1, Integer::sum);
+    }
+
+    // ------------------------------------------------------------ operations
+
+    void randomOp() {
+        if (rnd.nextInt(100) < 10) {
+            changeJob();
+            return;
+        }
+        int r = rnd.nextInt(100);
+        if (r < 16) {
+            addOne();
+        } else if (r < 22) {
+            addBulk();
+        } else if (r < 36) {
+            take(1 + rnd.nextInt(3));
+        } else if (r < 48) {
+            finishHeld(true, false, 0);
+        } else if (r < 58) {
+            finishHeld(false, rnd.nextInt(100) < 15, 0);
+        } else if (r < 68) {
+            boolean ok = rnd.nextBoolean();
+            finishHeld(ok, !ok && rnd.nextInt(100) < 15, 1 + rnd.nextInt(2));
+        } else if (r < 75) {
+            if (rnd.nextInt(100) < 40) {
+                cancel(pickId(rnd.nextBoolean() ? State.ACTIVE : State.WAITING));
+            } else {
+                remove(pickId(null));
+            }
+        } else if (r < 82) {
+            promote(pickId(State.DELAYED));
+        } else if (r < 88) {
+            retry(pickId(State.FAILED));
+        } else if (r < 89) {
+            pause(true);
+        } else if (r < 93) {
+            pause(false);
+        } else {
+            advance(rnd.roundOr(rnd.nextInt(3001), 0, 500, 1000, 1500));
+        }
+    }
+
+    long now() {
+        return clock.millis();
+    }
+
+    void addOne() {
+        if (model.jobs().size() >= MAX_JOBS) {
+            remove(pickId(null));
+            return;
+        }
+        add(List.of(rnd.options()));
+    }
+
+    void addBulk() {
+        if (model.jobs().size() >= MAX_JOBS) {
+            remove(pickId(null));
+            return;
+        }
+        int n = 2 + rnd.nextInt(3);
+        List<Options> specs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            specs.add(rnd.options());
+        }
+        add(specs);
+    }
+
+    void add(List<Options> specs) {
+        long now = now();
+        op = "add" + (specs.size() > 1 ? "Bulk" : "") + "@" + rel(now) + " " + specs.stream().map(QueueModelRandom::describe).toList();
+        List<NewJob> jobs = specs.stream().map(o -> o.toNewJob("job")).toList();
+        List<AddResult> actual = Futures.join(scripts.addJob(now, jobs));
+        List<AddResult> expected = model.add(now, specs);
+        op += " -> " + actual;
+        assertThat(actual).as(desc("addJob results")).isEqualTo(expected);
+        for (AddResult a : actual) {
+            see(a.id());
+            count(a.added() ? "add" : a.deduplicated() ? "add.deduplicated" : "add.duplicate");
+        }
+    }
+
+    FetchArgs fetch(int count) {
+        return new FetchArgs(count, "w", LOCK_MS, "worker-1", QueueModel.PROMOTE_LIMIT, 100, 1);
+    }
+
+    void take(int count) {
+        long now = now();
+        // Take-ahead (issue 18): the jobs held ahead come in the same take order after the
+        // slots' ones, leased like them (the queue has no limit, so the ahead counts).
+        int ahead = rnd.nextInt(100) < 30 ? 1 + rnd.nextInt(3) : 0;
+        op = "moveToActive@" + rel(now) + " count=" + count + " ahead=" + ahead;
+        FetchResult actual = Futures.join(scripts.moveToActive(now, fetch(count).withAhead(ahead)));
+        Fetch expected = model.moveToActive(now, count + ahead);
+        if (ahead > 0 && expected.jobs().size() >= count) {
+            // The wake times go only to a worker whose slots were not all filled.
+            expected = new Fetch(expected.jobs(), -1, -1);
+        }
+        op += " -> " + taken(actual);
+        count("take." + actual.jobs().size() + (model.isPaused() ? ".paused" : ""));
+        assertFetch("moveToActive", actual, expected);
+    }
+
+    void finishHeld(boolean ok, boolean unrecoverable, int nextCount) {
+        List<String> held = new ArrayList<>(model.active());
+        if (held.isEmpty()) {
+            take(1 + rnd.nextInt(3));
+            return;
+        }
+        String id = held.get(rnd.nextInt(held.size()));
+        QueueModel.Job job = model.job(id);
+        Options o = job.opts;
+        long now = now();
+        // The dedup id as a worker passes it: from the options it read at take.
+        Finish finish = new Finish(id, model.lockToken(id), ok, ok ? "\"done\"" : "boom", ok ? null : "trace", 3,
+                o.attempts(), o.backoffMs(), unrecoverable, o.lifo(), ok ? o.onComplete() : o.onFail(), -1, null, null,
+                o.dedupId(), null, -1, 0);
+        op = "moveToFinished@" + rel(now) + " " + (ok ? "complete " : unrecoverable ? "fail(unrecoverable) " : "fail ")
+                + job + " retention=" + finish.retention() + " next=" + nextCount;
+        FinishResult actual = Futures.join(scripts.moveToFinished(now, fetch(nextCount), finish));
+        List<Fetch> next = new ArrayList<>();
+        String expectedState = model.finish(now, id, ok, unrecoverable, nextCount, next);
+        op += " -> " + actual.state().label() + " " + taken(actual.next());
+        count("finish." + actual.state().label() + (nextCount > 0 ? "+next" + actual.next().jobs().size() : ""));
+        assertThat(actual.state()).as(desc("moveToFinished target state")).isEqualTo(JobState.fromLabel(expectedState));
+        if (nextCount > 0) {
+            assertFetch("moveToFinished next", actual.next(), next.get(0));
+        } else {
+            assertThat(actual.next().jobs()).as(desc("moveToFinished without fetch")).isEmpty();
+            assertThat(actual.next().nextDelayedDue()).as(desc("nextDelayedDue without fetch")).isEqualTo(-1);
+            assertThat(actual.next().nextLeaseExpiry()).as(desc("nextLeaseExpiry without fetch")).isEqualTo(-1);
+        }
+    }
+
+    void assertFetch(String what, FetchResult actual, Fetch expected) {
+        List<Taken> got = actual.jobs().stream().map(j -> new Taken(j.id(), j.lockToken())).toList();
+        assertThat(got).as(desc(what + " jobs taken (id, lock token)")).isEqualTo(expected.jobs());
+        for (RawJob j : actual.jobs()) {
+            assertThat(j.hash()).as(desc(what + " returned hash of " + j.id()))
+                    .containsEntry("fence", j.lockToken().substring(2))
+                    .containsEntry("pb", "worker-1");
+        }
+        assertThat(actual.nextDelayedDue()).as(desc(what + " nextDelayedDue")).isEqualTo(expected.nextDelayedDue());
+        // Leases are on Redis's clock, which the model cannot predict to the ms: the script moves
+        // the earliest one to the caller's clock, so it lies within one lock duration of now.
+        if (expected.nextLeaseExpiry() < 0) {
+            assertThat(actual.nextLeaseExpiry()).as(desc(what + " nextLeaseExpiry")).isEqualTo(-1);
+        } else {
+            assertThat(actual.nextLeaseExpiry()).as(desc(what + " nextLeaseExpiry"))
+                    .isGreaterThan(now()).isLessThanOrEqualTo(now() + LOCK_MS);
+        }
+    }
+
+    void remove(String id) {
+        op = "removeJob " + id + " " + state(id);
+        Outcome expected = model.remove(id);
+        Outcome actual;
+        try {
+            actual = Futures.join(scripts.removeJob(id)) ? Outcome.OK : Outcome.NOT_FOUND;
+        } catch (JobLockedException e) {
+            actual = Outcome.LOCKED;
+        }
+        op += " -> " + actual;
+        count("removeJob." + actual);
+        assertThat(actual).as(desc("removeJob outcome")).isEqualTo(expected);
+    }
+
+    void cancel(String id) {
+        long now = now();
+        String reason = "r" + rnd.nextInt(3);
+        op = "cancelJob@" + rel(now) + " " + id + " " + state(id) + " reason=" + reason;
+        io.bullpen.CancelResult expected = model.cancel(now, id, reason);
+        io.bullpen.CancelResult actual = Futures.join(cancels.cancelJob(now, id, reason));
+        op += " -> " + actual;
+        count("cancelJob." + actual);
+        assertThat(actual).as(desc("cancelJob outcome")).isEqualTo(expected);
+    }
+
+    void promote(String id) {
+        op = "promote " + id + " " + state(id);
+        Outcome expected = model.promote(id);
+        Outcome actual;
+        try {
+            Futures.join(scripts.promote(id));
+            actual = Outcome.OK;
+        } catch (JobNotFoundException e) {
+            actual = Outcome.NOT_FOUND;
+        } catch (JobStateException e) {
+            actual = Outcome.NOT_IN_STATE;
+        }
+        op += " -> " + actual;
+        count("promote." + actual);
+        assertThat(actual).as(desc("promote outcome")).isEqualTo(expected);
+    }
+
+    /** changeDelay, changePriority or updateData (issue 16), aimed mostly at jobs they apply to. */
+    void changeJob() {
+        int kind = rnd.nextInt(3);
+        String id = pickId(kind == 0 ? State.DELAYED : kind == 1 ? (rnd.nextBoolean() ? State.WAITING
+                : State.PRIORITIZED) : null);
+        String name = kind == 0 ? "changeDelay" : kind == 1 ? "changePriority" : "updateData";
+        long delayMs = rnd.nextInt(4) == 0 ? 0 : rnd.roundOr(rnd.nextInt(3001), 1, 500, 1000);
+        int priority = rnd.nextInt(3) == 0 ? 0 : 1 + rnd.nextInt(5);
+        String data = "{\"v\":" + step + "}";
+        long now = now();
+        op = name + " " + id + " " + state(id) + (kind == 0 ? " delay=" + delayMs : kind == 1 ? " priority=" + priority : "");
+        Outcome expected = kind == 0 ? model.changeDelay(now, id, delayMs)
+                : kind == 1 ? model.changePriority(id, priority) : model.updateData(id, data);
+        Outcome actual;
+        try {
+            CompletionStage<?> call = kind == 0 ? changes.changeDelay(now, id, delayMs)
+                    : kind == 1 ? changes.changePriority(id, priority) : changes.updateData(id, data);
+            Futures.join(call);
+            actual = Outcome.OK;
+        } catch (JobNotFoundException e) {
+            actual = Outcome.NOT_FOUND;
+        } catch (JobStateException e) {
+            actual = Outcome.NOT_IN_STATE;
+        }
+        op += " -> " + actual;
+        count(name + "." + actual);
+        assertThat(actual).as(desc(name + " outcome")).isEqualTo(expected);
+    }
+
+    void retry(String id) {
+        op = "retryJob(FAILED) " + id + " " + state(id);
+        Outcome expected = model.retryFailed(id);
+        Outcome actual;
+        try {
+            Futures.join(scripts.retryJob(id, JobState.FAILED));
+            actual = Outcome.OK;
+        } catch (JobNotFoundException e) {
+            actual = Outcome.NOT_FOUND;
+        } catch (JobStateException e) {
+            actual = Outcome.NOT_IN_STATE;
+        }
+        op += " -> " + actual;
+        count("retryJob." + actual);
+        assertThat(actual).as(desc("retryJob outcome")).isEqualTo(expected);
+    }
+
+    void pause(boolean pause) {
+        op = pause ? "pause" : "resume";
+        boolean actual = Futures.join(scripts.pause(pause));
+        boolean expected = model.pause(pause);
+        op += " -> changed=" + actual;
+        assertThat(actual).as(desc(op + " changed")).isEqualTo(expected);
+    }
+
+    void advance(long ms) {
+        long by = Math.max(0, Math.min(ms, start + MAX_ELAPSED_MS - now()));
+        clock.advance(Duration.ofMillis(by));
+        op = "advance " + by + "ms -> @" + rel(now());
+    }
+
+    /** An id to aim at: often one in {@code preferred}, else any id ever seen, sometimes an unknown one. */
+    String pickId(State preferred) {
+        if (preferred != null && rnd.nextBoolean()) {
+            List<String> ids = model.idsIn(preferred);
+            if (!ids.isEmpty()) {
+                return ids.get(rnd.nextInt(ids.size()));
+            }
+        }
+        int r = rnd.nextInt(100);
+        if (r < 10 || knownIds.isEmpty()) {
+            return rnd.nextBoolean() ? "c-" + rnd.nextInt(12) : Integer.toString(900_000 + rnd.nextInt(10));
+        }
+        if (r < 55) {
+            // Bias towards ids that still exist.
+            List<String> live = new ArrayList<>(model.jobs().keySet());
+            if (!live.isEmpty()) {
+                return live.get(rnd.nextInt(live.size()));
+            }
+        }
+        return knownIds.get(rnd.nextInt(knownIds.size()));
+    }
+
+    void see(String id) {
+        if (!knownIds.contains(id)) {
+            knownIds.add(id);
+        }
+    }
+
+    String state(String id) {
+        QueueModel.Job j = model.job(id);
+        return j == null ? "(model: absent)" : "(model: " + j + ")";
+    }
+
+    static String taken(FetchResult f) {
+        return "taken=" + f.jobs().stream().map(j -> j.id() + "/" + j.lockToken()).toList()
+                + " nextDue=" + f.nextDelayedDue() + " nextLease=" + f.nextLeaseExpiry();
+    }
+
+    /** Time relative to the run's start, to keep messages short. */
+    String rel(long now) {
+        return "+" + (now - start);
+    }
+
+    // ------------------------------------------------------------ checks
+
+    void checkState() {
+        QueueModelState.assertMatches(ctx, queue, scripts, model, this::desc);
+    }
+
+    void record() {
+        history.addLast(step + ": " + op);
+        while (history.size() > HISTORY) {
+            history.removeFirst();
+        }
+    }
+
+    String where() {
+        return "seed=" + seed + " step=" + step + " op=" + op + "\nlast ops (oldest first):\n  "
+                + String.join("\n  ", history) + "\n";
+    }
+
+    Supplier<String> desc(String what) {
+        return () -> where() + "check: " + what;
+    }
+}
