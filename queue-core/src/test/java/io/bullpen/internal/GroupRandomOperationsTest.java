@@ -15,6 +15,7 @@ import io.bullpen.internal.ScriptTypes.NewJob;
 import io.bullpen.internal.ScriptTypes.RawJob;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
+import io.bullpen.testing.QueueSnapshot;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -106,8 +107,9 @@ class GroupRandomOperationsTest {
                 // A lost lock or a raced state is an answer, not a broken queue.
             }
             f.assertInvariant();
+            QueueSnapshot snap = f.snap();
             for (Map.Entry<String, Integer> c : concurrency.entrySet()) {
-                int active = Integer.parseInt(f.snap().hash("groupmeta:" + c.getKey()).getOrDefault("active", "0"));
+                int active = Integer.parseInt(snap.hash("groupmeta:" + c.getKey()).getOrDefault("active", "0"));
                 int before = activeBefore.getOrDefault(c.getKey(), 0);
                 // No step raises a group's active above its concurrency. Lowering the concurrency
                 // does not stop jobs already running, nor does a first setting stop the jobs taken
@@ -118,7 +120,7 @@ class GroupRandomOperationsTest {
                 }
             }
             for (String g : GROUPS) {
-                activeBefore.put(g, Integer.parseInt(f.snap().hash("groupmeta:" + g).getOrDefault("active", "0")));
+                activeBefore.put(g, Integer.parseInt(snap.hash("groupmeta:" + g).getOrDefault("active", "0")));
             }
         }
     }
