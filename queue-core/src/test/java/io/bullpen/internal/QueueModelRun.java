@@ -252,9 +252,7 @@ final class QueueModelRun {
         } catch (JobLockedException e) {
             actual = Outcome.LOCKED;
         }
-        op += " -> " + actual;
-        count("removeJob." + actual);
-        assertThat(actual).as(desc("removeJob outcome")).isEqualTo(expected);
+        checkOutcome("removeJob", actual, expected);
     }
 
     void cancel(String id) {
@@ -263,9 +261,7 @@ final class QueueModelRun {
         op = "cancelJob@" + rel(now) + " " + id + " " + state(id) + " reason=" + reason;
         io.bullpen.CancelResult expected = model.cancel(now, id, reason);
         io.bullpen.CancelResult actual = Futures.join(cancels.cancelJob(now, id, reason));
-        op += " -> " + actual;
-        count("cancelJob." + actual);
-        assertThat(actual).as(desc("cancelJob outcome")).isEqualTo(expected);
+        checkOutcome("cancelJob", actual, expected);
     }
 
     void promote(String id) {
@@ -280,9 +276,7 @@ final class QueueModelRun {
         } catch (JobStateException e) {
             actual = Outcome.NOT_IN_STATE;
         }
-        op += " -> " + actual;
-        count("promote." + actual);
-        assertThat(actual).as(desc("promote outcome")).isEqualTo(expected);
+        checkOutcome("promote", actual, expected);
     }
 
     /** changeDelay, changePriority or updateData (issue 16), aimed mostly at jobs they apply to. */
@@ -309,9 +303,7 @@ final class QueueModelRun {
         } catch (JobStateException e) {
             actual = Outcome.NOT_IN_STATE;
         }
-        op += " -> " + actual;
-        count(name + "." + actual);
-        assertThat(actual).as(desc(name + " outcome")).isEqualTo(expected);
+        checkOutcome(name, actual, expected);
     }
 
     void retry(String id) {
@@ -326,9 +318,14 @@ final class QueueModelRun {
         } catch (JobStateException e) {
             actual = Outcome.NOT_IN_STATE;
         }
+        checkOutcome("retryJob", actual, expected);
+    }
+
+    /** Records an operation's outcome in the history and the tally, and compares it with the model's. */
+    void checkOutcome(String call, Object actual, Object expected) {
         op += " -> " + actual;
-        count("retryJob." + actual);
-        assertThat(actual).as(desc("retryJob outcome")).isEqualTo(expected);
+        count(call + "." + actual);
+        assertThat(actual).as(desc(call + " outcome")).isEqualTo(expected);
     }
 
     void pause(boolean pause) {
