@@ -27,25 +27,23 @@ final class TakeAhead {
     /**
      * @param concurrency the worker's processor threads
      * @param max the most jobs held beyond the running ones; {@link #DEFAULT} for
-     *     {@link #defaultCap}; 0 = off
+     *     {@link #DEFAULT_CAP}; 0 = off
      */
     TakeAhead(int concurrency, int max) {
         this.concurrency = concurrency;
-        this.cap = max == DEFAULT ? defaultCap(concurrency) : max;
+        this.cap = max == DEFAULT ? DEFAULT_CAP : max;
     }
 
     /**
-     * 200 at every concurrency: the formula above already keeps the buffer at about one round trip
-     * of work, so the cap binds only for jobs of a few microseconds, where a bigger batch per call
-     * is the whole gain (measured with {@code ProfileMain}, no-op jobs, 50,000 after a 50,000-job
+     * The default cap, the same at every concurrency: the formula above already keeps the buffer
+     * at about one round trip of work, so the cap binds only for jobs of a few microseconds, where
+     * a bigger batch per call is the whole gain (measured with {@code ProfileMain}, no-op jobs, 50,000 after a 50,000-job
      * warm-up: concurrency 1 at cap 16 / 64 / 200: 9.4-10.1k / 12.3-14.3k / 16.2-19.2k jobs/s;
      * concurrency 10 at cap 40 / 100 / 200: 13.4-14.8k / 16.1-16.5k / 15.3-19.0k). A call then
      * takes at most about as many jobs as a concurrency-100 worker's did with the earlier
      * {@code min(200, max(4 * concurrency, 16))}.
      */
-    static int defaultCap(int concurrency) {
-        return 200;
-    }
+    static final int DEFAULT_CAP = 200;
 
     boolean enabled() {
         return cap > 0;

@@ -68,8 +68,8 @@ class TakeAheadWorkerTest {
     void aNegativeTakeAheadIsRefusedNamingTheValue() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> builder().takeAhead(-3))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-3");
-        assertThat(TakeAhead.defaultCap(1)).isEqualTo(200);
-        assertThat(TakeAhead.defaultCap(100)).isEqualTo(200);
+        assertThat(new TakeAhead(1, TakeAhead.DEFAULT).cap()).isEqualTo(200);
+        assertThat(new TakeAhead(100, TakeAhead.DEFAULT).cap()).isEqualTo(200);
         assertThat(new TakeAhead(4, TakeAhead.DEFAULT).cap()).isEqualTo(200);
         assertThat(new TakeAhead(4, 7).cap()).isEqualTo(7);
     }
