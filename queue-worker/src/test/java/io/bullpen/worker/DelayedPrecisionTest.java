@@ -20,7 +20,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Delayed jobs start within a few ms of their due time: the worker arms a client-side timer
  * instead of relying on Redis' blocking timeout (100 ms granularity at hz 10). The benchmark
- * measures the real figures; this test guards against regressions with a loose bound.
+ * measures the real figures; this test guards against that regression with a loose bound on the
+ * median, which a 100 ms granularity would put near 50 ms. The tail is only logged: on a loaded
+ * 2-core CI machine it is the scheduler's, not the worker's (a p99 bound failed there at 50 ms).
  */
 @BullpenTest
 class DelayedPrecisionTest {
@@ -63,7 +65,7 @@ class DelayedPrecisionTest {
             long max = sorted.get(jobs - 1);
             log.info("delayed-job lateness over {} jobs: p50 {} ms, p99 {} ms, max {} ms", jobs, p50, p99, max);
             assertThat(sorted.get(0)).isGreaterThanOrEqualTo(-5);
-            assertThat(p99).isLessThan(50);
+            assertThat(p50).as("median lateness in ms (p99 %d, max %d)", p99, max).isLessThan(25);
         }
     }
 }
