@@ -42,7 +42,8 @@ import java.util.function.Supplier;
  *   <li>{@code bullpen.job.duration{queue,outcome}}: timer of each attempt, outcome
  *       {@code completed}, {@code retrying} or {@code failed}.</li>
  *   <li>{@code bullpen.job.wait{queue}}: timer from when a job was ready to run to when a worker
- *       took it (not recorded for retries, whose timestamps do not tell).</li>
+ *       took it (not recorded for retries and re-runs, a recovered stalled job or a job handed
+ *       back at close, whose ready time is not stored).</li>
  *   <li>{@code bullpen.jobs.completed|failed|retried|stalled{queue}}: counters; {@code failed}
  *       counts jobs failed for good, {@code retried} failed attempts that will run again,
  *       {@code stalled} stalled jobs put back to run.</li>

@@ -118,7 +118,8 @@ public interface Instrumentation {
      * @param queue the queue name
      * @param job the job as taken
      * @param waited from when the job was ready to run (added, plus its delay) to when it was
-     *     taken, by the jobs' timestamps; empty when they do not tell (a retried job)
+     *     taken, by the jobs' timestamps; empty when they do not tell (a retried job, a re-run
+     *     of a recovered stalled job or of a job handed back at close)
      */
     default void jobStarted(String queue, Job<?> job, Optional<Duration> waited) {
     }

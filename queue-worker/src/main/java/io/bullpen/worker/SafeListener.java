@@ -155,9 +155,13 @@ final class SafeListener<T, R> {
         }
     }
 
-    /** Ready = added plus its delay; a retried job's ready time (its backoff's end) is not stored. */
+    /**
+     * Ready = added plus its delay. Only a first start: a retried job's ready time (its backoff's
+     * end) and a re-run's (a stalled job's recovery, a hand-back at close) are not stored, and the
+     * time since the add would count the earlier run as waiting.
+     */
     private static Optional<Duration> waited(Job<?> job) {
-        if (job.attemptsMade() > 0 || job.processedOn().isEmpty()) {
+        if (job.attemptsMade() > 0 || job.attemptsStarted() > 1 || job.stalledCount() > 0 || job.processedOn().isEmpty()) {
             return Optional.empty();
         }
         Duration d = Duration.between(job.timestamp().plus(job.delay()), job.processedOn().get());

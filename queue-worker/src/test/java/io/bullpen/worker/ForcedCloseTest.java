@@ -7,11 +7,15 @@ import io.bullpen.Job;
 import io.bullpen.JobOptions;
 import io.bullpen.JobState;
 import io.bullpen.Queue;
+import io.bullpen.instrument.Instrumentation;
 import io.bullpen.internal.JobFields;
 import io.bullpen.internal.KeyScheme;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,12 +26,14 @@ import org.redisson.client.codec.StringCodec;
 /**
  * A close whose timeout ends with jobs still running hands them back to the queue at once, lock
  * checked, without charging a failed attempt or counting a stall; a crash leaves them to lock expiry.
+ * Either re-run reports no wait to the instrumentation.
  */
 @BullpenTest
 class ForcedCloseTest {
     private BullpenTestContext ctx;
     private Queue<String> queue;
     private final CountDownLatch running = new CountDownLatch(1);
+    private final WaitRecorder waits = new WaitRecorder();
 
     @BeforeEach
     void setUp(BullpenTestContext ctx) {
@@ -58,9 +64,12 @@ class ForcedCloseTest {
         assertThat(queue.getState(job.id())).isEqualTo(JobState.WAITING);
         assertThat(lock(job.id()).get()).isNull();
         try (Worker<String, String> second = Worker.builder(ctx.redisson(), queue.name(), String.class)
-                .processor(c -> "done").build().start()) {
+                .instrumentation(waits).processor(c -> "done").build().start()) {
             await().atMost(Duration.ofSeconds(5)).until(() -> queue.getState(job.id()) == JobState.COMPLETED);
         }
+        // The re-run's start is no wait: the time since the add holds the first run.
+        await().atMost(Duration.ofSeconds(5)).until(() -> waits.started.size() == 1);
+        assertThat(waits.started).containsExactly(Optional.empty());
         Job<String> done = queue.getJob(job.id()).orElseThrow();
         assertThat(done.returnValue(String.class)).contains("done");
         assertThat(done.attemptsMade()).isEqualTo(1);
@@ -99,14 +108,27 @@ class ForcedCloseTest {
 
         assertThat(queue.getState(job.id())).isEqualTo(JobState.ACTIVE);
         try (Worker<String, String> second = Worker.builder(ctx.redisson(), queue.name(), String.class)
-                .processor(c -> "done").build().start()) {
+                .instrumentation(waits).processor(c -> "done").build().start()) {
             await().atMost(Duration.ofSeconds(5)).until(() -> queue.getState(job.id()) == JobState.COMPLETED);
         }
+        // The re-run's start is no wait: the time since the add holds the first run.
+        await().atMost(Duration.ofSeconds(5)).until(() -> waits.started.size() == 1);
+        assertThat(waits.started).containsExactly(Optional.empty());
         Job<String> done = queue.getJob(job.id()).orElseThrow();
         assertThat(done.attemptsMade()).isEqualTo(1);
         assertThat(done.attemptsStarted()).isEqualTo(2);
         assertThat(done.stalledCount()).isEqualTo(1);
         ctx.assertInvariant(queue.name());
+    }
+
+    /** Records the wait each start reports (the {@code bullpen.job.wait} timer's input). */
+    private static final class WaitRecorder implements Instrumentation {
+        final List<Optional<Duration>> started = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void jobStarted(String queue, Job<?> job, Optional<Duration> waited) {
+            started.add(waited);
+        }
     }
 
     /** The job's lock: field lock of its hash. */
