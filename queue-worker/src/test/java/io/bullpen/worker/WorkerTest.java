@@ -260,7 +260,9 @@ class WorkerTest {
         queue.add("later", new Order("A"), JobOptions.builder().delay(Duration.ofMillis(700)).build());
 
         await().atMost(Duration.ofSeconds(5)).until(() -> lateness.size() == 1);
-        assertThat(lateness.get(0)).isBetween(0L, 50L);
+        // Without the worker's own timer it would start at the marker wait's timeout (seconds
+        // late); the bound leaves room for a loaded CI machine's scheduling, not for that.
+        assertThat(lateness.get(0)).isBetween(0L, 250L);
     }
 
     @Test
