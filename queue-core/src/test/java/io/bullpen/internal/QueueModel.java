@@ -16,9 +16,10 @@ import java.util.TreeSet;
  * retention decisions the Lua scripts produce, computed in plain Java.
  *
  * <p>Only what the model test exercises is modelled: no stalled jobs (locks outlive the test), no
- * rate limits, no events. Callers pass {@code now}; the model never reads a clock.
+ * rate limits, no events. Callers pass {@code now}; the model never reads a clock. Its types are in
+ * {@link QueueModelTypes}, the admin changes in {@link QueueModelChanges}.
  */
-final class QueueModel {
+final class QueueModel implements QueueModelTypes {
     /** 2^32: the priority multiplier of prioritized scores. */
     static final long PRIORITY_FACTOR = 1L << 32;
     /** Delayed scores are due * 4096 + (seq mod 4096). */
@@ -28,84 +29,17 @@ final class QueueModel {
     /** The most jobs one retention rule removes per call (moveToFinished's retentionBatch). */
     static final int RETENTION_BATCH = 1000;
 
-    /** Where a job is; mirrors the six state structures. */
-    enum State { WAITING, PRIORITIZED, DELAYED, ACTIVE, COMPLETED, FAILED }
-
-    /** The options a job was added with; the model keeps them to finish the job later. */
-    record Options(String customId, long delayMs, int priority, boolean lifo, int attempts, long backoffMs,
-                   Retention onComplete, Retention onFail, String dedupId) {
-        ScriptTypes.NewJob toNewJob(String name) {
-            return new ScriptTypes.NewJob(customId, name, "{}", optsJson(), delayMs, priority, lifo, null, dedupId, 0, "");
-        }
-
-        /** The stored opts: removeOnFail only (a cancel reads it from there), as JobOptionsText writes it. */
-        String optsJson() {
-            if (onFail.keepsAll()) {
-                return "";
-            }
-            StringBuilder b = new StringBuilder("{\"removeOnFail\":{");
-            if (onFail.count() >= 0) {
-                b.append("\"count\":").append(onFail.count());
-            }
-            if (onFail.maxAgeMillis() >= 0) {
-                b.append(onFail.count() >= 0 ? "," : "").append("\"age\":").append(onFail.maxAgeMillis());
-            }
-            return b.append("}}").toString();
-        }
-    }
-
-    /** One job as the model knows it. */
-    static final class Job {
-        final String id;
-        final Options opts;
-        State state;
-        int attemptsMade;
-        int attemptsStarted;
-        Long fence;
-        Long finishedOn;
-        String lockToken;
-        /** The reason of a cancel while active (field cancel); cleared by a retry. */
-        String cancel;
-        /** The priority: the added one until changePriority changes it. */
-        int priority;
-        /** The data (JSON): "{}" until updateData changes it. */
-        String data = "{}";
-
-        Job(String id, Options opts) {
-            this.id = id;
-            this.opts = opts;
-            this.priority = opts.priority();
-        }
-
-        @Override
-        public String toString() {
-            return id + "[" + state + ", prio=" + priority + ", lifo=" + opts.lifo() + ", attempts="
-                    + attemptsMade + "/" + opts.attempts() + ", backoff=" + opts.backoffMs() + "]";
-        }
-    }
-
-    /** A job taken by a fetch: its id and the lock token the script must return. */
-    record Taken(String id, String lockToken) {
-    }
-
-    /** What a fetch returns: the jobs taken and the next due time of a delayed job (-1 if none). */
-    record Fetch(List<Taken> jobs, long nextDelayedDue, long nextLeaseExpiry) {
-    }
-
-    /** Result of an admin call that can fail with a domain error. */
-    enum Outcome { OK, NOT_FOUND, NOT_IN_STATE, LOCKED }
-
     /** Sorted-set order: score, then member string (Redis compares bytes; ids are ASCII). */
     private static final Comparator<Map.Entry<String, Long>> ZSET_ORDER =
             Comparator.<Map.Entry<String, Long>>comparingLong(Map.Entry::getValue).thenComparing(Map.Entry::getKey);
 
-    private final Map<String, Job> jobs = new LinkedHashMap<>();
+    final Map<String, Job> jobs = new LinkedHashMap<>();
     /** The wait list in LRANGE order: index 0 is the left end; workers take the right end. */
-    private final List<String> wait = new ArrayList<>();
-    private final Map<String, Long> prioritized = new HashMap<>();
-    private final Map<String, Long> delayed = new HashMap<>();
-    private final Map<String, Long> completed = new HashMap<>();
-    private final Map<String, Long> failed = new HashMap<>();
+    final List<String> wait = new ArrayList<>();
+    final Map<String, Long> prioritized = new HashMap<>();
+    final Map<String, Long> delayed = new HashMap<>();
+    final Map<String, Long> completed = new HashMap<>();
+    final Map<String, Long> failed = new HashMap<>();
     /** active id -> lease expiry (take time + lockMs). */
     private final Map<String, Long> leases = new HashMap<>();
     private final long lockMs;
@@ -118,6 +52,8 @@ final class QueueModel {
     /** Statistics for the test's summary: jobs deleted by retention, delayed jobs promoted by fetches. */
     int retentionDeleted;
     int promotedByFetch;
+
+    private final QueueModelChanges changes = new QueueModelChanges(this);
 
     QueueModel(long lockMs) {
         this.lockMs = lockMs;
@@ -226,70 +162,8 @@ final class QueueModel {
         return state;
     }
 
-    /** removeJob. */
-    Outcome remove(String id) {
-        Job job = jobs.get(id);
-        if (job == null) {
-            return Outcome.NOT_FOUND;
-        }
-        if (job.state == State.ACTIVE) {
-            return Outcome.LOCKED; // every active job of this test holds a live lock
-        }
-        switch (job.state) {
-            case WAITING -> wait.remove(id);
-            case PRIORITIZED -> prioritized.remove(id);
-            case DELAYED -> delayed.remove(id);
-            case COMPLETED -> completed.remove(id);
-            case FAILED -> failed.remove(id);
-            default -> throw new IllegalStateException();
-        }
-        jobs.remove(id);
-        releaseDedup(job);
-        return Outcome.OK;
-    }
-
-    /**
-     * cancelJob: an active job is flagged (the first reason stays); a waiting, delayed or
-     * prioritized one fails at once with its stored removeOnFail retention.
-     */
-    io.bullpen.CancelResult cancel(long now, String id, String reason) {
-        Job job = jobs.get(id);
-        if (job == null) {
-            return io.bullpen.CancelResult.NOT_FOUND;
-        }
-        io.bullpen.CancelResult result;
-        switch (job.state) {
-            case ACTIVE -> {
-                if (job.cancel == null) {
-                    job.cancel = reason;
-                }
-                return io.bullpen.CancelResult.CANCEL_REQUESTED;
-            }
-            case COMPLETED, FAILED -> {
-                return io.bullpen.CancelResult.ALREADY_FINISHED;
-            }
-            case WAITING -> {
-                wait.remove(id);
-                result = io.bullpen.CancelResult.CANCELLED_WAITING;
-            }
-            case DELAYED -> {
-                delayed.remove(id);
-                result = io.bullpen.CancelResult.CANCELLED_DELAYED;
-            }
-            case PRIORITIZED -> {
-                prioritized.remove(id);
-                result = io.bullpen.CancelResult.CANCELLED_PRIORITIZED;
-            }
-            default -> throw new IllegalStateException();
-        }
-        job.finishedOn = now;
-        finishInto(job, State.FAILED, failed, now, job.opts.onFail());
-        releaseDedup(job);
-        return result;
-    }
-
     /** Ends or removal: the id is freed when it still names this job. */
-    private void releaseDedup(Job job) {
+    void releaseDedup(Job job) {
         if (job.opts.dedupId() != null) {
             dedupOwners.remove(job.opts.dedupId(), job.id);
         }
@@ -300,85 +174,35 @@ final class QueueModel {
         return new java.util.TreeMap<>(dedupOwners);
     }
 
-    /** promote. */
+    // Admin changes (removeJob, cancelJob, promote, changeDelay, changePriority, updateData,
+    // retryJob) live in QueueModelChanges.
+
+    Outcome remove(String id) {
+        return changes.remove(id);
+    }
+
+    io.bullpen.CancelResult cancel(long now, String id, String reason) {
+        return changes.cancel(now, id, reason);
+    }
+
     Outcome promote(String id) {
-        Job job = jobs.get(id);
-        if (job == null) {
-            return Outcome.NOT_FOUND;
-        }
-        if (job.state != State.DELAYED) {
-            return Outcome.NOT_IN_STATE;
-        }
-        delayed.remove(id);
-        pushReady(job, false);
-        return Outcome.OK;
+        return changes.promote(id);
     }
 
-    /** changeDelay: a delayed job due at now + delayMs; 0 runs it now (as promote). */
     Outcome changeDelay(long now, String id, long delayMs) {
-        Job job = jobs.get(id);
-        if (job == null) {
-            return Outcome.NOT_FOUND;
-        }
-        if (job.state != State.DELAYED) {
-            return Outcome.NOT_IN_STATE;
-        }
-        if (delayMs > 0) {
-            addDelayed(job, now + delayMs);
-        } else {
-            delayed.remove(id);
-            pushReady(job, false);
-        }
-        return Outcome.OK;
+        return changes.changeDelay(now, id, delayMs);
     }
 
-    /** changePriority: a waiting or prioritized job to the back of its new priority (wait for 0). */
     Outcome changePriority(String id, int priority) {
-        Job job = jobs.get(id);
-        if (job == null) {
-            return Outcome.NOT_FOUND;
-        }
-        if (job.state == State.PRIORITIZED) {
-            prioritized.remove(id);
-        } else if (job.state == State.WAITING) {
-            // LREM count 1: the leftmost occurrence.
-            wait.remove(id);
-        } else {
-            return Outcome.NOT_IN_STATE;
-        }
-        job.priority = priority;
-        pushReady(job, false);
-        return Outcome.OK;
+        return changes.changePriority(id, priority);
     }
 
-    /** updateData: any unfinished job's data. */
     Outcome updateData(String id, String data) {
-        Job job = jobs.get(id);
-        if (job == null) {
-            return Outcome.NOT_FOUND;
-        }
-        if (job.state == State.COMPLETED || job.state == State.FAILED) {
-            return Outcome.NOT_IN_STATE;
-        }
-        job.data = data;
-        return Outcome.OK;
+        return changes.updateData(id, data);
     }
 
-    /** retryJob from FAILED. */
     Outcome retryFailed(String id) {
-        Job job = jobs.get(id);
-        if (job == null) {
-            return Outcome.NOT_FOUND;
-        }
-        if (job.state != State.FAILED) {
-            return Outcome.NOT_IN_STATE;
-        }
-        failed.remove(id);
-        job.attemptsMade = 0;
-        job.cancel = null;
-        job.finishedOn = null;
-        pushReady(job, false);
-        return Outcome.OK;
+        return changes.retryFailed(id);
     }
 
     /** pause(true) / pause(false): whether the flag changed. */
@@ -390,14 +214,14 @@ final class QueueModel {
 
     // ---------------------------------------------------------------- internals
 
-    private void addDelayed(Job job, long due) {
+    void addDelayed(Job job, long due) {
         seq++;
         delayed.put(job.id, due * DELAY_FACTOR + (seq % DELAY_FACTOR));
         job.state = State.DELAYED;
     }
 
     /** To prioritized (priority > 0) or wait (RPUSH when front, else LPUSH); returns the state label. */
-    private String pushReady(Job job, boolean front) {
+    String pushReady(Job job, boolean front) {
         if (job.priority > 0) {
             seq++;
             prioritized.put(job.id, job.priority * PRIORITY_FACTOR + seq);
@@ -429,7 +253,7 @@ final class QueueModel {
         }
     }
 
-    private void finishInto(Job job, State state, Map<String, Long> set, long now, Retention r) {
+    void finishInto(Job job, State state, Map<String, Long> set, long now, Retention r) {
         if (r.count() == 0) {
             jobs.remove(job.id);
             retentionDeleted++;

@@ -1,7 +1,7 @@
 package io.bullpen.internal;
 
 import io.bullpen.Retention;
-import io.bullpen.internal.QueueModel.Options;
+import io.bullpen.internal.QueueModelTypes.Options;
 import java.time.Duration;
 import java.util.Random;
 
