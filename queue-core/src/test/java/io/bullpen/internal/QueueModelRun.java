@@ -267,15 +267,7 @@ final class QueueModelRun {
     void promote(String id) {
         op = "promote " + id + " " + state(id);
         Outcome expected = model.promote(id);
-        Outcome actual;
-        try {
-            Futures.join(scripts.promote(id));
-            actual = Outcome.OK;
-        } catch (JobNotFoundException e) {
-            actual = Outcome.NOT_FOUND;
-        } catch (JobStateException e) {
-            actual = Outcome.NOT_IN_STATE;
-        }
+        Outcome actual = outcomeOf(() -> scripts.promote(id));
         checkOutcome("promote", actual, expected);
     }
 
@@ -292,32 +284,27 @@ final class QueueModelRun {
         op = name + " " + id + " " + state(id) + (kind == 0 ? " delay=" + delayMs : kind == 1 ? " priority=" + priority : "");
         Outcome expected = kind == 0 ? model.changeDelay(now, id, delayMs)
                 : kind == 1 ? model.changePriority(id, priority) : model.updateData(id, data);
-        Outcome actual;
-        try {
-            CompletionStage<?> call = kind == 0 ? changes.changeDelay(now, id, delayMs)
-                    : kind == 1 ? changes.changePriority(id, priority) : changes.updateData(id, data);
-            Futures.join(call);
-            actual = Outcome.OK;
-        } catch (JobNotFoundException e) {
-            actual = Outcome.NOT_FOUND;
-        } catch (JobStateException e) {
-            actual = Outcome.NOT_IN_STATE;
-        }
+        Outcome actual = outcomeOf(() -> kind == 0 ? changes.changeDelay(now, id, delayMs)
+                : kind == 1 ? changes.changePriority(id, priority) : changes.updateData(id, data));
         checkOutcome(name, actual, expected);
+    }
+
+    /** An admin call's outcome as the model names it: its domain errors are NOT_FOUND / NOT_IN_STATE. */
+    private static Outcome outcomeOf(Supplier<CompletionStage<?>> call) {
+        try {
+            Futures.join(call.get());
+            return Outcome.OK;
+        } catch (JobNotFoundException e) {
+            return Outcome.NOT_FOUND;
+        } catch (JobStateException e) {
+            return Outcome.NOT_IN_STATE;
+        }
     }
 
     void retry(String id) {
         op = "retryJob(FAILED) " + id + " " + state(id);
         Outcome expected = model.retryFailed(id);
-        Outcome actual;
-        try {
-            Futures.join(scripts.retryJob(id, JobState.FAILED));
-            actual = Outcome.OK;
-        } catch (JobNotFoundException e) {
-            actual = Outcome.NOT_FOUND;
-        } catch (JobStateException e) {
-            actual = Outcome.NOT_IN_STATE;
-        }
+        Outcome actual = outcomeOf(() -> scripts.retryJob(id, JobState.FAILED));
         checkOutcome("retryJob", actual, expected);
     }
 
