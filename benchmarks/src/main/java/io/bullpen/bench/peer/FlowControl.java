@@ -34,6 +34,18 @@ public interface FlowControl {
     List<Long> wakeUpAfterSlotFreed(int trials) throws Exception;
 
     /**
+     * The floor under both wake-ups: one Redis round trip (a GET) through the client library the
+     * peer's worker uses, after the same idle time as a wake-up trial. A wake-up takes at least one
+     * such round trip after its trigger (a freed slot: the finishing worker's own call; a removed
+     * limit: the worker's fetch after the blocking pop returns).
+     *
+     * @param trials how many times
+     * @return each round trip's time, in us
+     * @throws Exception on failure
+     */
+    List<Long> roundTripsAfterIdle(int trials) throws Exception;
+
+    /**
      * Holds an idle worker back with a long rate limit (one start per hour, used), lets it settle,
      * then calls {@code during} while the worker waits.
      *

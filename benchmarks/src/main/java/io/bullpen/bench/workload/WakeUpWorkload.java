@@ -25,12 +25,15 @@ import org.slf4j.LoggerFactory;
  * not woken; see the README):
  * <ul>
  * <li>an idle worker held back by a rate limit (one start per hour, used); the limit is removed:
- *     time to the held-back job's start, p50 and p99 over 200 (20) trials (after 20 (5) not
+ *     time to the held-back job's start, p50 and p99 over 500 (20) trials (after 50 (5) not
  *     counted, for the JIT), measured twice: from before the removing call is sent (includes the
  *     caller's own send and Redis's run of it), and from when its answer came back (the limit was
  *     lifted in between; 0 when the job started first);</li>
  * <li>an idle worker held back at a global concurrency of 1 (a job on another worker holds the
  *     slot); that job returns: time from its return to the next job's start;</li>
+ * <li>the floor under a wake-up: one Redis round trip (a GET) through the same client library
+ *     after the same 50 ms of idle time, p50 and p99 over as many trials; every wake-up takes at
+ *     least one after its trigger;</li>
  * <li>the machine's own floor: one thread waking another parked on a queue (no Redis), p50 and
  *     p99 over as many trials, spaced like the wake-up trials. A wake-up crosses several such
  *     hand-offs (the blocking pop's client thread, the fetch thread, the client thread that takes
@@ -53,6 +56,8 @@ final class WakeUpWorkload implements Workload {
     private final Metric answeredP99 = Metric.lower(name(), "limit removed (from the call's answer) -> next start p99 (ms)", 2);
     private final Metric slotP50 = Metric.lower(name(), "slot freed -> next start p50 (ms)", 2);
     private final Metric slotP99 = Metric.lower(name(), "slot freed -> next start p99 (ms)", 2);
+    private final Metric roundTripP50 = Metric.lower(name(), "machine floor: one Redis round trip p50 (ms), same client, same idle time", 2);
+    private final Metric roundTripP99 = Metric.lower(name(), "machine floor: one Redis round trip p99 (ms), same client, same idle time", 2);
     private final Metric handOffP50 = Metric.lower(name(), "machine floor: one thread hand-off p50 (ms), no Redis", 2);
     private final Metric handOffP99 = Metric.lower(name(), "machine floor: one thread hand-off p99 (ms), no Redis", 2);
     private final Metric waitCommands;
@@ -84,7 +89,8 @@ final class WakeUpWorkload implements Workload {
 
     @Override
     public List<Metric> metrics() {
-        return List.of(limitP50, limitP99, answeredP50, answeredP99, slotP50, slotP99, handOffP50, handOffP99,
+        return List.of(limitP50, limitP99, answeredP50, answeredP99, slotP50, slotP99, roundTripP50, roundTripP99,
+                handOffP50, handOffP99,
                 waitCommands, heartbeats, blockingWaits);
     }
 
@@ -106,11 +112,15 @@ final class WakeUpWorkload implements Workload {
             List<Long> slot = measured(flow.wakeUpAfterSlotFreed(warmUp() + sizes.wakeTrials()));
             values.put(slotP50, Percentiles.nearestRank(slot, 0.50) / 1e3);
             values.put(slotP99, Percentiles.nearestRank(slot, 0.99) / 1e3);
+            List<Long> roundTrip = measured(flow.roundTripsAfterIdle(warmUp() + sizes.wakeTrials()));
+            values.put(roundTripP50, Percentiles.nearestRank(roundTrip, 0.50) / 1e3);
+            values.put(roundTripP99, Percentiles.nearestRank(roundTrip, 0.99) / 1e3);
             List<Long> handOff = measured(handOffs(warmUp() + sizes.wakeTrials()));
             values.put(handOffP50, Percentiles.nearestRank(handOff, 0.50) / 1e3);
             values.put(handOffP99, Percentiles.nearestRank(handOff, 0.99) / 1e3);
-            log.info("{}: slowest wake-ups (us), limit removed {} (from the answer {}), slot freed {}, one thread hand-off {}",
-                    peer.title(), slowest(limit), slowest(answered), slowest(slot), slowest(handOff));
+            log.info("{}: slowest wake-ups (us), limit removed {} (from the answer {}), slot freed {}, one round trip {}, "
+                    + "one thread hand-off {}", peer.title(), slowest(limit), slowest(answered), slowest(slot),
+                    slowest(roundTrip), slowest(handOff));
 
             RedisControl redis = ctx.control();
             AtomicReference<Map<String, Long>> commands = new AtomicReference<>();

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.redisson.api.RBucket;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -131,6 +132,24 @@ final class BullpenFlowControl implements FlowControl {
             second.close();
             queue.obliterate(true);
         }
+    }
+
+    @Override
+    public List<Long> roundTripsAfterIdle(int trials) throws Exception {
+        RBucket<String> bucket = redisson.getBucket("bench:round-trip");
+        bucket.set("x");
+        List<Long> latencies = new ArrayList<>();
+        try {
+            for (int i = 0; i < trials; i++) {
+                Thread.sleep(SETTLE.toMillis()); // the idle time a wake-up trial has before its trigger
+                long sent = System.nanoTime();
+                bucket.get();
+                latencies.add((System.nanoTime() - sent) / 1_000);
+            }
+        } finally {
+            bucket.delete();
+        }
+        return latencies;
     }
 
     @Override
