@@ -12,6 +12,9 @@
   that is a multiple of 64; the events before it go in untrimmed. So a single add to a busy
   queue reads meta only every 64th time, and the stream exceeds its cap by at most 63 entries
   (besides XADD ~'s own slack).
+  The group sets (groups, groups:ready, groups:limited) are not KEYS: groups(q) builds them from
+  jobKeyPrefix (same slot) when a group is involved, so a call for a queue without groups passes
+  no argument for them (each key argument costs Redis ~2,000 instructions per call).
 
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait
@@ -21,9 +24,6 @@
     5 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused; see readMeta)
     6 events        STREAM  <prefix>:{<queue>}:events
     7 id            STRING  <prefix>:{<queue>}:id  (automatic id counter)
-    8 groups         ZSET    <prefix>:{<queue>}:groups  (registry of groups)
-    9 groupsReady    ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
-    10 groupsLimited ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:  job keys are built from it (same slot)
     2 now           epoch millis (the job's timestamp)
@@ -52,11 +52,10 @@
 --- @include "signalWorkers"
 --- @include "emitEvent"
 --- @include "readMeta"
---- @include "groupState"
+--- @include "groups"
 --- @include "claimDeduplication"
 
 local q = {
-  groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker, meta = KEY.meta,
   events = KEY.events, jobPrefix = ARGV[1], now = tonumber(ARGV[2]), trimLazily = true
 }
@@ -68,19 +67,24 @@ if (#ARGV - 2) % 11 == 1 then
   lastJobArg, traceContext = #ARGV - 1, ARGV[#ARGV]
 end
 
--- Max sizes first: a call that would overfill a group writes nothing.
-local adding = {}
+-- Max sizes first: a call that would overfill a group writes nothing. (No table unless a job
+-- has a group: an add of ungrouped jobs pays nothing for groups.)
+local adding
 for i = 3, lastJobArg, 11 do
   local group = ARGV[i + 7]
   if group ~= "" and tonumber(ARGV[i + 4]) <= 0 and (ARGV[i] == "" or redis.call("EXISTS", q.jobPrefix .. ARGV[i]) == 0) then
+    adding = adding or {}
     adding[group] = (adding[group] or 0) + 1
   end
 end
-for group, count in pairs(adding) do
-  local jobsKey, stateKey = groupKeys(q, group)
-  local maxSize = tonumber(redis.call("HGET", stateKey, "maxSize"))
-  if maxSize and redis.call("ZCARD", jobsKey) + count > maxSize then
-    return {-8, group, maxSize}
+if adding then
+  local G = groups(q)
+  for group, count in pairs(adding) do
+    local jobsKey, stateKey = G.keys(q, group)
+    local maxSize = tonumber(redis.call("HGET", stateKey, "maxSize"))
+    if maxSize and redis.call("ZCARD", jobsKey) + count > maxSize then
+      return {-8, group, maxSize}
+    end
   end
 end
 
@@ -154,7 +158,7 @@ for i = 3, lastJobArg, 11 do
       local state = pushReady(q, jobId, priority, lifo, group)
       -- A wait list that already held work has been signalled: a take that leaves jobs behind
       -- sets the marker again. Only a job that makes it non-empty needs to wake workers (a
-      -- grouped job's group signals when it becomes ready: readyGroup).
+      -- grouped job's group signals when it becomes ready: groups, G.ready).
       if not group and (state ~= "waiting" or q.waitLength == 1) then
         signalWorkers(q, 0)
       end

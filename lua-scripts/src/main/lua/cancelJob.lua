@@ -36,7 +36,7 @@
     none for an active job
 ]]
 --- @include "failCancelled"
---- @include "groupState"
+--- @include "groups"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
@@ -64,12 +64,12 @@ elseif redis.call("ZREM", KEY.prioritized, jobId) == 1 then
 else
   local group = redis.call("HGET", jobKey, "grp")
   if group then
-    local jobsKey, stateKey = groupKeys(q, group)
+    local jobsKey, stateKey = groups(q).keys(q, group)
     if redis.call("ZREM", jobsKey, jobId) == 1 then
       prev, code = "waiting", 1
       redis.call("HINCRBY", q.meta, "gout", 1)
       if redis.call("EXISTS", jobsKey) == 0 then
-        forgetGroup(q, group, stateKey)
+        groups(q).forget(q, group, stateKey)
       end
     end
   end

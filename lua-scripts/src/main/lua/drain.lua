@@ -29,7 +29,7 @@
 ]]
 --- @include "removeJobData"
 --- @include "emitEvent"
---- @include "groupState"
+--- @include "groups"
 --- @include "releaseDeduplication"
 
 local q = {
@@ -71,7 +71,7 @@ drainSet(KEY.prioritized)
 -- Grouped ready jobs: every registered group (a group with jobs is registered).
 if removed < limit and groupedWaiting() > 0 then
   for _, g in ipairs(redis.call("ZRANGE", q.groups, 0, -1)) do
-    local jobsKey, stateKey = groupKeys(q, g)
+    local jobsKey, stateKey = groups(q).keys(q, g)
     local before = removed
     drainSet(jobsKey)
     if removed > before then
@@ -79,7 +79,7 @@ if removed < limit and groupedWaiting() > 0 then
       if redis.call("EXISTS", jobsKey) == 0 then
         redis.call("ZREM", q.groupsReady, g)
         redis.call("ZREM", q.groupsLimited, g)
-        forgetGroup(q, g, stateKey)
+        groups(q).forget(q, g, stateKey)
       end
     end
     if removed >= limit then

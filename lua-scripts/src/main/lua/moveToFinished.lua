@@ -18,6 +18,9 @@
   the same call (see moveToActive). Job keys and
   per-scheduler hashes (<prefix>:{<queue>}:scheduler:<id>, from the job prefix with scheduler: for job:)
   are built from jobKeyPrefix (same slot).
+  The group sets (groups, groups:ready, groups:limited) are not KEYS: groups(q) builds them from
+  jobKeyPrefix (same slot) when a group is involved, so a call for a queue without groups passes
+  no argument for them (each key argument costs Redis ~2,000 instructions per call).
 
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait
@@ -33,10 +36,7 @@
     11 metricsCompleted LIST <prefix>:{<queue>}:metrics:completed  (per-minute counts)
     12 metricsFailed  LIST  <prefix>:{<queue>}:metrics:failed  (per-minute counts)
     13 schedulers   ZSET    <prefix>:{<queue>}:schedulers  (job scheduler ids by next run: advanced on take, janitor)
-    14 groups        ZSET    <prefix>:{<queue>}:groups  (registry of groups)
-    15 groupsReady   ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
-    16 groupsLimited ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
-    17 id           STRING  <prefix>:{<queue>}:id  (a kept deduplicated add becomes a job: endDeduplication)
+    14 id           STRING  <prefix>:{<queue>}:id  (a kept deduplicated add becomes a job: endDeduplication)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
@@ -126,7 +126,6 @@
 --- @include "keepResult"
 
 local q = {
-  groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, leases = KEY.leases,
   failed = KEY.failed, marker = KEY.marker, meta = KEY.meta, events = KEY.events, fence = KEY.fence,
   completed = KEY.completed, id = KEY.id, jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2],

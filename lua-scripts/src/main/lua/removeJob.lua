@@ -29,7 +29,7 @@
 --- @include "removeJobData"
 --- @include "emitEvent"
 --- @include "releaseGroupSlot"
---- @include "groupState"
+--- @include "groups"
 --- @include "releaseDeduplication"
 --- @include "redisNowMs"
 
@@ -61,12 +61,12 @@ local group = fields[1]
 if prev == "active" and group then
   releaseGroupSlot(q, jobId, group)
 elseif not prev and group then
-  local jobsKey, stateKey = groupKeys(q, group)
+  local jobsKey, stateKey = groups(q).keys(q, group)
   if redis.call("ZREM", jobsKey, jobId) == 1 then
     prev = "waiting"
     redis.call("HINCRBY", q.meta, "gout", 1)
     if redis.call("EXISTS", jobsKey) == 0 then
-      forgetGroup(q, group, stateKey)
+      groups(q).forget(q, group, stateKey)
     end
   end
 end

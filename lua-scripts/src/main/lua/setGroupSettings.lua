@@ -3,9 +3,9 @@
   for groups (meta g:concurrency, g:rl:max, g:rl:per, g:rl:burst), then put what may run again
   where the take finds it. A group's settings: concurrency, rl:max, rl:per, rl:burst, maxSize,
   weight, paused. Pausing takes the group out of groups:ready and groups:limited; anything else
-  re-evaluates it (readyGroup: into groups:ready, signalling the marker, or groups:limited). A
+  re-evaluates it (groups: G.ready, into groups:ready, signalling the marker, or groups:limited). A
   change of the defaults re-evaluates the rate-limited groups (at most 1000) and wakes workers.
-  A group keeps its registry entry while it has a setting, a ready or an active job (forgetGroup).
+  A group keeps its registry entry while it has a setting, a ready or an active job (groups: G.forget).
   Sets meta gsettings (never cleared): until then no script reads a group's settings.
   Values are validated by the caller.
 
@@ -31,7 +31,7 @@
   Events:
     paused, resumed (field group) when a group's paused setting changes
 ]]
---- @include "groupState"
+--- @include "groups"
 --- @include "emitEvent"
 --- @include "signalWorkers"
 
@@ -41,8 +41,9 @@ local q = {
 }
 local group = ARGV[2]
 local changed = 0
--- From now on the take and the finish read each group's settings (groupState); never cleared.
-redis.call("HSET", q.meta, "gsettings", "1")
+-- From now on the take and the finish read each group's settings (groups: G.state); never cleared.
+-- flow: readMeta reads the flow-control fields (gsettings among them) only while it is set.
+redis.call("HSET", q.meta, "gsettings", "1", "flow", "1")
 
 -- One statement per setting: every field name stays a literal (LuaVocabularyTest reads them).
 if group == "" then
@@ -74,14 +75,14 @@ if group == "" then
   if #limited > 0 then
     redis.call("ZREM", q.groupsLimited, unpack(limited))
     for _, g in ipairs(limited) do
-      readyGroup(q, g)
+      groups(q).ready(q, g)
     end
   end
   signalWorkers(q, 0)
   return changed > 0 and 1 or 0
 end
 
-local jobsKey, stateKey = groupKeys(q, group)
+local jobsKey, stateKey = groups(q).keys(q, group)
 local pausedBefore = redis.call("HEXISTS", stateKey, "paused") == 1
 if ARGV[3] == "" then
   changed = changed + redis.call("HDEL", stateKey, "concurrency")
@@ -138,10 +139,10 @@ if pausedNow then
 elseif redis.call("EXISTS", jobsKey) == 1 then
   -- A changed limit may release (or hold back) the group now.
   redis.call("ZREM", q.groupsLimited, group)
-  if readyGroup(q, group, nil, true) then
+  if groups(q).ready(q, group, nil, true) then
     signalWorkers(q, 0)
   end
 else
-  forgetGroup(q, group, stateKey)
+  groups(q).forget(q, group, stateKey)
 end
 return changed > 0 and 1 or 0

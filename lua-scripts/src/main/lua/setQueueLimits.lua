@@ -7,6 +7,8 @@
   GCRA state rl:tat. Setting it keeps the state, but no further ahead than one new interval
   (Redis clock), so a raised limit is not held back by the old schedule.
   Global concurrency: field concurrency.
+  Then meta flow (see readMeta) is set while a limit, a manual limit (limitedUntil) or groups
+  (groups, gsettings) are in use, and deleted when none is.
 
   KEYS:
     1 meta          HASH    <prefix>:{<queue>}:meta
@@ -47,6 +49,13 @@ if concurrency == "-" then
   redis.call("HDEL", KEY.meta, "concurrency")
 elseif concurrency ~= "" then
   redis.call("HSET", KEY.meta, "concurrency", concurrency)
+end
+-- flow tells readMeta to read the flow-control fields: kept while any of them is in use.
+local inUse = redis.call("HMGET", KEY.meta, "concurrency", "rl:max", "limitedUntil", "groups", "gsettings")
+if inUse[1] or inUse[2] or inUse[3] or inUse[4] or inUse[5] then
+  redis.call("HSET", KEY.meta, "flow", "1")
+else
+  redis.call("HDEL", KEY.meta, "flow")
 end
 signalWorkers(q, 0)
 return 1

@@ -5,7 +5,7 @@
   changePriority, updateData), which name the state a job is in; not on any hot path.
   Reads q.completed, q.failed, q.delayed, q.prioritized, q.leases, q.wait and q.jobPrefix.
 ]]
---- @include "groupState"
+--- @include "groups"
 
 local function jobState(q, jobId)
   for _, s in ipairs({{q.completed, "completed"}, {q.failed, "failed"}, {q.delayed, "delayed"},
@@ -15,7 +15,7 @@ local function jobState(q, jobId)
     end
   end
   local group = redis.call("HGET", q.jobPrefix .. jobId, "grp")
-  if group and redis.call("ZSCORE", (groupKeys(q, group)), jobId) then
+  if group and redis.call("ZSCORE", (groups(q).keys(q, group)), jobId) then
     return "waiting"
   end
   if redis.call("LPOS", q.wait, jobId) then

@@ -12,7 +12,8 @@
               start minus the horizon), else nil
   Rate limit: GCRA with booked starts. Interval T = per / max; a start s is allowed when
   s >= tat - burst * T, then tat = max(tat, s) + T; each job of the call is booked at
-  s = max(redisNow, tat - burst * T, limitedUntil). A limitedUntil that has passed is deleted.
+  s = max(redisNow, tat - burst * T, limitedUntil). A limitedUntil that has passed is deleted
+  (with meta flow when nothing else of flow control is in use, see readMeta).
   bookStart(q, L): the booked start of the next leased job, or nil when L does not book: returns
   processedOn (ceil(s), Redis clock) and the ms until it (0 = now), and advances the GCRA state.
   commitLimit(q, L): stores rl:tat when the take booked under a rate limit.
@@ -46,8 +47,13 @@ local function limitTake(q, f)
   if q.rlMax or q.limitedUntil then
     local now = redisNowMs(q)
     if q.limitedUntil and q.limitedUntil <= now then
-      redis.call("HDEL", q.meta, "limitedUntil")
       q.limitedUntil = nil
+      if q.concurrency or q.rlMax or q.groupsOn or q.gSettings then
+        redis.call("HDEL", q.meta, "limitedUntil")
+      else
+        -- It was the only flow-control field in use: plain takes again (readMeta's flow).
+        redis.call("HDEL", q.meta, "limitedUntil", "flow")
+      end
     end
     if q.rlMax or q.limitedUntil then
       L.rate = true

@@ -19,144 +19,220 @@
   ungrouped job).
 ]]
 --- @include "popReadyJobs"
---- @include "groupState"
+--- @include "groups"
+--- @include "redisNowMs"
 --- @include "intText"
 --- @include "readMeta"
 
-local function releaseLimitedGroups(q)
-  -- Only a group setting, default or manual group limit puts a group there (meta gsettings).
-  if not q.gSettings then
-    return
-  end
-  -- The clock is read only when some group is limited.
-  local first = redis.call("ZRANGE", q.groupsLimited, 0, 0, "WITHSCORES")
-  if not first[2] or tonumber(first[2]) > groupClock(q) then
-    return
-  end
-  local due = redis.call("ZRANGEBYSCORE", q.groupsLimited, "-inf", groupClock(q), "LIMIT", 0, 100)
-  if #due > 0 then
-    redis.call("ZREM", q.groupsLimited, unpack(due))
-    for _, g in ipairs(due) do
-      readyGroup(q, g)
-    end
-  end
-end
+-- The grouped pick and its helpers, built by a call's first grouped take: a call pays for each
+-- top-level function a script defines, so a queue without groups does not pay for these eight.
+local groupPick
 
--- Up to n ungrouped ids appended to ids; returns how many.
-local function popUngrouped(q, n, ids)
-  local popped = redis.call("RPOP", q.wait, intText(n)) or {}
-  for _, id in ipairs(popped) do
-    ids[#ids + 1] = id
-  end
-  if #popped < n then
-    local more = redis.call("ZPOPMIN", q.prioritized, intText(n - #popped))
-    for i = 1, #more, 2 do
-      ids[#ids + 1] = more[i]
+local function buildGroupPick(G)
+  local function releaseLimitedGroups(q)
+    -- Only a group setting, default or manual group limit puts a group there (meta gsettings).
+    if not q.gSettings then
+      return
     end
-    return #popped + #more / 2
+    -- The clock is read only when some group is limited.
+    local first = redis.call("ZRANGE", q.groupsLimited, 0, 0, "WITHSCORES")
+    if not first[2] or tonumber(first[2]) > redisNowMs(q) then
+      return
+    end
+    local due = redis.call("ZRANGEBYSCORE", q.groupsLimited, "-inf", redisNowMs(q), "LIMIT", 0, 100)
+    if #due > 0 then
+      redis.call("ZREM", q.groupsLimited, unpack(due))
+      for _, g in ipairs(due) do
+        G.ready(q, g)
+      end
+    end
   end
-  return #popped
-end
 
--- How many of n jobs the group's rate limit lets start now; advances s.tat for them.
-local function rateAllowance(q, s, n)
-  if not s.rateMax then
-    return n
+  -- Up to n ungrouped ids appended to ids; returns how many.
+  local function popUngrouped(q, n, ids)
+    local popped = redis.call("RPOP", q.wait, intText(n)) or {}
+    for _, id in ipairs(popped) do
+      ids[#ids + 1] = id
+    end
+    if #popped < n then
+      local more = redis.call("ZPOPMIN", q.prioritized, intText(n - #popped))
+      for i = 1, #more, 2 do
+        ids[#ids + 1] = more[i]
+      end
+      return #popped + #more / 2
+    end
+    return #popped
   end
-  local now, interval = groupClock(q), s.ratePer / s.rateMax
-  local k = 0
-  while k < n and now >= s.tat - s.rateBurst * interval do
-    s.tat = math.max(s.tat, now) + interval
-    k = k + 1
-  end
-  return k
-end
 
--- One visit of group g (tag, runner-up tag or nil): takes what it may; returns its new tag, or
--- nil when it left groups:ready (parked, or emptied).
-local function serveGroup(q, g, tag, nextTag, want, ids)
-  local jobsKey, stateKey = groupKeys(q, g)
-  local s = groupState(q, stateKey)
-  local n = want
-  if nextTag then
-    n = math.min(n, math.floor((nextTag - tag) * s.weight) + 1)
-  end
-  if s.concurrency then
-    n = math.min(n, s.concurrency - s.active)
-  end
-  if s.paused or groupNextStart(q, s) > 0 then
-    n = 0
-  end
-  local got = 0
-  if n > 0 then
-    local oldTat = s.tat
-    n = rateAllowance(q, s, n)
-    local popped = n > 0 and redis.call("ZPOPMIN", jobsKey, intText(n)) or {}
-    got = #popped / 2
-    for i = 1, #popped, 2 do
-      ids[#ids + 1] = popped[i]
-      q.takenGroup[popped[i]] = g
+  -- How many of n jobs the group's rate limit lets start now; advances s.tat for them.
+  local function rateAllowance(q, s, n)
+    if not s.rateMax then
+      return n
     end
-    if got > 0 then
-      s.active = redis.call("HINCRBY", stateKey, "active", intText(got))
-      q.gTaken = q.gTaken + got
+    local now, interval = redisNowMs(q), s.ratePer / s.rateMax
+    local k = 0
+    while k < n and now >= s.tat - s.rateBurst * interval do
+      s.tat = math.max(s.tat, now) + interval
+      k = k + 1
     end
-    if s.rateMax then
-      if got < n then
-        -- The group ran out: only the starts made count.
-        s.tat = oldTat
-        rateAllowance(q, s, got)
+    return k
+  end
+
+  -- One visit of group g (tag, runner-up tag or nil): takes what it may; returns its new tag, or
+  -- nil when it left groups:ready (parked, or emptied).
+  local function serveGroup(q, g, tag, nextTag, want, ids)
+    local jobsKey, stateKey = G.keys(q, g)
+    local s = G.state(q, stateKey)
+    local n = want
+    if nextTag then
+      n = math.min(n, math.floor((nextTag - tag) * s.weight) + 1)
+    end
+    if s.concurrency then
+      n = math.min(n, s.concurrency - s.active)
+    end
+    if s.paused or G.nextStart(q, s) > 0 then
+      n = 0
+    end
+    local got = 0
+    if n > 0 then
+      local oldTat = s.tat
+      n = rateAllowance(q, s, n)
+      local popped = n > 0 and redis.call("ZPOPMIN", jobsKey, intText(n)) or {}
+      got = #popped / 2
+      for i = 1, #popped, 2 do
+        ids[#ids + 1] = popped[i]
+        q.takenGroup[popped[i]] = g
       end
       if got > 0 then
-        redis.call("HSET", stateKey, "rl:tat", string.format("%.3f", s.tat))
+        s.active = redis.call("HINCRBY", stateKey, "active", intText(got))
+        q.gTaken = q.gTaken + got
+      end
+      if s.rateMax then
+        if got < n then
+          -- The group ran out: only the starts made count.
+          s.tat = oldTat
+          rateAllowance(q, s, got)
+        end
+        if got > 0 then
+          redis.call("HSET", stateKey, "rl:tat", string.format("%.3f", s.tat))
+        end
       end
     end
-  end
-  local blocked = s.paused or (s.concurrency and s.active >= s.concurrency)
-  local at = blocked and 0 or groupNextStart(q, s)
-  if (n > 0 and got < n) or blocked or at > 0 then
-    redis.call("ZREM", q.groupsReady, g)
-    if n > 0 and got < n and s.active == 0 then
-      -- Emptied and idle: nothing will release it, so it may leave the registry now.
-      forgetGroup(q, g, stateKey)
+    local blocked = s.paused or (s.concurrency and s.active >= s.concurrency)
+    local at = blocked and 0 or G.nextStart(q, s)
+    if (n > 0 and got < n) or blocked or at > 0 then
+      redis.call("ZREM", q.groupsReady, g)
+      if n > 0 and got < n and s.active == 0 then
+        -- Emptied and idle: nothing will release it, so it may leave the registry now.
+        G.forget(q, g, stateKey)
+      end
+      if at > 0 and (got == n) then
+        redis.call("ZADD", q.groupsLimited, at, g)
+      end
+      return nil
     end
-    if at > 0 and (got == n) then
-      redis.call("ZADD", q.groupsLimited, at, g)
+    return tag + got / s.weight
+  end
+
+  -- Up to size of the lowest members of groups:ready, in order ({g, tag}), and the last one's tag
+  -- when there may be more (nil: the window holds them all).
+  local function readWindow(q, size)
+    local r = redis.call("ZRANGE", q.groupsReady, 0, size - 1, "WITHSCORES")
+    local win = {}
+    for i = 1, #r, 2 do
+      win[#win + 1] = {g = r[i], tag = tonumber(r[i + 1])}
     end
-    return nil
+    return win, (#win == size and win[#win].tag or nil)
   end
-  return tag + got / s.weight
-end
 
--- Up to size of the lowest members of groups:ready, in order ({g, tag}), and the last one's tag
--- when there may be more (nil: the window holds them all).
-local function readWindow(q, size)
-  local r = redis.call("ZRANGE", q.groupsReady, 0, size - 1, "WITHSCORES")
-  local win = {}
-  for i = 1, #r, 2 do
-    win[#win + 1] = {g = r[i], tag = tonumber(r[i + 1])}
+  -- Puts e back into the window in tag order (ties by name, as the ZSET orders them).
+  local function insertByTag(win, e)
+    local i = #win + 1
+    while i > 1 and (win[i - 1].tag > e.tag or (win[i - 1].tag == e.tag and win[i - 1].g > e.g)) do
+      win[i] = win[i - 1]
+      i = i - 1
+    end
+    win[i] = e
   end
-  return win, (#win == size and win[#win].tag or nil)
-end
 
--- Puts e back into the window in tag order (ties by name, as the ZSET orders them).
-local function insertByTag(win, e)
-  local i = #win + 1
-  while i > 1 and (win[i - 1].tag > e.tag or (win[i - 1].tag == e.tag and win[i - 1].g > e.g)) do
-    win[i] = win[i - 1]
-    i = i - 1
+  local function writeTags(q, retagged)
+    local args = {}
+    for g, tag in pairs(retagged) do
+      args[#args + 1] = string.format("%.17g", tag)
+      args[#args + 1] = g
+    end
+    if #args > 0 then
+      redis.call("ZADD", q.groupsReady, "XX", unpack(args))
+    end
   end
-  win[i] = e
-end
 
-local function writeTags(q, retagged)
-  local args = {}
-  for g, tag in pairs(retagged) do
-    args[#args + 1] = string.format("%.17g", tag)
-    args[#args + 1] = g
-  end
-  if #args > 0 then
-    redis.call("ZADD", q.groupsReady, "XX", unpack(args))
+  return function(q, f)
+    releaseLimitedGroups(q)
+    -- One EXISTS for both (an empty list or set does not exist).
+    if redis.call("EXISTS", q.wait, q.prioritized) > 0 and not redis.call("ZSCORE", q.groupsReady, "") then
+      redis.call("ZADD", q.groupsReady, q.gvt, "")
+    end
+    local ids, served = {}, nil
+    q.gTaken = 0
+    -- Which group each grouped id came from: a dropped one (hash gone) still gives its slot back.
+    q.takenGroup = {}
+    local size = math.min(f.count, 16) + 1
+    local win, bound = readWindow(q, size)
+    local retagged = {}
+    -- Each visit takes a job or parks a group; the bound only guards against surprises.
+    local visits = 0
+    while #ids < f.count and visits < f.count + 1000 do
+      visits = visits + 1
+      if bound and (not win[1] or win[1].tag > bound) then
+        -- Past the window: the lowest may be beyond it.
+        writeTags(q, retagged)
+        retagged = {}
+        win, bound = readWindow(q, size)
+      end
+      local top = table.remove(win, 1)
+      if not top then
+        break
+      end
+      local g, tag = top.g, top.tag
+      -- The runner-up: beyond the window no tag is below bound (a lower guess only takes less).
+      local nextTag = win[1] and win[1].tag
+      if bound and (not nextTag or nextTag > bound) then
+        nextTag = bound
+      end
+      served = tag
+      local want = f.count - #ids
+      local newTag
+      if g == "" then
+        local n = nextTag and math.min(want, math.floor(nextTag - tag) + 1) or want
+        local got = popUngrouped(q, n, ids)
+        if got < n then
+          redis.call("ZREM", q.groupsReady, "")
+        else
+          newTag = tag + got
+        end
+      else
+        newTag = serveGroup(q, g, tag, nextTag, want, ids)
+      end
+      retagged[g] = newTag
+      if newTag then
+        insertByTag(win, {g = g, tag = newTag})
+      end
+    end
+    writeTags(q, retagged)
+    if served then
+      served = string.format("%.17g", served)
+      if q.gTaken > 0 then
+        -- gout as readMeta read it (only the pick and removals change it, never in the same call).
+        q.gOut = q.gOut + q.gTaken
+        redis.call("HSET", q.meta, "gvt", served, "gout", intText(q.gOut))
+      else
+        redis.call("HSET", q.meta, "gvt", served)
+      end
+      q.gvt = served
+    end
+    -- Known from the window: 0 when it held every member and none is left, else positive.
+    q.readyGroups = #win + (bound and 1 or 0)
+    return ids, q.readyGroups == 0
   end
 end
 
@@ -165,78 +241,18 @@ local function pickReadyJobs(q, f)
   if not q.groupsOn then
     return popReadyJobs(q, f)
   end
-  releaseLimitedGroups(q)
-  -- One EXISTS for both (an empty list or set does not exist).
-  if redis.call("EXISTS", q.wait, q.prioritized) > 0 and not redis.call("ZSCORE", q.groupsReady, "") then
-    redis.call("ZADD", q.groupsReady, q.gvt, "")
-  end
-  local ids, served = {}, nil
-  q.gTaken = 0
-  -- Which group each grouped id came from: a dropped one (hash gone) still gives its slot back.
-  q.takenGroup = {}
-  local size = math.min(f.count, 16) + 1
-  local win, bound = readWindow(q, size)
-  local retagged = {}
-  -- Each visit takes a job or parks a group; the bound only guards against surprises.
-  local visits = 0
-  while #ids < f.count and visits < f.count + 1000 do
-    visits = visits + 1
-    if bound and (not win[1] or win[1].tag > bound) then
-      -- Past the window: the lowest may be beyond it.
-      writeTags(q, retagged)
-      retagged = {}
-      win, bound = readWindow(q, size)
-    end
-    local top = table.remove(win, 1)
-    if not top then
-      break
-    end
-    local g, tag = top.g, top.tag
-    -- The runner-up: beyond the window no tag is below bound (a lower guess only takes less).
-    local nextTag = win[1] and win[1].tag
-    if bound and (not nextTag or nextTag > bound) then
-      nextTag = bound
-    end
-    served = tag
-    local want = f.count - #ids
-    local newTag
-    if g == "" then
-      local n = nextTag and math.min(want, math.floor(nextTag - tag) + 1) or want
-      local got = popUngrouped(q, n, ids)
-      if got < n then
-        redis.call("ZREM", q.groupsReady, "")
-      else
-        newTag = tag + got
-      end
-    else
-      newTag = serveGroup(q, g, tag, nextTag, want, ids)
-    end
-    retagged[g] = newTag
-    if newTag then
-      insertByTag(win, {g = g, tag = newTag})
-    end
-  end
-  writeTags(q, retagged)
-  if served then
-    served = string.format("%.17g", served)
-    if q.gTaken > 0 then
-      -- gout as readMeta read it (only the pick and removals change it, never in the same call).
-      q.gOut = q.gOut + q.gTaken
-      redis.call("HSET", q.meta, "gvt", served, "gout", intText(q.gOut))
-    else
-      redis.call("HSET", q.meta, "gvt", served)
-    end
-    q.gvt = served
-  end
-  -- Known from the window: 0 when it held every member and none is left, else positive.
-  q.readyGroups = #win + (bound and 1 or 0)
-  return ids, q.readyGroups == 0
+  groupPick = groupPick or buildGroupPick(groups(q))
+  return groupPick(q, f)
 end
 
 -- Whether jobs are left ready after a take (the take wakes the next worker when so).
 local function readyLeft(q)
   if q.groupsOn then
-    return (q.readyGroups or redis.call("ZCARD", q.groupsReady)) > 0
+    if q.readyGroups then
+      return q.readyGroups > 0
+    end
+    groups(q)
+    return redis.call("ZCARD", q.groupsReady) > 0
   end
   return redis.call("LLEN", q.wait) > 0 or redis.call("ZCARD", q.prioritized) > 0
 end

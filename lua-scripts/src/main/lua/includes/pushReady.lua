@@ -3,7 +3,7 @@
   group's ZSET group:<g> (score priority * 2^32 + seq, FIFO within a priority; front = true puts
   it before every job of its priority: priority * 2^32 - seq - 1; seq from meta gin, which also
   counts grouped jobs made ready: gin - gout are ready), the group is registered, and the group
-  enters groups:ready when it may run (readyGroup, which signals the marker); a group that had
+  enters groups:ready when it may run (groups: G.ready, which signals the marker); a group that had
   ready jobs already is where it belongs, so only its first ready job costs those commands (and
   the meta read). Otherwise a priority > 0 goes to prioritized (score = priority * 2^32 + a
   per-queue sequence, so equal priorities run FIFO); else wait, which workers take from the
@@ -12,12 +12,13 @@
   Returns the state label the job is now in (a grouped ready job is "waiting"); sets
   q.waitLength to wait's length after a push to wait.
 ]]
---- @include "groupState"
+--- @include "groups"
 --- @include "readMeta"
 
 local function pushReady(q, jobId, priority, front, group)
   if group then
-    local jobsKey = groupKeys(q, group)
+    local G = groups(q)
+    local jobsKey = G.keys(q, group)
     -- gin counts the grouped jobs made ready and is their sequence too: one command for both
     -- (grouped ready jobs = gin - gout; the pick and removals count gout).
     local seq = redis.call("HINCRBY", q.meta, "gin", 1) % 4294967296
@@ -29,11 +30,11 @@ local function pushReady(q, jobId, priority, front, group)
     if redis.call("ZCARD", jobsKey) == 1 then
       readMeta(q)
       if not q.groupsOn then
-        redis.call("HSET", q.meta, "groups", "1")
+        redis.call("HSET", q.meta, "groups", "1", "flow", "1")
         q.groupsOn = true
       end
       redis.call("ZADD", q.groups, "NX", 0, group)
-      readyGroup(q, group, nil, true)
+      G.ready(q, group, nil, true)
     end
     return "waiting"
   end

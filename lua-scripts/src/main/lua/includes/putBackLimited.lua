@@ -4,7 +4,7 @@
   group, through pushReady) with ats - 1, so no attempt is used and no stall is counted (atm is
   unchanged); limitedUntil = Redis now + delayMs is set on the queue (meta) or, for scope
   "group" on a job with a group (field grp), on the group (groupmeta:<g>, which the group pick
-  honours; meta gsettings is set so it reads it); a job without a group limits the queue. A
+  honours; meta gsettings is set so it reads it; meta flow with either, see readMeta); a job without a group limits the queue. A
   limit already further out is kept. The caller releases the lock and lease with the batch's
   others. Emits waiting (prev = active).
   Returns the state the job is now in.
@@ -28,13 +28,13 @@ local function putBackLimited(q, jobId, delayMs, scope)
     if untilMs > current then
       redis.call("HSET", groupMeta, "limitedUntil", intText(untilMs))
     end
-    -- Group limits are read only once the queue has one (groupState); the same call's take too.
-    redis.call("HSET", q.meta, "gsettings", "1")
+    -- Group limits are read only once the queue has one (groups: G.state); the same call's take too.
+    redis.call("HSET", q.meta, "gsettings", "1", "flow", "1")
     q.gSettings = true
   else
     readMeta(q)
     if untilMs > (q.limitedUntil or 0) then
-      redis.call("HSET", q.meta, "limitedUntil", intText(untilMs))
+      redis.call("HSET", q.meta, "limitedUntil", intText(untilMs), "flow", "1")
       -- The same call's take honours it.
       q.limitedUntil = untilMs
     end

@@ -12,7 +12,7 @@
     schedulers     job scheduler ids by next run (addSchedulerIteration, advanceSchedulerOnTake)
     metrics        {completed = key, failed = key}: the per-minute count lists (recordMetric)
     groups groupsReady groupsLimited  the group registry, the groups that may run (fair-queueing
-                   tags) and the rate-limited ones (release times) (groupState, pickReadyJobs)
+                   tags) and the rate-limited ones (release times) (groups, pickReadyJobs)
   From ARGV:
     jobPrefix      <prefix>:{<queue>}:job: ; job keys are jobPrefix .. id (job-scoped, not in KEYS)
     now, nowText   the caller's clock in epoch millis, as a number and as the text it came in
@@ -24,10 +24,12 @@
   Filled in by includes during the call (caches and results):
     metaRead maxLen paused metricMinute metricCount  meta read once per call (readMeta)
     awaits         awaits registered on already active jobs (readMeta, keepResult)
+    groupFunctions the group functions (groups), built on a call's first use of groups
+    flow           some flow-control field may be set (meta flow): readMeta read them too
     groupsOn gvt gConcurrency gRateMax gRatePer gRateBurst  group flag, virtual time, defaults (readMeta)
     gSettings gOut some group setting may exist (meta gsettings); grouped ready jobs that left
                    their group, written by the pick with gvt (readMeta)
-    redisNow       Redis's clock in ms, read once per call for limits (groupClock)
+    redisNow       Redis's clock in ms, read once per call for leases and limits (redisNowMs)
     gTaken readyGroups  grouped jobs this take picked; 0 when groups:ready is empty after it, else positive (pickReadyJobs)
     takenGroup     id -> group of each grouped job this take picked (pickReadyJobs; takeJobs
                    gives a dropped one's slot back)
@@ -35,7 +37,6 @@
     waitLength     wait's length after the last push (pushReady)
     schedulerUpdates  scheduler updates for the worker (fetchJobs, advanceSchedulerOnTake)
     concurrency rlMax rlPer rlBurst rlTat limitedUntil  the queue's limits (readMeta)
-    redisNow       Redis's clock, read once per call when a limit needs it (limitTake)
     limitWake      when a take held back by the rate limit must look again (takeJobs, nextWakeTimes)
   queueContext(q) fills in the derived fields and returns q.
 ]]

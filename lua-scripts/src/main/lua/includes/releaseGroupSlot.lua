@@ -2,13 +2,13 @@
   releaseGroupSlot: a grouped job stops being active (finished, retried, stalled, handed back,
   removed): its group's active count goes down, and the group comes back to groups:ready when
   it has ready jobs and may run again (signalling the marker), or leaves the registry when it
-  has nothing left (forgetGroup). group: the job's grp field when the caller read it or the
+  has nothing left (groups: G.forget). group: the job's grp field when the caller read it or the
   worker passed it (false = none), nil = read it here (only while the queue uses groups: no
   command otherwise). The group's active field is left at 0 rather than deleted (absent and 0
-  mean the same to every reader; forgetGroup deletes it). While no group setting exists (meta
+  mean the same to every reader; G.forget deletes it). While no group setting exists (meta
   gsettings unset) a group's readiness never depends on its slots: only the forget check runs.
 ]]
---- @include "groupState"
+--- @include "groups"
 --- @include "readMeta"
 
 local function releaseGroupSlot(q, jobId, group)
@@ -22,8 +22,9 @@ local function releaseGroupSlot(q, jobId, group)
   if not group then
     return
   end
-  local jobsKey, stateKey = groupKeys(q, group)
-  -- An active of 0 stays (it reads as none; forgetGroup drops it): one command less per finish.
+  local G = groups(q)
+  local jobsKey, stateKey = G.keys(q, group)
+  -- An active of 0 stays (it reads as none; G.forget drops it): one command less per finish.
   local active = redis.call("HINCRBY", stateKey, "active", -1)
   if active < 0 then
     redis.call("HDEL", stateKey, "active")
@@ -33,7 +34,7 @@ local function releaseGroupSlot(q, jobId, group)
     -- No concurrency or pause anywhere (meta gsettings unset): a freed slot readies no group; a
     -- group left with nothing ready or active leaves the registry. One command less per finish.
     if active == 0 and redis.call("EXISTS", jobsKey) == 0 then
-      forgetGroup(q, group, stateKey)
+      G.forget(q, group, stateKey)
     end
     return
   end
@@ -47,8 +48,8 @@ local function releaseGroupSlot(q, jobId, group)
     if ready then
       return
     end
-    readyGroup(q, group, nil, true)
+    G.ready(q, group, nil, true)
   else
-    forgetGroup(q, group, stateKey)
+    G.forget(q, group, stateKey)
   end
 end

@@ -56,6 +56,12 @@ public final class MetaFields {
     public static final String GROUP_RATE_PER = "g:rl:per";
     /** The default rate limit's burst (absent = 0). */
     public static final String GROUP_RATE_BURST = "g:rl:burst";
+    /**
+     * "1" while a flow-control field (a limit, {@code limitedUntil}, {@link #GROUPS} or {@link
+     * #GROUP_SETTINGS}) may be set: the scripts read those fields only then (readMeta), so a
+     * queue without flow control pays no field reads for them.
+     */
+    public static final String FLOW = "flow";
     /** Awaits registered on jobs that were already active: finishes read awaited per job while > 0. */
     public static final String AWAITS = "awaits";
 }

@@ -76,6 +76,30 @@ class QueueLimitsScriptTest {
     }
 
     @Test
+    void metaFlowIsSetWhileAnyFlowControlFieldIsInUse() {
+        join(f.scripts.setQueueLimits(null, 0, 0, "4"));
+        assertThat(f.snap().meta()).containsEntry("flow", "1");
+        join(f.scripts.setQueueLimits("10", 1000, 0, "-"));
+        assertThat(f.snap().meta()).containsEntry("flow", "1");
+        join(f.scripts.setQueueLimits("-", 0, 0, null));
+        assertThat(f.snap().meta()).doesNotContainKey("flow");
+
+        // Groups keep it: removing the last limit leaves the take reading the group fields.
+        f.redisson.<String, String>getMap(f.k.meta(), StringCodec.INSTANCE).put("groups", "1");
+        join(f.scripts.setQueueLimits(null, 0, 0, "2"));
+        join(f.scripts.setQueueLimits(null, 0, 0, "-"));
+        assertThat(f.snap().meta()).containsEntry("flow", "1");
+    }
+
+    @Test
+    void withoutMetaFlowTheTakeReadsNoLimit() {
+        // A limit field without flow (never written so by a script) is not read: the take is plain.
+        f.job("b").job("a").waiting("b", "a");
+        f.redisson.<String, String>getMap(f.k.meta(), StringCodec.INSTANCE).put("concurrency", "1");
+        assertThat(join(f.scripts.moveToActive(NOW, fetch(2))).jobs()).hasSize(2);
+    }
+
+    @Test
     void aRaisedLimitIsNotHeldBackByTheOldSchedule() {
         long r = redisNow();
         f.meta("rl:max", "1").meta("rl:per", "60000").meta("rl:tat", Long.toString(r + 60_000));
@@ -162,7 +186,8 @@ class QueueLimitsScriptTest {
 
         f.meta("limitedUntil", Long.toString(r0 - 1));
         assertThat(join(f.scripts.moveToActive(NOW, fetch(1))).jobs()).extracting(RawJob::id).containsExactly("a");
-        assertThat(f.snap().meta()).doesNotContainKey("limitedUntil");
+        // It was the only flow-control field: the plain path (no flow-field reads) is back.
+        assertThat(f.snap().meta()).doesNotContainKeys("limitedUntil", "flow");
     }
 
     @Test

@@ -84,10 +84,20 @@ final class ScriptFixture {
         return this;
     }
 
+    /**
+     * Writes one meta field. A flow-control field also sets meta {@code flow}, as every script
+     * that writes one does (readMeta reads them only while it is set).
+     */
     ScriptFixture meta(String field, String value) {
         redisson.<String, String>getMap(k.meta(), StringCodec.INSTANCE).put(field, value);
+        if (FLOW_FIELDS.contains(field)) {
+            redisson.<String, String>getMap(k.meta(), StringCodec.INSTANCE).put(MetaFields.FLOW, "1");
+        }
         return this;
     }
+
+    private static final java.util.Set<String> FLOW_FIELDS = java.util.Set.of(MetaFields.CONCURRENCY,
+            MetaFields.RATE_MAX, MetaFields.LIMITED_UNTIL, MetaFields.GROUPS, MetaFields.GROUP_SETTINGS);
 
     QueueSnapshot snap() {
         return ctx.snapshot(k.queue());

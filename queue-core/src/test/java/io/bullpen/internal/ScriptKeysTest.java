@@ -64,7 +64,7 @@ class ScriptKeysTest {
         assertThat(keys.of("moveToActive")).containsExactly(tagged.waitList(), tagged.prioritized(), tagged.delayed(),
                 tagged.leases(), tagged.failed(), tagged.marker(), tagged.meta(), tagged.events(), tagged.fence(),
                 tagged.completed(), tagged.metrics("completed"), tagged.metrics("failed"), tagged.schedulers(),
-                tagged.groups(), tagged.groupsReady(), tagged.groupsLimited(), tagged.id());
+                tagged.id());
     }
 
     @Test

@@ -1,0 +1,137 @@
+--[[
+  groups: the group side of the ready structures, shared by pushReady, the take's pick
+  (pickReadyJobs), the slot release (releaseGroupSlot) and the admin scripts. groups(q) returns
+  the group functions as a table G, built by a call's first use of groups and kept in
+  q.groupFunctions for the rest of the call: a script call pays for every top-level function it
+  defines and every local they capture (about 500-1,000 instructions each, callgrind), so queues
+  without groups do not pay for these. It also sets
+  q.groups, q.groupsReady and q.groupsLimited, when the script did not take them as KEYS, from
+  the base like the per-group keys (same slot): three key arguments cost every call of the hot
+  scripts about 6,000 instructions (docs/design/flow-control.md section 13).
+  G.keys(q, g): the group's ready jobs ZSET (group:<g>) and its settings/state HASH
+  (groupmeta:<g>), built from the base like job keys (same slot).
+  G.state(q, stateKey): one HMGET of the group's hash, with the queue's defaults for groups
+  (readMeta) where the group has no setting of its own: {concurrency (nil = none), weight,
+  paused, active, rateMax/ratePer/rateBurst (nil = no limit), tat, limitedUntil}. No read while
+  meta gsettings is unset (no group setting, default or group limit was ever written): then
+  every group runs unlimited with weight 1, and active reads 0 (unknown, needed by nothing).
+  G.nextStart(q, s): 0 when the group may start a job now, else the time (ms) its rate limit
+  or manual limit (limitedUntil) allows the next one.
+  G.ready(q, g, s, hasJobs): puts g where the take finds it: in groups:ready with tag gvt
+  (ZADD NX: no credit for idle time; the marker is signalled when it enters), or, when its limit
+  holds it back, in groups:limited at its release time. Not when it is paused, at its concurrency
+  or empty. s: the group as G.state read it (nil = read it); hasJobs: the caller knows group:<g>
+  is not empty.
+  G.forget(q, g, stateKey): a group with no ready or active job and no setting of its own
+  leaves the registry (transient groups do not pile up).
+  G.clock(q): Redis's clock in ms (as redisNowMs): limits use it, not the caller's.
+]]
+--- @include "readMeta"
+--- @include "signalWorkers"
+--- @include "queueContext"
+
+
+local function groups(q)
+  if not q.groupsReady then
+    if not q.base then
+      queueContext(q)
+    end
+    q.groups, q.groupsReady, q.groupsLimited = q.base .. "groups", q.base .. "groups:ready", q.base .. "groups:limited"
+  end
+  if q.groupFunctions then
+    return q.groupFunctions
+  end
+  local G = {}
+
+  -- Redis's clock in ms, cached in q.redisNow as redisNowMs does; not that include's closure,
+  -- which an add of ungrouped jobs would pay for (about 900 instructions per call).
+  function G.clock(q)
+    if not q.redisNow then
+      local t = redis.call("TIME")
+      q.redisNow = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    end
+    return q.redisNow
+  end
+
+  function G.keys(q, g)
+    if not q.base then
+      queueContext(q)
+    end
+    return q.base .. "group:" .. g, q.base .. "groupmeta:" .. g
+  end
+
+  function G.state(q, stateKey)
+    readMeta(q)
+    if not q.gSettings then
+      -- No group has a setting or limit of its own and no default applies (meta gsettings unset):
+      -- no read. active is not known then (nothing needs it: no concurrency; G.forget reads it).
+      return {weight = 1, paused = false, active = 0, tat = 0, limitedUntil = 0}
+    end
+    local v = redis.call("HMGET", stateKey, "concurrency", "weight", "paused", "active", "rl:max", "rl:per", "rl:burst",
+      "rl:tat", "limitedUntil")
+    local s = {
+      concurrency = tonumber(v[1]) or q.gConcurrency, weight = tonumber(v[2]) or 1, paused = v[3] ~= false,
+      active = tonumber(v[4]) or 0, tat = tonumber(v[8]) or 0, limitedUntil = tonumber(v[9]) or 0
+    }
+    if v[5] then
+      s.rateMax, s.ratePer, s.rateBurst = tonumber(v[5]), tonumber(v[6]), tonumber(v[7]) or 0
+    elseif q.gRateMax then
+      s.rateMax, s.ratePer, s.rateBurst = q.gRateMax, q.gRatePer, q.gRateBurst
+    end
+    return s
+  end
+
+  function G.nextStart(q, s)
+    local at = s.limitedUntil
+    if s.rateMax then
+      local start = s.tat - s.rateBurst * s.ratePer / s.rateMax
+      if start > at then
+        at = start
+      end
+    end
+    if at > 0 and at > G.clock(q) then
+      return math.ceil(at)
+    end
+    return 0
+  end
+
+  function G.ready(q, g, s, hasJobs)
+    local jobsKey, stateKey = G.keys(q, g)
+    s = s or G.state(q, stateKey)
+    if s.paused or (s.concurrency and s.active >= s.concurrency) then
+      return false
+    end
+    if not hasJobs and redis.call("EXISTS", jobsKey) == 0 then
+      return false
+    end
+    local at = G.nextStart(q, s)
+    if at > 0 then
+      redis.call("ZADD", q.groupsLimited, at, g)
+      return false
+    end
+    if redis.call("ZADD", q.groupsReady, "NX", q.gvt, g) == 1 then
+      signalWorkers(q, 0)
+    end
+    return true
+  end
+
+  function G.forget(q, g, stateKey)
+    -- Limit state in the past holds nothing back: it does not keep a group registered.
+    local v = redis.call("HMGET", stateKey, "active", "rl:tat", "limitedUntil")
+    if (tonumber(v[1]) or 0) > 0 then
+      return
+    end
+    local now = G.clock(q)
+    if (tonumber(v[2]) or 0) <= now and (tonumber(v[3]) or 0) <= now then
+      redis.call("HDEL", stateKey, "active", "rl:tat", "limitedUntil")
+    end
+    if redis.call("EXISTS", stateKey) == 0 then
+      redis.call("ZREM", q.groups, g)
+      redis.call("ZREM", q.groupsReady, g)
+      redis.call("ZREM", q.groupsLimited, g)
+    end
+  end
+
+  q.groupFunctions = G
+  return G
+end
