@@ -78,9 +78,8 @@ for i = 3, lastJobArg, 11 do
   end
 end
 if adding then
-  local G = groups(q)
   for group, count in pairs(adding) do
-    local jobsKey, stateKey = G.keys(q, group)
+    local jobsKey, stateKey = groups(q, group)
     local maxSize = tonumber(redis.call("HGET", stateKey, "maxSize"))
     if maxSize and redis.call("ZCARD", jobsKey) + count > maxSize then
       return {-8, group, maxSize}

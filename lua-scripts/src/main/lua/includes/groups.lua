@@ -8,6 +8,9 @@
   q.groups, q.groupsReady and q.groupsLimited, when the script did not take them as KEYS, from
   the base like the per-group keys (same slot): three key arguments cost every call of the hot
   scripts about 6,000 instructions (docs/design/flow-control.md section 13).
+  groups(q, g), with a group: its keys only, without building the group functions (adding a job
+  to a group that has ready jobs needs no more; the functions cost ~5,000 instructions per call,
+  a function of its own would cost every add ~1,000): G.keys(q, g).
   G.keys(q, g): the group's ready jobs ZSET (group:<g>) and its settings/state HASH
   (groupmeta:<g>), built from the base like job keys (same slot).
   G.state(q, stateKey): one HMGET of the group's hash, with the queue's defaults for groups
@@ -25,23 +28,41 @@
   G.forget(q, g, stateKey): a group with no ready or active job and no setting of its own
   leaves the registry (transient groups do not pile up).
   G.clock(q): Redis's clock in ms (as redisNowMs): limits use it, not the caller's.
+  G.encodingMember: a member groups:ready always holds beside the groups (G.ready adds it with
+  the first group, at score 2^53, past any tag, so it sorts last; readers skip it; not +inf, which
+  Java clients do not parse). Its 80 bytes exceed
+  zset-max-listpack-value (64 by default), so Redis keeps groups:ready as a skiplist: the take
+  re-tags the groups it served and a served group moves to the back, which in a listpack (up to
+  128 members) rewrites and rescans the whole set: 30,000 instructions per served group with 100
+  groups, 5,000 as a skiplist (callgrind; flow-control.md section 15). It starts with a control
+  character, which no group name may contain.
 ]]
 --- @include "readMeta"
 --- @include "signalWorkers"
 --- @include "queueContext"
 
-local function groups(q)
+local function groups(q, g)
+  if not q.base then
+    queueContext(q)
+  end
+  if g then
+    return q.base .. "group:" .. g, q.base .. "groupmeta:" .. g
+  end
   if not q.groupsReady then
-    if not q.base then
-      queueContext(q)
-    end
     q.groups, q.groupsReady, q.groupsLimited = q.base .. "groups", q.base .. "groups:ready", q.base .. "groups:limited"
   end
   if q.groupFunctions then
     return q.groupFunctions
   end
   -- Presized: six functions inserted one by one would grow (rehash) the table four times.
-  local G = {clock = false, keys = false, state = false, nextStart = false, ready = false, forget = false}
+  local G = {
+    clock = false, keys = false, state = false, nextStart = false, ready = false, forget = false,
+    encodingMember = "\1skiplist encoding of groups:ready (longer than zset-max-listpack-value)........"
+  }
+
+  function G.keys(q, g)
+    return groups(q, g)
+  end
 
   -- Redis's clock in ms, cached in q.redisNow: the same six lines as redisNowMs on purpose.
   -- Including redisNowMs here would make addJob define its closure on every call, ungrouped
@@ -54,19 +75,20 @@ local function groups(q)
     return q.redisNow
   end
 
-  function G.keys(q, g)
-    if not q.base then
-      queueContext(q)
-    end
-    return q.base .. "group:" .. g, q.base .. "groupmeta:" .. g
-  end
-
   function G.state(q, stateKey)
     readMeta(q)
     if not q.gSettings then
       -- No group has a setting or limit of its own and no default applies (meta gsettings unset):
       -- no read. active is not known then (nothing needs it: no concurrency; G.forget reads it).
-      return {weight = 1, paused = false, active = 0, tat = 0, limitedUntil = 0}
+      -- One table per call, not per visit (callers change only active, and only until the next).
+      local s = q.groupDefaults
+      if s then
+        s.active = 0
+        return s
+      end
+      s = {weight = 1, paused = false, active = 0, tat = 0, limitedUntil = 0}
+      q.groupDefaults = s
+      return s
     end
     local v = redis.call("HMGET", stateKey, "concurrency", "weight", "paused", "active", "rl:max", "rl:per", "rl:burst",
       "rl:tat", "limitedUntil")
@@ -110,7 +132,9 @@ local function groups(q)
       redis.call("ZADD", q.groupsLimited, at, g)
       return false
     end
-    if redis.call("ZADD", q.groupsReady, "NX", q.gvt, g) == 1 then
+    -- With the encoding member (no command of its own): 1 or 2 added when g entered (2 with a new
+    -- key); 1 also when g was there but the member not (a set from before it), a harmless signal.
+    if redis.call("ZADD", q.groupsReady, "NX", q.gvt, g, "9007199254740992", G.encodingMember) > 0 then
       signalWorkers(q, 0)
     end
     return true

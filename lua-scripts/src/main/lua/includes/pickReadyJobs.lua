@@ -136,11 +136,14 @@ local function buildGroupPick(G)
 
   -- Up to size of the lowest members of groups:ready, in order ({g, tag}), and the last one's tag
   -- when there may be more (nil: the window holds them all).
+  -- The encoding member (last, at 2^53) is skipped: a window that reached it holds every group.
   local function readWindow(q, size)
-    local r = redis.call("ZRANGE", q.groupsReady, 0, size - 1, "WITHSCORES")
+    local r = redis.call("ZRANGE", q.groupsReady, "0", intText(size - 1), "WITHSCORES")
     local win = {}
     for i = 1, #r, 2 do
-      win[#win + 1] = {g = r[i], tag = tonumber(r[i + 1])}
+      if r[i] ~= G.encodingMember then
+        win[#win + 1] = {g = r[i], tag = tonumber(r[i + 1])}
+      end
     end
     return win, (#win == size and win[#win].tag or nil)
   end
@@ -155,10 +158,18 @@ local function buildGroupPick(G)
     win[i] = e
   end
 
+  -- A tag as text: "%d" while it is whole (weights 1: always), which costs half of "%.17g".
+  local function tagText(tag)
+    if tag % 1 == 0 then
+      return string.format("%d", tag)
+    end
+    return string.format("%.17g", tag)
+  end
+
   local function writeTags(q, retagged)
     local args = {}
     for g, tag in pairs(retagged) do
-      args[#args + 1] = string.format("%.17g", tag)
+      args[#args + 1] = tagText(tag)
       args[#args + 1] = g
     end
     if #args > 0 then
@@ -220,7 +231,7 @@ local function buildGroupPick(G)
     end
     writeTags(q, retagged)
     if served then
-      served = string.format("%.17g", served)
+      served = tagText(served)
       if q.gTaken > 0 then
         -- gout as readMeta read it (only the pick and removals change it, never in the same call).
         q.gOut = q.gOut + q.gTaken
@@ -251,8 +262,9 @@ local function readyLeft(q)
     if q.readyGroups then
       return q.readyGroups > 0
     end
-    groups(q)
-    return redis.call("ZCARD", q.groupsReady) > 0
+    local G = groups(q)
+    local first = redis.call("ZRANGE", q.groupsReady, 0, 0)[1]
+    return first ~= nil and first ~= G.encodingMember
   end
   return redis.call("LLEN", q.wait) > 0 or redis.call("ZCARD", q.prioritized) > 0
 end

@@ -22,10 +22,10 @@ local function releaseGroupSlot(q, jobId, group)
   if not group then
     return
   end
-  local G = groups(q)
-  local jobsKey, stateKey = G.keys(q, group)
+  local jobsKey, stateKey = groups(q, group)
   -- An active of 0 stays (it reads as none; G.forget drops it): one command less per finish.
-  local active = redis.call("HINCRBY", stateKey, "active", -1)
+  -- "-1", not -1: a number argument costs a printf("%.17g").
+  local active = redis.call("HINCRBY", stateKey, "active", "-1")
   if active < 0 then
     redis.call("HDEL", stateKey, "active")
     active = 0
@@ -34,10 +34,11 @@ local function releaseGroupSlot(q, jobId, group)
     -- No concurrency or pause anywhere (meta gsettings unset): a freed slot readies no group; a
     -- group left with nothing ready or active leaves the registry. One command less per finish.
     if active == 0 and redis.call("EXISTS", jobsKey) == 0 then
-      G.forget(q, group, stateKey)
+      groups(q).forget(q, group, stateKey)
     end
     return
   end
+  local G = groups(q)
   -- Still in groups:ready (it had jobs and room) and busy: nothing to do. An idle one may have
   -- been emptied by a take (which drops it only on its next visit): then it leaves now.
   local ready = redis.call("ZSCORE", q.groupsReady, group)

@@ -113,7 +113,7 @@ class CancelJobScriptTest {
         assertThat(join(f.scripts.getCounts()).waiting()).isZero();
         assertThat(s.zset("groups")).as("the paused group keeps its setting, so it stays registered")
                 .containsOnlyKeys("acme");
-        assertThat(s.zset("groups:ready")).isEmpty();
+        assertThat(s.readyGroups()).isEmpty();
         f.assertInvariant();
     }
 
@@ -125,7 +125,7 @@ class CancelJobScriptTest {
 
         QueueSnapshot s = f.snap();
         assertThat(s.zset("groups")).isEmpty();
-        assertThat(s.zset("groups:ready")).isEmpty();
+        assertThat(s.readyGroups()).isEmpty();
         assertThat(s.groupedWaiting()).isZero();
         f.assertInvariant();
     }

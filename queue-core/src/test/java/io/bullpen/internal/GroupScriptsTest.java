@@ -20,6 +20,7 @@ import io.bullpen.testing.QueueSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.redisson.api.ObjectEncoding;
 import org.junit.jupiter.api.Test;
 
 /** The contracts of the group path: addJob, the take's pick, the slot release, settings, reads. */
@@ -44,6 +45,26 @@ class GroupScriptsTest {
     }
 
     @Test
+    void groupsReadyIsKeptASkiplistByAMemberNoReaderSees() {
+        join(f.scripts.addJob(NOW, List.of(grouped("a", "acme"), grouped("b", "beta"))));
+
+        // The member past zset-max-listpack-value makes Redis keep the set a skiplist (re-tagging
+        // a served group is O(log n) there; a listpack rescans every member).
+        assertThat(f.redisson.getScoredSortedSet(f.k.groupsReady()).getInternalEncoding())
+                .isEqualTo(ObjectEncoding.SKIPLIST);
+        assertThat(f.snap().zset("groups:ready")).hasSize(3);
+        assertThat(f.snap().readyGroups()).containsOnlyKeys("acme", "beta");
+
+        assertThat(take(5)).containsExactlyInAnyOrder("1", "2");
+        assertThat(f.snap().readyGroups()).isEmpty();
+        assertThat(take(5)).isEmpty();
+        // A group that comes back is served again (the member alone does not count as ready).
+        join(f.scripts.addJob(NOW, List.of(grouped("c", "acme"))));
+        assertThat(f.snap().readyGroups()).containsOnlyKeys("acme");
+        assertThat(take(5)).containsExactly("3");
+    }
+
+    @Test
     void aGroupedJobGoesToItsGroupRegistersItAndCountsAsWaiting() {
         join(f.scripts.addJob(NOW, List.of(grouped("a", "acme"), grouped("b", "acme"))));
 
@@ -51,7 +72,7 @@ class GroupScriptsTest {
         assertThat(s.waiting()).isEmpty();
         assertThat(s.zset("group:acme")).containsOnlyKeys("1", "2");
         assertThat(s.zset("groups")).containsOnlyKeys("acme");
-        assertThat(s.zset("groups:ready")).containsOnlyKeys("acme");
+        assertThat(s.readyGroups()).containsOnlyKeys("acme");
         assertThat(s.meta()).containsEntry("groups", "1");
         assertThat(s.groupedWaiting()).isEqualTo(2);
         assertThat(s.job("1")).containsEntry("grp", "acme");
@@ -86,7 +107,7 @@ class GroupScriptsTest {
         QueueSnapshot s = f.snap();
         assertThat(s.hash("groupmeta:a")).containsEntry("active", "3");
         assertThat(s.groupedWaiting()).isZero();
-        assertThat(s.zset("groups:ready")).isEmpty();
+        assertThat(s.readyGroups()).isEmpty();
         f.assertInvariant();
     }
 
@@ -102,11 +123,11 @@ class GroupScriptsTest {
         join(groups.setGroupSettings("a", "concurrency", "2"));
         assertThat(f.snap().meta()).containsEntry("gsettings", "1");
         assertThat(take(5)).as("the group holds its 2 slots").isEmpty();
-        assertThat(f.snap().zset("groups:ready")).isEmpty();
+        assertThat(f.snap().readyGroups()).isEmpty();
 
         String token = f.snap().lock("1");
         join(f.scripts.moveToFinished(NOW, fetch(0), complete("1", token, "null", Retention.keepAll())));
-        assertThat(f.snap().zset("groups:ready")).containsOnlyKeys("a");
+        assertThat(f.snap().readyGroups()).containsOnlyKeys("a");
         assertThat(take(5)).containsExactly("3");
         f.assertInvariant();
     }
@@ -119,12 +140,12 @@ class GroupScriptsTest {
         List<String> first = take(5);
         assertThat(first).containsExactly("1");
         assertThat(take(5)).isEmpty();
-        assertThat(f.snap().zset("groups:ready")).isEmpty();
+        assertThat(f.snap().readyGroups()).isEmpty();
 
         String token = f.snap().lock("1");
         join(f.scripts.moveToFinished(NOW, fetch(0), complete("1", token, "null", Retention.keepAll())));
         QueueSnapshot s = f.snap();
-        assertThat(s.zset("groups:ready")).containsOnlyKeys("a");
+        assertThat(s.readyGroups()).containsOnlyKeys("a");
         // No slot held: active reads 0 (left at 0 rather than deleted).
         assertThat(s.hash("groupmeta:a").getOrDefault("active", "0")).isEqualTo("0");
         f.assertInvariant();
@@ -158,11 +179,11 @@ class GroupScriptsTest {
         f.redisson.getKeys().delete(f.k.marker());
 
         assertThat(take(5)).containsExactly("2");
-        assertThat(f.snap().zset("groups:ready")).isEmpty();
+        assertThat(f.snap().readyGroups()).isEmpty();
 
         join(groups.setGroupSettings("a", "paused", ""));
         QueueSnapshot s = f.snap();
-        assertThat(s.zset("groups:ready")).containsOnlyKeys("a");
+        assertThat(s.readyGroups()).containsOnlyKeys("a");
         assertThat(s.zset("marker")).containsOnly(entry("0", 0.0));
         assertThat(s.events()).filteredOn(e -> "paused".equals(e.get("event")) || "resumed".equals(e.get("event")))
                 .extracting(e -> e.get("event") + ":" + e.get("group")).containsExactly("paused:a", "resumed:a");
@@ -204,7 +225,7 @@ class GroupScriptsTest {
         QueueSnapshot s = f.snap();
         assertThat(s.hash("groupmeta:a").getOrDefault("active", "0")).isEqualTo("0");
         assertThat(s.hash("groupmeta:b").getOrDefault("active", "0")).isEqualTo("0");
-        assertThat(s.zset("groups:ready")).containsOnlyKeys("a", "b");
+        assertThat(s.readyGroups()).containsOnlyKeys("a", "b");
         assertThat(s.completed()).containsOnlyKeys("1", "3", "5");
         f.assertInvariant();
         assertThat(take(5)).containsExactlyInAnyOrder("2", "4");
@@ -221,7 +242,7 @@ class GroupScriptsTest {
 
         QueueSnapshot s = f.snap();
         assertThat(s.zset("group:a")).containsOnlyKeys("1");
-        assertThat(s.zset("groups:ready")).containsOnlyKeys("a");
+        assertThat(s.readyGroups()).containsOnlyKeys("a");
         assertThat(s.job("1")).containsEntry("failedReason", "boom").containsEntry("atm", "1").containsKey("stacktrace");
         f.assertInvariant();
         assertThat(take(1)).containsExactly("1");
@@ -272,7 +293,7 @@ class GroupScriptsTest {
 
         QueueSnapshot s = f.snap();
         assertThat(s.hash("groupmeta:a").getOrDefault("active", "0")).as("no job of the group holds its slot").isEqualTo("0");
-        assertThat(s.zset("groups:ready")).containsOnlyKeys("a");
+        assertThat(s.readyGroups()).containsOnlyKeys("a");
         f.assertInvariant();
         assertThat(take(5)).containsExactly("2");
         f.assertInvariant();
@@ -300,7 +321,7 @@ class GroupScriptsTest {
 
         assertThat(taken).containsExactlyInAnyOrder("1", "3");
         QueueSnapshot s = f.snap();
-        assertThat(s.zset("groups:ready")).doesNotContainKey("a");
+        assertThat(s.readyGroups()).doesNotContainKey("a");
         assertThat(s.zset("groups:limited")).containsOnlyKeys("a");
         double release = s.zset("groups:limited").get("a");
         FetchResult idle = join(f.scripts.moveToActive(NOW, fetch(5)));

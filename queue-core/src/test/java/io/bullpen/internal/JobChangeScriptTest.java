@@ -118,7 +118,7 @@ class JobChangeScriptTest {
 
         QueueSnapshot s = f.snap();
         assertThat(s.zset("group:acme")).containsOnlyKeys("1");
-        assertThat(s.zset("groups:ready")).containsOnlyKeys("acme");
+        assertThat(s.readyGroups()).containsOnlyKeys("acme");
         assertThat(s.groupedWaiting()).isEqualTo(1);
         f.assertInvariant();
         assertThat(take(5)).containsExactly("1");
@@ -211,7 +211,7 @@ class JobChangeScriptTest {
         assertThat(s.waiting()).isEmpty();
         assertThat(s.prioritized()).isEmpty();
         assertThat(s.groupedWaiting()).isEqualTo(before.groupedWaiting()).isEqualTo(2);
-        assertThat(s.zset("groups:ready")).isEqualTo(before.zset("groups:ready"));
+        assertThat(s.readyGroups()).isEqualTo(before.readyGroups());
         assertThat(s.job("1")).containsEntry("priority", "4");
         f.assertInvariant();
         assertThat(take(1)).containsExactly("2");

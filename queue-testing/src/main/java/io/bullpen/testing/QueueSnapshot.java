@@ -192,6 +192,17 @@ public final class QueueSnapshot {
         return (T) value.value();
     }
 
+    /**
+     * {@return the groups that may run now (key {@code groups:ready}), group to fair-queueing tag,
+     * lowest tag (served next) first; {@code ""} stands for the ungrouped jobs} The key's encoding
+     * member (it keeps the set a skiplist, see docs/design/flow-control.md) is left out.
+     */
+    public Map<String, Double> readyGroups() {
+        Map<String, Double> ready = new LinkedHashMap<>(zset("groups:ready"));
+        ready.keySet().removeIf(member -> !member.isEmpty() && member.charAt(0) == '\u0001');
+        return Collections.unmodifiableMap(ready);
+    }
+
     /** {@return ids in the wait list, in list order (pushed on the left, taken from the right)} */
     public List<String> waiting() {
         return list("wait");
