@@ -30,8 +30,8 @@
   G.clock(q): Redis's clock in ms (as redisNowMs): limits use it, not the caller's.
   G.encodingMember: a member groups:ready always holds beside the groups (G.ready adds it with
   the first group, at score 2^53, past any tag, so it sorts last; readers skip it; not +inf, which
-  Java clients do not parse). Its 80 bytes exceed
-  zset-max-listpack-value (64 by default), so Redis keeps groups:ready as a skiplist: the take
+  Java clients do not parse). Its 80 bytes exceed zset-max-listpack-value (64 by default), so
+  Redis keeps groups:ready as a skiplist: the take
   re-tags the groups it served and a served group moves to the back, which in a listpack (up to
   128 members) rewrites and rescans the whole set: 30,000 instructions per served group with 100
   groups, 5,000 as a skiplist (callgrind; flow-control.md section 15). It starts with a control

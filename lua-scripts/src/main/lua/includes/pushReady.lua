@@ -5,9 +5,10 @@
   counts grouped jobs made ready: gin - gout are ready), the group is registered, and the group
   enters groups:ready when it may run (groups: G.ready, which signals the marker); a group that had
   ready jobs already is where it belongs, so only its first ready job costs those commands, the
-  meta read and building the group functions (the others use groups(q, g) for the keys alone). Otherwise a priority > 0 goes to prioritized (score = priority * 2^32 + a
-  per-queue sequence, so equal priorities run FIFO); else wait, which workers take from the
-  right: LPUSH queues at the back, RPUSH (front = true) runs next.
+  meta read and building the group functions (the others use groups(q, g) for the keys alone).
+  Otherwise a priority > 0 goes to prioritized (score = priority * 2^32 + a per-queue sequence,
+  so equal priorities run FIFO); else wait, which workers take from the right: LPUSH queues at
+  the back, RPUSH (front = true) runs next.
   Callers read the job's priority and group with one HMGET (fields priority, grp).
   Returns the state label the job is now in (a grouped ready job is "waiting"); sets
   q.waitLength to wait's length after a push to wait.
