@@ -64,7 +64,7 @@ elseif redis.call("ZREM", KEY.prioritized, jobId) == 1 then
 else
   local group = redis.call("HGET", jobKey, "grp")
   if group then
-    local jobsKey, stateKey = groups(q).keys(q, group)
+    local jobsKey, stateKey = groups(q, group)
     if redis.call("ZREM", jobsKey, jobId) == 1 then
       prev, code = "waiting", 1
       redis.call("HINCRBY", q.meta, "gout", 1)

@@ -46,7 +46,7 @@ local jobKey = q.jobPrefix .. jobId
 local group = redis.call("HGET", jobKey, "grp")
 local state
 if group then
-  local jobsKey = groups(q).keys(q, group)
+  local jobsKey = groups(q, group)
   if redis.call("ZSCORE", jobsKey, jobId) then
     -- To the back of its priority: a new number of the group sequence (gin), gout too, so the
     -- count of grouped ready jobs (gin - gout) stays.

@@ -71,7 +71,7 @@ drainSet(KEY.prioritized)
 -- Grouped ready jobs: every registered group (a group with jobs is registered).
 if removed < limit and groupedWaiting() > 0 then
   for _, g in ipairs(redis.call("ZRANGE", q.groups, 0, -1)) do
-    local jobsKey, stateKey = groups(q).keys(q, g)
+    local jobsKey, stateKey = groups(q, g)
     local before = removed
     drainSet(jobsKey)
     if removed > before then

@@ -61,7 +61,7 @@ local group = fields[1]
 if prev == "active" and group then
   releaseGroupSlot(q, jobId, group)
 elseif not prev and group then
-  local jobsKey, stateKey = groups(q).keys(q, group)
+  local jobsKey, stateKey = groups(q, group)
   if redis.call("ZREM", jobsKey, jobId) == 1 then
     prev = "waiting"
     redis.call("HINCRBY", q.meta, "gout", 1)

@@ -82,7 +82,7 @@ if group == "" then
   return changed > 0 and 1 or 0
 end
 
-local jobsKey, stateKey = groups(q).keys(q, group)
+local jobsKey, stateKey = groups(q, group)
 local pausedBefore = redis.call("HEXISTS", stateKey, "paused") == 1
 if ARGV[3] == "" then
   changed = changed + redis.call("HDEL", stateKey, "concurrency")

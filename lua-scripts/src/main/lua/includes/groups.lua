@@ -8,11 +8,10 @@
   q.groups, q.groupsReady and q.groupsLimited, when the script did not take them as KEYS, from
   the base like the per-group keys (same slot): three key arguments cost every call of the hot
   scripts about 6,000 instructions (docs/design/flow-control.md section 13).
-  groups(q, g), with a group: its keys only, without building the group functions (adding a job
-  to a group that has ready jobs needs no more; the functions cost ~5,000 instructions per call,
-  a function of its own would cost every add ~1,000): G.keys(q, g).
-  G.keys(q, g): the group's ready jobs ZSET (group:<g>) and its settings/state HASH
-  (groupmeta:<g>), built from the base like job keys (same slot).
+  groups(q, g), with a group: its keys, built from the base like job keys (same slot): the
+  group's ready jobs ZSET (group:<g>) and its settings/state HASH (groupmeta:<g>); without
+  building the group functions (adding a job to a group that has ready jobs needs no more; the
+  functions cost ~5,000 instructions per call, a function of its own would cost every add ~1,000).
   G.state(q, stateKey): one HMGET of the group's hash, with the queue's defaults for groups
   (readMeta) where the group has no setting of its own: {concurrency (nil = none), weight,
   paused, active, rateMax/ratePer/rateBurst (nil = no limit), tat, limitedUntil}. No read while
@@ -54,15 +53,11 @@ local function groups(q, g)
   if q.groupFunctions then
     return q.groupFunctions
   end
-  -- Presized: six functions inserted one by one would grow (rehash) the table four times.
+  -- Presized: the functions inserted one by one would grow (rehash) the table several times.
   local G = {
-    clock = false, keys = false, state = false, nextStart = false, ready = false, forget = false,
+    clock = false, state = false, nextStart = false, ready = false, forget = false,
     encodingMember = "\1skiplist encoding of groups:ready (longer than zset-max-listpack-value)........"
   }
-
-  function G.keys(q, g)
-    return groups(q, g)
-  end
 
   -- Redis's clock in ms, cached in q.redisNow: the same six lines as redisNowMs on purpose.
   -- Including redisNowMs here would make addJob define its closure on every call, ungrouped
@@ -119,7 +114,7 @@ local function groups(q, g)
   end
 
   function G.ready(q, g, s, hasJobs)
-    local jobsKey, stateKey = G.keys(q, g)
+    local jobsKey, stateKey = groups(q, g)
     s = s or G.state(q, stateKey)
     if s.paused or (s.concurrency and s.active >= s.concurrency) then
       return false

@@ -15,7 +15,7 @@ local function jobState(q, jobId)
     end
   end
   local group = redis.call("HGET", q.jobPrefix .. jobId, "grp")
-  if group and redis.call("ZSCORE", (groups(q).keys(q, group)), jobId) then
+  if group and redis.call("ZSCORE", (groups(q, group)), jobId) then
     return "waiting"
   end
   if redis.call("LPOS", q.wait, jobId) then

@@ -81,7 +81,7 @@ local function buildGroupPick(G)
   -- One visit of group g (tag, runner-up tag or nil): takes what it may; returns its new tag, or
   -- nil when it left groups:ready (parked, or emptied).
   local function serveGroup(q, g, tag, nextTag, want, ids)
-    local jobsKey, stateKey = G.keys(q, g)
+    local jobsKey, stateKey = groups(q, g)
     local s = G.state(q, stateKey)
     local n = want
     if nextTag then
