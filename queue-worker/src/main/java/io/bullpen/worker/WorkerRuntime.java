@@ -30,6 +30,8 @@ final class WorkerRuntime<T, R> {
     /** Take-ahead (issue 18): how many jobs to hold beyond the running ones, and where they wait. */
     final TakeAhead takeAhead;
     final AheadBuffer buffer = new AheadBuffer();
+    /** Fetch, finish and renewal calls, sent again when the connection drops before their reply. */
+    final InFlightCalls calls = new InFlightCalls();
     private final AtomicLong lastFetch = new AtomicLong();
     private final AtomicLong lastClean = new AtomicLong();
     private final AtomicLong lastStalledScan = new AtomicLong();
