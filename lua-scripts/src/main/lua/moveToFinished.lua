@@ -141,6 +141,8 @@ local outcomes = {}
 -- Deferred to one call each per batch: leases to drop (a held lock means the job is in leases,
 -- the set of active jobs), finished-set adds. The lock field goes at once (releaseLock).
 local leaseIds = {}
+-- Jobs whose record this call accepted: a second record for one of them is rejected, not a repeat.
+local releasedHere = {}
 local setAdds = {[q.completed] = {}, [q.failed] = {}}
 local finishedCount = {completed = 0, failed = 0}
 local policies, policySeen = {}, {}
@@ -246,6 +248,7 @@ end
 local function releaseLock(jobKey, jobId)
   redis.call("HDEL", jobKey, "lock")
   leaseIds[#leaseIds + 1] = jobId
+  releasedHere[jobId] = true
 end
 
 -- The record's group: nil = unknown (releaseGroupSlot reads it), false = none.
@@ -294,7 +297,7 @@ while i <= #ARGV do
     -- connection): the job remembers the lock token of the attempt that ended it, and the
     -- answer is where the job is now (a retried job another worker took since: waiting).
     -- Inline, not a function: every function a script defines costs each call.
-    local repeated = check ~= -1 and redis.call("HGET", jobKey, "finishedLock") == lockToken
+    local repeated = check ~= -1 and not releasedHere[jobId] and redis.call("HGET", jobKey, "finishedLock") == lockToken
     if repeated then
       check = "waiting"
       for _, s in ipairs({{q.completed, "completed"}, {q.failed, "failed"}, {q.delayed, "delayed"},
