@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * the whole wait; on the application's pool many waits starve every other command, so blocking
  * reads go to this client instead:
  * 1. made on the first {@link #acquire}, with the application's connection settings (address,
- *    credentials, TLS, topology), 2 netty threads, and a pool that grows by one connection per
- *    wait in flight (idle ones close after Redisson's idle timeout);
+ *    credentials, TLS, topology), 2 netty threads, 2 executor threads, and a pool that grows by
+ *    one connection per wait in flight (idle ones close after Redisson's idle timeout);
  * 2. reference-counted: each user holds a {@link Lease}; the last lease closed shuts the client
  *    down (without a grace period: nothing on it needs draining);
  * 3. reconnects every 100 ms while its server is away (Redisson's default backs off to seconds,
@@ -147,6 +147,8 @@ public final class SmallClient {
         Config c = new Config(app);
         c.setCodec(StringCodec.INSTANCE);
         c.setNettyThreads(2);
+        // Redisson's own executor (listeners, completions): 16 threads by default, grown on demand.
+        c.setThreads(2);
         DelayStrategy reconnect = new ConstantDelay(RECONNECT_EVERY);
         if (c.isClusterConfig()) {
             c.useClusterServers().setMasterConnectionPoolSize(MAX_CONNECTIONS).setMasterConnectionMinimumIdleSize(1)
