@@ -186,7 +186,8 @@ final class Finisher {
         try {
             io.bullpen.internal.ScriptTypes.FetchArgs args = rt.fetchArgsAfterFinish(next).withAhead(ahead);
             long[] startedOnAll = startedOn;
-            rt.calls.call(() -> rt.scripts.moveToFinished(rt.now(), args, finishes, startedOnAll, starts))
+            rt.calls.call(() -> rt.scripts.moveToFinished(rt.now(), args, finishes, startedOnAll, starts),
+                            late -> rt.giveBackLate(late.next()))
                     .whenComplete((result, failure) -> {
                         calls.decrementAndGet();
                         rt.takeAhead.roundTrip(System.nanoTime() - sentAt);

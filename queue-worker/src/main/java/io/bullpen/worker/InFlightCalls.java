@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * 2. when the shared small client loses its server (the worker's {@link MarkerWaiter} passes the
  *    event on), every call under way is marked, and so is each call sent while the server is away;
  * 3. when the server is back (the small client retries every 100 ms), each marked call still
- *    under way is sent again, and the first attempt is given up: a late reply to it is ignored.
+ *    under way is sent again, and the first attempt is given up: a late reply to it goes to the
+ *    call's orphan handler (a first attempt Redisson held back and sent once its own connection
+ *    was back does run: the jobs such a fetch took are handed back, unstarted).
  *    The calls are safe to send twice: a finish whose first call landed is recognised by its lock
  *    token (moveToFinished answers the job's state), a renewal extends again, a fetch takes jobs
  *    again (jobs a lost fetch took are recovered when their leases expire, as after any lost reply);
@@ -43,7 +46,15 @@ final class InFlightCalls implements SmallClient.Connections {
      * @return the reply of the attempt that answered
      */
     <V> CompletableFuture<V> call(Supplier<? extends CompletionStage<V>> send) {
-        Call<V> c = new Call<>(send);
+        return call(send, late -> {
+        });
+    }
+
+    /**
+     * @param orphan gets the reply of an attempt given up that answered after all (on a Redisson I/O thread)
+     */
+    <V> CompletableFuture<V> call(Supplier<? extends CompletionStage<V>> send, Consumer<? super V> orphan) {
+        Call<V> c = new Call<>(send, orphan);
         live.add(c);
         c.send();
         return c.result;
@@ -89,15 +100,29 @@ final class InFlightCalls implements SmallClient.Connections {
         return live.size();
     }
 
+    private static <V> void handOrphan(Consumer<? super V> orphan, V value) {
+        try {
+            orphan.accept(value);
+        } catch (RuntimeException e) {
+            log.warn("handling a late reply failed", e);
+        }
+    }
+
     private final class Call<V> {
         final Supplier<? extends CompletionStage<V>> send;
+        final Consumer<? super V> orphan;
         final CompletableFuture<V> result = new CompletableFuture<>();
         /** The attempt whose reply counts. Guarded by this. */
         private CompletableFuture<V> attempt;
         volatile boolean crossedDrop;
 
-        Call(Supplier<? extends CompletionStage<V>> send) {
+        Call(Supplier<? extends CompletionStage<V>> send, Consumer<? super V> orphan) {
             this.send = send;
+            this.orphan = orphan;
+        }
+
+        void orphanReply(V value) {
+            handOrphan(orphan, value);
         }
 
         void send() {
@@ -119,7 +144,11 @@ final class InFlightCalls implements SmallClient.Connections {
             mine.whenComplete((value, error) -> {
                 synchronized (this) {
                     if (attempt != mine) {
-                        return; // given up: the connection dropped before this reply
+                        // Given up when the connection dropped, yet it ran: undo what must be.
+                        if (error == null) {
+                            orphanReply(value);
+                        }
+                        return;
                     }
                 }
                 live.remove(this);

@@ -34,6 +34,10 @@ import org.slf4j.LoggerFactory;
  *    one (a job added 4.5 s after a restart waited 4.7 s). When the connection is back (the
  *    shared client retries every 100 ms) the worker is woken (it looks at the queue and sends a
  *    fresh pop) and logs it once. The events also go to the worker's {@link InFlightCalls}.
+ *    For {@link #SETTLE_MS} after a reconnect a wait ends every {@link #LOOK_EVERY_MS} as if
+ *    signalled: the shared pool reconnects its connections one by one, and a pop sent on one
+ *    not back yet was seen to take seconds (Redisson retries its write), while a job added
+ *    meanwhile must start at once.
  * 8. a paused worker (see {@link #pause}) hands back what its last pop takes: the marker goes
  *    back (score 0, "look now") so an unpaused worker of the queue wakes for the job; so does a
  *    closed one, whose last pop is left to end by itself (cancelling a pop makes Redisson reset
@@ -46,6 +50,10 @@ import org.slf4j.LoggerFactory;
 final class MarkerWaiter implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MarkerWaiter.class);
     private static final long WATCHDOG_MS = 2_000;
+    /** How long after a reconnect the waiter does not trust a pop alone. */
+    static final long SETTLE_MS = 3_000;
+    /** How often the worker looks at the queue meanwhile. */
+    static final long LOOK_EVERY_MS = 200;
 
     private final String workerName;
     private final long blockSeconds;
@@ -60,6 +68,7 @@ final class MarkerWaiter implements AutoCloseable {
     private volatile boolean paused;
     private volatile CompletableFuture<String> pending; // replaced by the fetch thread only
     private long pendingSince;
+    private volatile long reconnectedAt = Long.MIN_VALUE / 2;
     private final SmallClient.Lease lease;
     private final SmallClient.Connections also;
     private final RScoredSortedSet<String> marker;
@@ -105,14 +114,18 @@ final class MarkerWaiter implements AutoCloseable {
         if (deadlineMillis > 0) {
             waitMs = Math.min(waitMs, deadlineMillis - nowMillis);
         }
-        boolean bySignal = waitMs > 0 && awaitWake(waitMs);
+        // Just after a reconnect the pop may sit on a pooled connection still reconnecting: look
+        // at the queue every LOOK_EVERY_MS meanwhile, as if signalled.
+        boolean settling = now - reconnectedAt < SETTLE_MS;
+        boolean capped = settling && waitMs > LOOK_EVERY_MS;
+        boolean bySignal = waitMs > 0 && awaitWake(capped ? LOOK_EVERY_MS : waitMs);
         if (!bySignal) {
             abandonIfStuck(System.currentTimeMillis());
         }
         if (pending != null && pending.isDone()) {
             pending = null;
         }
-        return bySignal;
+        return bySignal || capped;
     }
 
     private void pop(long now) {
@@ -260,6 +273,7 @@ final class MarkerWaiter implements AutoCloseable {
         public void reconnected(InetSocketAddress addr) {
             if (lost.remove(addr) && !closed) {
                 log.info("worker {} reconnected to Redis at {}", workerName, address(addr));
+                reconnectedAt = System.currentTimeMillis();
                 signal();
             }
             also.reconnected(addr);
