@@ -38,8 +38,9 @@ import org.slf4j.LoggerFactory;
  * under way when the connection drops is sent again once it is back ({@link InFlightCalls}).
  * The token check detects a repeat: a record whose first call landed is answered with the job's
  * state (moveToFinished's {@code finishedLock}), so it counts as recorded, not as a lost lock. If
- * a result never lands, the lock expires and the job is recovered: at least once. Futures complete on a Redis client thread (or the timer thread for a
- * retry), so what follows them must not block.
+ * a result never lands, the lock expires and the job is recovered: at least once. Futures
+ * complete on a Redis client thread (or the timer thread for a retry), so what follows them must
+ * not block.
  *
  * <p>Take-ahead (issue 18): each call also asks for the jobs the worker should hold beyond its
  * running ones ({@link WorkerRuntime#reserveAhead}); those come after the slots' jobs in the reply

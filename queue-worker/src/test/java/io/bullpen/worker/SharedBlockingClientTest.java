@@ -43,16 +43,21 @@ class SharedBlockingClientTest {
         ctx.redis().assumeNotCluster("counts the connections of one server");
         RedissonClient app = ctx.redis().newClient();
         warmUp(app);
-        int redissonBefore = redissonThreads();
+        Set<String> groupsBefore = redissonGroups();
         List<Worker<String, Object>> workers = new ArrayList<>();
         List<QueueEvents> listeners = new ArrayList<>();
         List<Figures> table = new ArrayList<>();
+        Set<String> sharedGroups = new java.util.HashSet<>();
         try {
             for (int target : new int[] {1, 10, 50}) {
                 while (workers.size() < target) {
                     workers.add(startWorkerAndRunAJob(ctx, app, workers.size()));
                 }
                 table.add(measure(ctx, workers.size()));
+                if (target == 1) {
+                    sharedGroups.addAll(redissonGroups());
+                    sharedGroups.removeAll(groupsBefore);
+                }
             }
             for (int i = 0; i < 10; i++) {
                 listeners.add(QueueEvents.builder(app, ctx.queueName() + "-" + i).build().start());
@@ -88,8 +93,9 @@ class SharedBlockingClientTest {
             listeners.forEach(QueueEvents::close);
             workers.forEach(w -> w.close(Duration.ZERO));
         }
+        assertThat(sharedGroups).as("the shared client's thread groups").isNotEmpty();
         await("the shared client is shut down with its last user").atMost(Duration.ofSeconds(10))
-                .until(() -> redissonThreads() <= redissonBefore);
+                .until(() -> java.util.Collections.disjoint(redissonGroups(), sharedGroups));
     }
 
     private Worker<String, Object> startWorkerAndRunAJob(BullpenTestContext ctx, RedissonClient app, int n) {
@@ -117,6 +123,17 @@ class SharedBlockingClientTest {
         }
         log.info("threads with {} workers: {}", workers, byPrefix);
         return new Figures(workers, Thread.getAllStackTraces().size(), redissonThreads(), connections(ctx));
+    }
+
+    /** Redisson's thread groups by name without the thread number: one Redisson client makes its own. */
+    private static Set<String> redissonGroups() {
+        Set<String> groups = new java.util.HashSet<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith("redisson")) {
+                groups.add(t.getName().replaceAll("-\\d+$", ""));
+            }
+        }
+        return groups;
     }
 
     private static int redissonThreads() {
