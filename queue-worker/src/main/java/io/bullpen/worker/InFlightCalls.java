@@ -8,6 +8,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -28,7 +30,12 @@ import org.slf4j.LoggerFactory;
  *    token (moveToFinished answers the job's state), a renewal extends again, a fetch takes jobs
  *    again (jobs a lost fetch took are recovered when their leases expire, as after any lost reply);
  * 4. hooks registered with {@link #onReconnect} run then too: a call that failed while Redis was
- *    away and waits out a backoff goes at once.
+ *    away and waits out a backoff goes at once;
+ * 5. for {@link #SETTLE_MS} after a reconnect, a call (sent again, or new) without a reply after
+ *    {@link #RESEND_AFTER_MS} is sent again: the application client reconnects its pooled
+ *    connections one by one, and a call written to one that was still dead waited out the
+ *    response timeout (1 run in 20). Sending twice is safe (step 3); the checks run on the JDK's
+ *    one shared delay thread ({@link CompletableFuture#delayedExecutor}), never on a pool.
  * Events arrive on Redisson's I/O threads; a resend only builds and sends the call there.
  */
 final class InFlightCalls implements SmallClient.Connections {
@@ -37,6 +44,14 @@ final class InFlightCalls implements SmallClient.Connections {
     private final Set<Call<?>> live = ConcurrentHashMap.newKeySet();
     private final List<Runnable> hooks = new CopyOnWriteArrayList<>();
     private volatile boolean away;
+    /** Until when (System.nanoTime) calls without a reply are sent again: the settle window. */
+    private volatile long settleUntil = System.nanoTime() - 1;
+    /** How long after a reconnect calls are watched. */
+    static final long SETTLE_MS = 3_000;
+    /** A call without a reply this long within the settle window is sent again. */
+    static final long RESEND_AFTER_MS = 500;
+    private final Executor checks = CompletableFuture.delayedExecutor(RESEND_AFTER_MS, TimeUnit.MILLISECONDS,
+            Runnable::run);
 
     /**
      * Sends a call, and sends it again if the connection drops before its reply.
@@ -57,6 +72,7 @@ final class InFlightCalls implements SmallClient.Connections {
         Call<V> c = new Call<>(send, orphan);
         live.add(c);
         c.send();
+        watchIfSettling(c);
         return c.result;
     }
 
@@ -81,9 +97,11 @@ final class InFlightCalls implements SmallClient.Connections {
     @Override
     public void reconnected(InetSocketAddress server) {
         away = false;
+        settleUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SETTLE_MS);
         for (Call<?> c : live) {
             if (c.crossedDrop) {
                 c.send();
+                watchIfSettling(c);
             }
         }
         for (Runnable hook : hooks) {
@@ -93,6 +111,20 @@ final class InFlightCalls implements SmallClient.Connections {
                 log.warn("a reconnect hook failed", e);
             }
         }
+    }
+
+    /** Within the settle window: sends {@code c} again if its current attempt has no reply in time. */
+    private void watchIfSettling(Call<?> c) {
+        if (c.result.isDone() || System.nanoTime() - settleUntil >= 0) {
+            return;
+        }
+        Object watched = c.current();
+        checks.execute(() -> {
+            if (!c.result.isDone() && c.current() == watched && System.nanoTime() - settleUntil < 0 && !away) {
+                c.send();
+                watchIfSettling(c);
+            }
+        });
     }
 
     /** @return calls under way (tests) */
@@ -119,6 +151,10 @@ final class InFlightCalls implements SmallClient.Connections {
         Call(Supplier<? extends CompletionStage<V>> send, Consumer<? super V> orphan) {
             this.send = send;
             this.orphan = orphan;
+        }
+
+        synchronized Object current() {
+            return attempt;
         }
 
         void orphanReply(V value) {

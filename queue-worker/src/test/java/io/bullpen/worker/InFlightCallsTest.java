@@ -1,11 +1,13 @@
 package io.bullpen.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
 import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +16,7 @@ class InFlightCallsTest {
     private static final InetSocketAddress SERVER = InetSocketAddress.createUnresolved("redis", 6379);
 
     private final InFlightCalls calls = new InFlightCalls();
-    private final List<CompletableFuture<String>> attempts = new ArrayList<>();
+    private final List<CompletableFuture<String>> attempts = new CopyOnWriteArrayList<>();
 
     private CompletableFuture<String> send() {
         CompletableFuture<String> attempt = new CompletableFuture<>();
@@ -24,7 +26,7 @@ class InFlightCallsTest {
 
     @Test
     void aCallUnderWayWhenTheServerIsLostIsSentAgainWhenItIsBackAndOnlyTheNewReplyCounts() {
-        List<String> orphans = new ArrayList<>();
+        List<String> orphans = new CopyOnWriteArrayList<>();
         CompletableFuture<String> result = calls.call(this::send, orphans::add);
 
         calls.lost(SERVER);
@@ -52,17 +54,35 @@ class InFlightCallsTest {
     }
 
     @Test
-    void aCallThatAnsweredOrStartedAfterTheReconnectIsNotSentAgain() {
+    void aCallThatAnsweredIsNotSentAgain() {
         CompletableFuture<String> done = calls.call(this::send);
         attempts.get(0).complete("done");
         calls.lost(SERVER);
         calls.reconnected(SERVER);
-        CompletableFuture<String> fresh = calls.call(this::send);
-        calls.reconnected(SERVER);
 
-        assertThat(attempts).hasSize(2);
+        assertThat(attempts).hasSize(1);
         assertThat(done).isCompletedWithValue("done");
-        assertThat(fresh).isNotDone();
+    }
+
+    @Test
+    void justAfterAReconnectACallWithoutAReplyIsSentAgainUntilOneAnswers() {
+        calls.lost(SERVER);
+        calls.reconnected(SERVER);
+        CompletableFuture<String> result = calls.call(this::send);
+
+        await().atMost(Duration.ofSeconds(2)).until(() -> attempts.size() >= 2);
+        attempts.get(attempts.size() - 1).complete("answered");
+        assertThat(result).isCompletedWithValue("answered");
+        int sent = attempts.size();
+        await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(2)).until(() -> attempts.size() == sent);
+    }
+
+    @Test
+    void withoutAReconnectASlowCallIsLeftAlone() {
+        CompletableFuture<String> result = calls.call(this::send);
+
+        await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(2)).until(() -> attempts.size() == 1);
+        assertThat(result).isNotDone();
     }
 
     @Test
