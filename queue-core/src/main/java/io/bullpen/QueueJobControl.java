@@ -64,8 +64,9 @@ abstract class QueueJobControl<T> extends QueueFlowControl<T> {
      * @param repeat when jobs run
      * @param template the jobs' name, data and options
      * @return whether anything changed
-     * @throws IllegalArgumentException for an illegal id, data that cannot be serialized, an
-     *     {@code endAt} before {@code startAt}, or a schedule with no run at all (a cron date that
+     * @throws IllegalArgumentException for an illegal id, data that cannot be serialized, a template
+     *     without data (null) on a queue whose data type is not {@code Void} or {@code Object} (the
+     *     message names the scheduler), an {@code endAt} before {@code startAt}, or a schedule with no run at all (a cron date that
      *     never comes, such as February 30, or an {@code endAt} before the first run); nothing is
      *     written
      */
@@ -292,8 +293,9 @@ abstract class QueueJobControl<T> extends QueueFlowControl<T> {
      *
      * @param id the job id
      * @param data the new data; serialized and size-checked as an add does
-     * @throws IllegalArgumentException for a null or blank id, or data that cannot be serialized
-     *     or is over the payload cap; nothing is written
+     * @throws IllegalArgumentException for a null or blank id, or data that is null (on a queue
+     *     not of {@code Void} or {@code Object}), cannot be serialized or is over the payload cap;
+     *     nothing is written
      * @throws JobNotFoundException when there is no such job
      * @throws JobStateException when the job is completed or failed
      */
