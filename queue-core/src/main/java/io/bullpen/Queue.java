@@ -317,10 +317,12 @@ public final class Queue<T> extends QueueJobControl<T> {
          * Durable adds: every add (single or bulk) completes only once {@code replicas} replicas
          * acknowledged it (Redis {@code WAIT} on the same connection), so an acknowledged job
          * survives a failover of the master (Redis Cluster or Sentinel), which asynchronous
-         * replication alone does not promise. Costs one replication round trip per add call. When
-         * fewer replicas answer within {@code timeout}, the add throws {@link NotReplicatedException}:
-         * the jobs are on the master; add them again with the same custom ids to stay idempotent.
-         * Off by default.
+         * replication alone does not promise. Costs one replication round trip per add call, and
+         * at most once a second one more call that counts the connected replicas. With fewer
+         * replicas connected than required, the add throws {@link NotReplicatedException} at once
+         * and writes nothing ({@code written()} false); when fewer answer within {@code timeout},
+         * it throws after the timeout with the jobs on the master ({@code written()} true): add
+         * them again with the same custom ids to stay idempotent. Off by default.
          *
          * @param replicas replicas to reach, at least 1
          * @param timeout how long to wait for them, more than zero
