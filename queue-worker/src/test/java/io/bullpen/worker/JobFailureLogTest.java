@@ -95,6 +95,25 @@ class JobFailureLogTest {
     }
 
     @Test
+    void aJobWhoseDataCannotBeReadIsOneErrorLine(BullpenTestContext ctx) {
+        Queue<Integer> queue = Queue.builder(ctx.redisson(), ctx.queueName(), Integer.class).build();
+        Job<Integer> job = queue.add("count", 1, JobOptions.builder().attempts(5).build());
+        ctx.redisson().getMap("bp:{" + queue.name() + "}:job:" + job.id(), org.redisson.client.codec.StringCodec.INSTANCE)
+                .put("data", "{not json");
+        try (Worker<Integer, ?> worker = Worker.builder(ctx.redisson(), queue.name(), Integer.class)
+                .processor(c -> c.job().data()).build().start()) {
+            await().atMost(WAIT).until(() -> queue.getState(job.id()) == JobState.FAILED);
+            await().atMost(WAIT).until(() -> !log.events().isEmpty());
+        }
+        assertThat(log.events()).singleElement().satisfies(e -> {
+            assertThat(e.getLevel()).isEqualTo(Level.ERROR);
+            assertThat(e.getFormattedMessage()).contains("queue " + queue.name() + ": job " + job.id()
+                    + " cannot be read, the job failed for good without running");
+            assertThat(e.getThrowableProxy()).isNotNull();
+        });
+    }
+
+    @Test
     void aTimedOutAttemptIsLoggedAsAFailure(BullpenTestContext ctx) {
         Queue<String> queue = Queue.builder(ctx.redisson(), ctx.queueName(), String.class).build();
         try (Worker<String, ?> worker = Worker.builder(ctx.redisson(), queue.name(), String.class)
