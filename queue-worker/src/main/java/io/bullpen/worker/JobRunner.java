@@ -135,6 +135,11 @@ final class JobRunner<T, R> {
         return value == null ? 0 : Long.parseLong(value);
     }
 
+    /** On close: logs the count of failures left out of the log, if any, without waiting for its time. */
+    void failureSummary() {
+        failures.summary();
+    }
+
     /** On close: every job still waiting for its booked start goes back to its line at once, unstarted. */
     void giveBackBooked() {
         booked.giveBackAll();

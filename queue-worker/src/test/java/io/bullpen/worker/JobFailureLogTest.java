@@ -234,6 +234,23 @@ class JobFailureLogTest {
                         + ": \\d+ failures not logged in the last 10 s .*"));
     }
 
+    @Test
+    void aWorkerClosedBeforeItsSummaryIsDueLogsItAsItCloses(BullpenTestContext ctx) {
+        Queue<String> queue = Queue.builder(ctx.redisson(), ctx.queueName(), String.class).build();
+        List<io.bullpen.JobSpec<String>> specs = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            specs.add(io.bullpen.JobSpec.of("flood", "x" + i));
+        }
+        queue.addBulk(specs);
+        try (Worker<String, ?> worker = Worker.builder(ctx.redisson(), queue.name(), String.class)
+                .processor(c -> {
+                    throw new IllegalStateException("down");
+                }).concurrency(10).build().start()) {
+            await().atMost(WAIT).until(() -> queue.getJobCounts().failed() == 40);
+        }
+        assertThat(logged(log.messages()) + notLogged(log.messages())).isEqualTo(40);
+    }
+
     private static long logged(List<String> lines) {
         return lines.stream().filter(m -> m.contains("failed attempt")).count();
     }
