@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * documentation should not teach it.
  */
 class DocSnippetsTest {
-    /** What the README says its snippets may assume; nothing more. */
+    /** What the pages say their snippets may assume (docs/getting-started.md); nothing more. */
     private static final String CONTEXT = """
             package readme;
 
@@ -102,7 +102,7 @@ class DocSnippetsTest {
         }
 
         /**
-         * The compilation unit, and for each of its lines the README line it came from (0 for the
+         * The compilation unit, and for each of its lines the line of its page it came from (0 for the
          * lines this test adds).
          */
         Unit unit() {
