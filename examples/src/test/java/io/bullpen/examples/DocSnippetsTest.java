@@ -80,7 +80,7 @@ class DocSnippetsTest {
         List<String> problems = new ArrayList<>();
         for (Snippet s : snippets) {
             s.imports().stream().filter(i -> i.text().matches("\\s*import\\s+[\\w.]+\\.\\*\\s*;.*"))
-                    .forEach(i -> problems.add(s.file() + ":" + i.readmeLine() + ": a wildcard import; name each class"));
+                    .forEach(i -> problems.add(s.file() + ":" + i.pageLine() + ": a wildcard import; name each class"));
         }
         problems.addAll(compile(snippets, out));
 
@@ -88,7 +88,7 @@ class DocSnippetsTest {
     }
 
     /** One {@code ```java} block: its lines, each with its line number in its file. */
-    record Line(int readmeLine, String text) {
+    record Line(int pageLine, String text) {
     }
 
     record Snippet(String file, int firstLine, List<Line> imports, List<Line> body) {
@@ -109,42 +109,42 @@ class DocSnippetsTest {
             List<String> lines = new ArrayList<>();
             List<Integer> origin = new ArrayList<>();
             add(lines, origin, "package readme;", 0);
-            imports.forEach(i -> add(lines, origin, i.text(), i.readmeLine()));
+            imports.forEach(i -> add(lines, origin, i.text(), i.pageLine()));
             boolean type = isTypeDeclaration();
             if (!type) {
                 add(lines, origin, "class " + className() + " extends ReadmeContext {", 0);
                 add(lines, origin, "void snippet() throws Exception {", 0);
             }
-            body.forEach(l -> add(lines, origin, l.text(), l.readmeLine()));
+            body.forEach(l -> add(lines, origin, l.text(), l.pageLine()));
             if (!type) {
                 add(lines, origin, "}}", 0);
             }
             return new Unit(className(), String.join("\n", lines) + "\n", origin);
         }
 
-        private static void add(List<String> lines, List<Integer> origin, String text, int readmeLine) {
+        private static void add(List<String> lines, List<Integer> origin, String text, int pageLine) {
             lines.add(text);
-            origin.add(readmeLine);
+            origin.add(pageLine);
         }
     }
 
     record Unit(String name, String source, List<Integer> origin) {
-        int readmeLine(long unitLine) {
+        int pageLine(long unitLine) {
             return unitLine >= 1 && unitLine <= origin.size() ? origin.get((int) unitLine - 1) : 0;
         }
     }
 
-    static List<Snippet> snippets(String file, List<String> readme) {
+    static List<Snippet> snippets(String file, List<String> page) {
         List<Snippet> snippets = new ArrayList<>();
-        for (int i = 0; i < readme.size(); i++) {
-            if (!readme.get(i).trim().equals("```java")) {
+        for (int i = 0; i < page.size(); i++) {
+            if (!page.get(i).trim().equals("```java")) {
                 continue;
             }
             List<Line> imports = new ArrayList<>();
             List<Line> body = new ArrayList<>();
             int first = i + 2;
-            for (i++; i < readme.size() && !readme.get(i).trim().equals("```"); i++) {
-                Line line = new Line(i + 1, readme.get(i));
+            for (i++; i < page.size() && !page.get(i).trim().equals("```"); i++) {
+                Line line = new Line(i + 1, page.get(i));
                 if (IMPORT.matcher(line.text()).matches()) {
                     imports.add(line);
                 } else if (!line.text().trim().equals("...")) {
@@ -182,7 +182,7 @@ class DocSnippetsTest {
                     index = u;
                 }
             }
-            int line = index < 0 ? 0 : units.get(index).readmeLine(d.getLineNumber());
+            int line = index < 0 ? 0 : units.get(index).pageLine(d.getLineNumber());
             String file = index < 0 ? "?" : fileOf.get(index);
             problems.add(file + ":" + (line > 0 ? line : "?") + ": " + d.getMessage(Locale.ROOT)
                     + (line > 0 ? "" : "\n  in " + where + " line " + d.getLineNumber()));
