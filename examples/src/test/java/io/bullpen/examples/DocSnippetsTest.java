@@ -22,14 +22,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every {@code ```java} block of the README compiles as written, against the published modules
+ * Every {@code ```java} block of README.md and of every page under docs/ compiles as written,
+ * against the published modules
  * (this module's test class path has queue-core, queue-worker, queue-dashboard, bullpen, queue-testing, bullpen-micrometer,
  * and bullpen-spring-boot-autoconfigure with Spring for the Spring Boot snippets).
- * The README's rules for its snippets, which this test applies:
+ * The rules the pages state for their snippets (docs/getting-started.md), which this test applies:
  * <ul>
  *   <li>Each snippet carries its own imports, explicit ones (a wildcard {@code java.util.*} would
  *       clash with {@code io.bullpen.Queue}).</li>
- *   <li>It may use the names the README introduces before the tour, and no others:
+ *   <li>It may use the names the pages introduce, and no others:
  *       {@code redisson} (a {@code RedissonClient}), {@code config} (a Redisson {@code Config}),
  *       {@code orders} (a {@code Queue<Order>}), {@code log} (an SLF4J {@code Logger}) and the data
  *       class {@code Order}, a {@code record Order(String id)}. See {@link #CONTEXT}.</li>
@@ -38,11 +39,11 @@ import org.junit.jupiter.api.io.TempDir;
  *       as a file of its own; any other is compiled as the body of a method that may throw, where
  *       a {@code record} is a local one.</li>
  * </ul>
- * A failure names the README line and the compiler's message. Deprecated API fails too: the
- * README should not teach it.
+ * A failure names the file, its line and the compiler's message. Deprecated API fails too: the
+ * documentation should not teach it.
  */
-class ReadmeSnippetsTest {
-    /** What the README says its snippets may assume; nothing more. */
+class DocSnippetsTest {
+    /** What the pages say their snippets may assume (docs/getting-started.md); nothing more. */
     private static final String CONTEXT = """
             package readme;
 
@@ -66,86 +67,91 @@ class ReadmeSnippetsTest {
     private static final Pattern TYPE_START = Pattern.compile("\\s*(@\\w+.*|((public|abstract|final)\\s+)*(class|interface|enum)\\s+\\w+.*)");
 
     @Test
-    void everyJavaSnippetInTheReadmeCompiles(@TempDir Path out) throws IOException {
-        List<Snippet> snippets = snippets(readme());
+    void everyJavaSnippetInTheDocumentationCompiles(@TempDir Path out) throws IOException {
+        Path root = DocFiles.root();
+        List<Snippet> snippets = new ArrayList<>();
+        for (Path page : DocFiles.pages(root)) {
+            snippets.addAll(snippets(root.relativize(page).toString().replace('\\', '/'),
+                    Files.readAllLines(page, StandardCharsets.UTF_8)));
+        }
         // A parsing slip must not pass by compiling nothing.
-        assertThat(snippets.size()).as("java blocks found in README.md").isGreaterThanOrEqualTo(8);
+        assertThat(snippets.size()).as("java blocks found in README.md and docs/").isGreaterThanOrEqualTo(30);
 
         List<String> problems = new ArrayList<>();
         for (Snippet s : snippets) {
             s.imports().stream().filter(i -> i.text().matches("\\s*import\\s+[\\w.]+\\.\\*\\s*;.*"))
-                    .forEach(i -> problems.add("README.md:" + i.readmeLine() + ": a wildcard import; name each class"));
+                    .forEach(i -> problems.add(s.file() + ":" + i.pageLine() + ": a wildcard import; name each class"));
         }
         problems.addAll(compile(snippets, out));
 
-        assertThat(problems).as("README snippets that do not compile as written").isEmpty();
+        assertThat(problems).as("snippets that do not compile as written").isEmpty();
     }
 
-    /** One {@code ```java} block: its lines, each with its README line number. */
-    record Line(int readmeLine, String text) {
+    /** One {@code ```java} block: its lines, each with its line number in its file. */
+    record Line(int pageLine, String text) {
     }
 
-    record Snippet(int firstLine, List<Line> imports, List<Line> body) {
+    record Snippet(String file, int firstLine, List<Line> imports, List<Line> body) {
         boolean isTypeDeclaration() {
             return body.stream().map(Line::text).filter(t -> !t.isBlank() && !t.trim().startsWith("//"))
                     .findFirst().map(t -> TYPE_START.matcher(t).matches()).orElse(false);
         }
 
         String className() {
-            return "Snippet" + firstLine;
+            return "Snippet_" + file.replaceAll("[^A-Za-z0-9]", "_") + "_" + firstLine;
         }
 
         /**
-         * The compilation unit, and for each of its lines the README line it came from (0 for the
+         * The compilation unit, and for each of its lines the line of its page it came from (0 for the
          * lines this test adds).
          */
         Unit unit() {
             List<String> lines = new ArrayList<>();
             List<Integer> origin = new ArrayList<>();
             add(lines, origin, "package readme;", 0);
-            imports.forEach(i -> add(lines, origin, i.text(), i.readmeLine()));
+            imports.forEach(i -> add(lines, origin, i.text(), i.pageLine()));
             boolean type = isTypeDeclaration();
             if (!type) {
                 add(lines, origin, "class " + className() + " extends ReadmeContext {", 0);
                 add(lines, origin, "void snippet() throws Exception {", 0);
             }
-            body.forEach(l -> add(lines, origin, l.text(), l.readmeLine()));
+            body.forEach(l -> add(lines, origin, l.text(), l.pageLine()));
             if (!type) {
                 add(lines, origin, "}}", 0);
             }
             return new Unit(className(), String.join("\n", lines) + "\n", origin);
         }
 
-        private static void add(List<String> lines, List<Integer> origin, String text, int readmeLine) {
+        private static void add(List<String> lines, List<Integer> origin, String text, int pageLine) {
             lines.add(text);
-            origin.add(readmeLine);
+            origin.add(pageLine);
         }
     }
 
     record Unit(String name, String source, List<Integer> origin) {
-        int readmeLine(long unitLine) {
+        int pageLine(long unitLine) {
             return unitLine >= 1 && unitLine <= origin.size() ? origin.get((int) unitLine - 1) : 0;
         }
     }
 
-    static List<Snippet> snippets(List<String> readme) {
+    static List<Snippet> snippets(String file, List<String> page) {
         List<Snippet> snippets = new ArrayList<>();
-        for (int i = 0; i < readme.size(); i++) {
-            if (!readme.get(i).trim().equals("```java")) {
+        for (int i = 0; i < page.size(); i++) {
+            if (!page.get(i).trim().equals("```java")) {
                 continue;
             }
             List<Line> imports = new ArrayList<>();
             List<Line> body = new ArrayList<>();
             int first = i + 2;
-            for (i++; i < readme.size() && !readme.get(i).trim().equals("```"); i++) {
-                Line line = new Line(i + 1, readme.get(i));
+            for (i++; i < page.size() && !page.get(i).trim().equals("```"); i++) {
+                Line line = new Line(i + 1, page.get(i));
                 if (IMPORT.matcher(line.text()).matches()) {
                     imports.add(line);
                 } else if (!line.text().trim().equals("...")) {
                     body.add(line);
                 }
             }
-            snippets.add(new Snippet(first, imports, body));
+            snippets.add(new Snippet(file, first, imports, body));
         }
         return snippets;
     }
@@ -154,6 +160,7 @@ class ReadmeSnippetsTest {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
         List<Unit> units = snippets.stream().map(Snippet::unit).toList();
+        List<String> fileOf = snippets.stream().map(Snippet::file).toList();
         List<JavaFileObject> files = new ArrayList<>();
         files.add(source("ReadmeContext", CONTEXT));
         units.forEach(u -> files.add(source(u.name(), u.source())));
@@ -169,9 +176,15 @@ class ReadmeSnippetsTest {
                 continue;
             }
             String where = d.getSource() == null ? "?" : d.getSource().getName();
-            int line = units.stream().filter(u -> where.endsWith("/" + u.name() + ".java")).findFirst()
-                    .map(u -> u.readmeLine(d.getLineNumber())).orElse(0);
-            problems.add("README.md:" + (line > 0 ? line : "?") + ": " + d.getMessage(Locale.ROOT)
+            int index = -1;
+            for (int u = 0; u < units.size(); u++) {
+                if (where.endsWith("/" + units.get(u).name() + ".java")) {
+                    index = u;
+                }
+            }
+            int line = index < 0 ? 0 : units.get(index).pageLine(d.getLineNumber());
+            String file = index < 0 ? "?" : fileOf.get(index);
+            problems.add(file + ":" + (line > 0 ? line : "?") + ": " + d.getMessage(Locale.ROOT)
                     + (line > 0 ? "" : "\n  in " + where + " line " + d.getLineNumber()));
         }
         return problems;
@@ -189,16 +202,5 @@ class ReadmeSnippetsTest {
     /** Surefire runs tests from a manifest-only jar; it names the real class path in this property. */
     private static String testClassPath() {
         return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    }
-
-    /** README.md at the root of the repository, above this module. */
-    private static List<String> readme() throws IOException {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path readme = dir.resolve("README.md");
-            if (Files.exists(readme) && Files.exists(dir.resolve("examples"))) {
-                return Files.readAllLines(readme, StandardCharsets.UTF_8);
-            }
-        }
-        throw new IllegalStateException("README.md not found above " + Path.of("").toAbsolutePath());
     }
 }

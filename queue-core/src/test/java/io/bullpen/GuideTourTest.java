@@ -17,12 +17,12 @@ import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 
 /**
- * The README's code, as written there (less its imports), run against a real Redis.
- * examples' ReadmeSnippetsTest compiles every README snippet; this one also checks what the tour
+ * The guide's tour (docs/jobs.md) and testing example (docs/testing.md), as written there (less their imports), run against a real Redis.
+ * examples' DocSnippetsTest compiles every snippet of the docs; this one also checks what the tour
  * does.
  */
 @BullpenTest
-class ReadmeTourTest {
+class GuideTourTest {
     record Order(String id) {
     }
 
@@ -31,7 +31,7 @@ class ReadmeTourTest {
         RedissonClient redisson = ctx.redisson();
         String failedJobId = aFailedJob(ctx, "orders");
 
-        // --- README: "A tour of the Queue API" ---
+        // --- docs/jobs.md: "Add, read and manage jobs: a tour" ---
         Queue<Order> orders = Queue.builder(redisson, "orders", Order.class).build(); // .prefix(..) .clock(..)
 
         Job<Order> job = orders.add("cancel-unpaid", new Order("A-1"), JobOptions.builder()
@@ -54,7 +54,7 @@ class ReadmeTourTest {
         orders.promote(job.id());     // a delayed job runs now
         orders.retry(failed.get(0).id());   // a failed job runs again, with fresh attempts
         orders.remove(job.id());      // any state but active-and-locked; false when there was no such job
-        // --- end of README code ---
+        // --- end of the guide's code ---
 
         assertThat(many).hasSize(2);
         assertThat(same).isPresent();
@@ -80,7 +80,7 @@ class ReadmeTourTest {
 
     @Test
     void testingYourOwnCode(BullpenTestContext ctx) {
-        // --- README: "Testing your own code" ---
+        // --- docs/testing.md: "A real Redis per test class" ---
         Queue<Order> orders = Queue.builder(ctx.redisson(), ctx.queueName(), Order.class)
                 .clock(ctx.clock())                     // a SettableClock: set(..), advance(..)
                 .build();
