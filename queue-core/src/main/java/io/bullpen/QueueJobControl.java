@@ -192,7 +192,7 @@ abstract class QueueJobControl<T> extends QueueFlowControl<T> {
         return RedisCalls.call(name(), "getMetrics", () -> admin.metrics(clock.millis(), type, minutes));
     }
 
-    // --- workers (issue 16) ---
+    // --- workers ---
 
     /**
      * Lists the queue's live workers, from the heartbeats each worker keeps in the queue's own
@@ -206,7 +206,7 @@ abstract class QueueJobControl<T> extends QueueFlowControl<T> {
         return workers.getWorkers();
     }
 
-    // --- cancel (issue 16) ---
+    // --- cancel ---
 
     /**
      * Cancels a job from any process. A waiting (also grouped, or in a paused queue or group),
@@ -227,7 +227,7 @@ abstract class QueueJobControl<T> extends QueueFlowControl<T> {
         return cancels.cancel(jobId, reason);
     }
 
-    // --- deduplication (issue 16) ---
+    // --- deduplication ---
 
     /**
      * The job that owns a deduplication id ({@link JobOptions.Builder#deduplication}): the one an
@@ -256,7 +256,7 @@ abstract class QueueJobControl<T> extends QueueFlowControl<T> {
         return join("removeDeduplicationKey", new QueueDeduplication(redisson, keys).removeKey(deduplicationId));
     }
 
-    // --- change a job (issue 16) ---
+    // --- change a job ---
 
     /**
      * Gives a delayed job a new delay, counted from now; {@link Duration#ZERO} runs it now (as
@@ -307,7 +307,7 @@ abstract class QueueJobControl<T> extends QueueFlowControl<T> {
         jobChanges.updateData(id, data);
     }
 
-    // --- awaiting a result (issue 16) ---
+    // --- awaiting a result ---
 
     /**
      * Awaits a job's result: the future completes with the processor's return value once the job

@@ -196,7 +196,7 @@ public final class Scripts {
     }
 
     /**
-     * moveToFinished for a worker that takes ahead (issue 18): as {@link #moveToFinished(long,
+     * moveToFinished for a worker that takes ahead: as {@link #moveToFinished(long,
      * FetchArgs, List)}, plus when each taken-ahead job's processor really started and the
      * "started" records of buffered jobs that started and are not in this batch.
      *

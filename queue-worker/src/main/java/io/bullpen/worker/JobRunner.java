@@ -40,7 +40,7 @@ import org.slf4j.MDC;
  * 4. when it has landed: reports it to the listener (a result whose lock was lost is rejected by
  *    the token check and only logged), ends the attempt, and passes the slot to the next job or
  *    releases it (see {@link Slots}).
- * Take-ahead (issue 18): jobs taken beyond the free slots wait in the {@link AheadBuffer}; a
+ * Take-ahead: jobs taken beyond the free slots wait in the {@link AheadBuffer}; a
  * processor thread whose job returned starts the next buffered one itself (its slot passes on
  * while the result is recorded, and the finish asks for no job for it), and a slot that frees
  * with jobs buffered takes one ({@link AheadFeeder#pump}). A buffered job's start is reported with the next
