@@ -6,6 +6,7 @@ import static io.bullpen.internal.ScriptFixture.complete;
 import static io.bullpen.internal.ScriptFixture.fetch;
 import static io.bullpen.internal.ScriptFixture.join;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 import static org.assertj.core.api.Assertions.within;
 
 import io.bullpen.JobState;
@@ -223,6 +224,30 @@ class QueueLimitsScriptTest {
         assertThat(f.snap().eventNames()).containsExactly("waiting");
         assertThat(f.snap().events().get(0)).containsEntry("jobId", "a").containsEntry("prev", "active");
         f.assertInvariant();
+    }
+
+    @Test
+    void aLimitedResultWakesIdleWorkersForThePutBackJob() {
+        // Idle workers set their timers before the job came back: without a signal it would wait
+        // for them however quiet the queue.
+        f.job("a", "ats", "1").active("a", "w:1", LOCK_MS, NOW + LOCK_MS);
+        f.job("b", "grp", "tenant-1", "ats", "1").active("b", "w:2", LOCK_MS, NOW + LOCK_MS);
+
+        join(f.scripts.moveToFinished(NOW, fetch(0), Finish.limited("a", "w:1", 5_000, false)));
+        assertThat(f.snap().zset("marker")).containsOnly(entry("0", (double) NOW + 5_000));
+
+        join(f.scripts.moveToFinished(NOW, fetch(0), Finish.limited("b", "w:2", 2_000, true)));
+        assertThat(f.snap().zset("marker")).as("the earlier of the two").containsOnly(entry("0", (double) NOW + 2_000));
+        f.assertInvariant();
+    }
+
+    @Test
+    void aLimitedResultOnAPausedQueueWakesNobody() {
+        f.job("a", "ats", "1").active("a", "w:1", LOCK_MS, NOW + LOCK_MS).meta("paused", "1");
+
+        join(f.scripts.moveToFinished(NOW, fetch(0), Finish.limited("a", "w:1", 5_000, false)));
+
+        assertThat(f.snap().exists("marker")).isFalse();
     }
 
     @Test
