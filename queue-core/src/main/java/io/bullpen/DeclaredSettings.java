@@ -16,7 +16,7 @@ import java.util.Objects;
  * <pre>{@code
  * DeclaredSettings<Report> declared = reports.declaredBy("billing");
  * declared.setRateLimit(RateLimit.of(2, Duration.ofSeconds(1)));
- * declared.upsertJobScheduler("nightly", Repeat.cron("0 2 * * *"), JobTemplate.of("nightly", null));
+ * declared.upsertJobScheduler("nightly", Repeat.cron("0 2 * * *"), JobTemplate.of("nightly", new Report("all")));
  * // At the next start, where the configuration no longer declares them:
  * declared.removeRateLimit();              // only if still marked by "billing"
  * for (String id : declared.getJobSchedulerIds()) {

@@ -251,7 +251,11 @@ public class BullpenProperties {
         /** Address the dashboard listens on; 0.0.0.0 exposes it to the network. */
         private String bindAddress = "127.0.0.1";
 
-        /** Secret that actions must send in the X-Bullpen-Token header; none: no actions allowed. */
+        /**
+         * Secret that actions must send in the X-Bullpen-Token header (none: no actions allowed);
+         * under the application's server (path) reads need it too, unless a Spring Security
+         * SecurityFilterChain covers the path or public-read is set.
+         */
         private String token;
 
         /** Whether the dashboard offers no actions at all. */

@@ -131,7 +131,7 @@ final class DeclaredConfiguration {
             Optional<RateLimit> limit = queue.getRateLimit();
             if (mine.removeRateLimit()) {
                 log.info("removed the rate limit {} of queue {}: declared by {} (bullpen.queues.{}.rate-limit), "
-                        + "which no longer declares it", limit.map(Object::toString).orElse(""), name, owner, name);
+                        + "which no longer declares it", limit.map(DeclaredConfiguration::text).orElse(""), name, owner, name);
             }
         }
         if ((declared == null || declared.getGlobalConcurrency() == null) && mine.ownsGlobalConcurrency()) {
@@ -149,6 +149,13 @@ final class DeclaredConfiguration {
                         + "which no longer declares it", id, name, owner);
             }
         }
+    }
+
+    /** "2/1s" (as the property writes it), with the burst when there is one. */
+    static String text(RateLimit limit) {
+        long ms = limit.per().toMillis();
+        String per = ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
+        return limit.max() + "/" + per + (limit.burst() > 0 ? " (burst " + limit.burst() + ")" : "");
     }
 
     /** An untyped handle for the settings only: the typed one stays free for the application. */

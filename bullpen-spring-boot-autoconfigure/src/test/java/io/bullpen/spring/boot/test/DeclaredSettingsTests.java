@@ -62,7 +62,7 @@ public abstract class DeclaredSettingsTests {
         assertThat(other.getRateLimit()).contains(TWO_PER_SECOND);
         assertThat(byHand.getGlobalConcurrency()).hasValue(7);
         assertThat(infoLines).hasSize(3);
-        assertThat(infoLines).anySatisfy(l -> assertThat(l).contains("rate limit", x, "shop"));
+        assertThat(infoLines).anySatisfy(l -> assertThat(l).contains("rate limit 2/1s", x, "shop"));
         assertThat(infoLines).anySatisfy(l -> assertThat(l).contains("global concurrency 2", x));
         assertThat(infoLines).anySatisfy(l -> assertThat(l).contains("job scheduler t", ticks));
     }

@@ -4,19 +4,18 @@ import io.bullpen.client.Bullpen;
 import io.bullpen.dashboard.DashboardHandler;
 import io.bullpen.spring.boot.autoconfigure.BullpenAutoConfiguration;
 import io.bullpen.spring.boot.autoconfigure.BullpenProperties;
+import jakarta.servlet.ServletContext;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
-import jakarta.servlet.ServletContext;
-import org.springframework.boot.context.event.ApplicationReadyEvent;
-import org.springframework.context.ApplicationContext;
-import org.springframework.context.ApplicationListener;
-import org.springframework.web.context.WebApplicationContext;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;
@@ -24,6 +23,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.util.ClassUtils;
+import org.springframework.web.context.WebApplicationContext;
 
 /**
  * The dashboard under the application's servlet web server when {@code bullpen.dashboard.path} is
