@@ -102,6 +102,16 @@ public abstract class DeclaredSettingsTests {
     }
 
     @Test
+    void anInstanceWhoseWorkersDoNotRunStillDeclaresItsSchedulers(BullpenTestContext ctx) {
+        ctx.redis().assumeNotCluster("spring.data.redis.host/port name one server");
+        String ticks = ctx.queueName() + "-ticks";
+        run(ctx, "spring.application.name=shop", "ticker.declared=true", "ticker.queue=" + ticks).close();
+        run(ctx, "spring.application.name=shop", "ticker.declared=true", "ticker.queue=" + ticks,
+                "bullpen.worker.enabled=false").close();
+        assertThat(queue(ctx, ticks).getJobSchedulers()).extracting(JobScheduler::id).containsExactly("t");
+    }
+
+    @Test
     void withoutAnOwnerNothingIsMarkedNorRemovedAndOneLineSaysSo(BullpenTestContext ctx) {
         ctx.redis().assumeNotCluster("spring.data.redis.host/port name one server");
         String x = ctx.queueName() + "-x";
