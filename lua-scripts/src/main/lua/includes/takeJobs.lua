@@ -18,7 +18,7 @@
   finishing worker, which never consumed the marker); when this take emptied the queue a
   "drained" event is emitted. Appends one array per job to out: the job hash as HGETALL (with
   the fence), then the jobId and the lockToken; returns how many jobs it took.
-  Take-ahead (issue 18): after the f.count jobs for free slots it takes up to f.ahead more,
+  Take-ahead (docs/adr/0003-take-ahead.md): after the f.count jobs for free slots it takes up to f.ahead more,
   which the worker buffers; leaseJob marks them ahd = "1". A queue with any limit (limitTake) or
   any group setting (meta gsettings: a group concurrency, weight, pause, size or limit, or a
   default for groups) ignores f.ahead, so prefetching never holds a limit's room or a group's

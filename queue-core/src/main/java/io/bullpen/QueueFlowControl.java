@@ -95,7 +95,7 @@ abstract class QueueFlowControl<T> {
         }
     }
 
-    // ---- Flow control (README "Flow control"): settings stored in Redis, shared by every client.
+    // ---- Flow control (docs/flow-control.md): settings stored in Redis, shared by every client.
 
     /**
      * Limits how many jobs of this queue start, across all workers: at most {@code limit.max()}

@@ -178,7 +178,7 @@ final class QueueModelRun {
 
     void take(int count) {
         long now = now();
-        // Take-ahead (issue 18): the jobs held ahead come in the same take order after the
+        // Take-ahead: the jobs held ahead come in the same take order after the
         // slots' ones, leased like them (the queue has no limit, so the ahead counts).
         int ahead = rnd.nextInt(100) < 30 ? 1 + rnd.nextInt(3) : 0;
         op = "moveToActive@" + rel(now) + " count=" + count + " ahead=" + ahead;
@@ -271,7 +271,7 @@ final class QueueModelRun {
         checkOutcome("promote", actual, expected);
     }
 
-    /** changeDelay, changePriority or updateData (issue 16), aimed mostly at jobs they apply to. */
+    /** changeDelay, changePriority or updateData, aimed mostly at jobs they apply to. */
     void changeJob() {
         int kind = rnd.nextInt(3);
         String id = pickId(kind == 0 ? State.DELAYED : kind == 1 ? (rnd.nextBoolean() ? State.WAITING
