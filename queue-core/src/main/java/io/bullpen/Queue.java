@@ -86,6 +86,19 @@ public final class Queue<T> extends QueueJobControl<T> {
         return adder.defaults().options();
     }
 
+    /**
+     * The settings and job schedulers of this queue as a configuration declares them, marked with
+     * its owner, so that configuration can remove them once it no longer declares them (see
+     * {@link DeclaredSettings}). Writes nothing by itself.
+     *
+     * @param owner the configuration's owner, e.g. the application's name
+     * @return the declared settings of this queue for that owner
+     * @throws IllegalArgumentException for a blank owner, one over 200 characters or with control characters
+     */
+    public DeclaredSettings<T> declaredBy(String owner) {
+        return new DeclaredSettings<>(this, owner);
+    }
+
     /** @return the prefix of the queue's Redis keys */
     public String prefix() {
         return keys.prefix();

@@ -62,7 +62,9 @@ abstract class QueueJobControl<T> extends QueueFlowControl<T> {
      * Creates or updates a repeating job: a scheduler that keeps exactly one pending iteration
      * (a job with the id {@code repeat-<id>-<due millis>}) and creates the next one when a worker
      * takes it. Calling it again with the same definition changes nothing, however many
-     * producers do so at once; a new definition replaces the pending iteration.
+     * producers do so at once; a new definition replaces the pending iteration. A scheduler a
+     * configuration declared ({@link Queue#declaredBy(String)}) loses its owner's mark: the
+     * configuration no longer removes it.
      *
      * @param id the scheduler id (same rules as job ids)
      * @param repeat when jobs run
@@ -75,7 +77,7 @@ abstract class QueueJobControl<T> extends QueueFlowControl<T> {
      *     before the first run); nothing is written
      */
     public boolean upsertJobScheduler(String id, Repeat repeat, JobTemplate<T> template) {
-        return schedulers.upsert(id, repeat, template);
+        return schedulers.upsert(id, repeat, template, null);
     }
 
     /**
@@ -93,7 +95,7 @@ abstract class QueueJobControl<T> extends QueueFlowControl<T> {
      * @return true when there was such a scheduler
      */
     public boolean removeJobScheduler(String id) {
-        return schedulers.remove(id);
+        return schedulers.remove(id, null);
     }
 
     /**

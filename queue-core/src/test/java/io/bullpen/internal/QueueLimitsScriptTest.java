@@ -77,6 +77,31 @@ class QueueLimitsScriptTest {
     }
 
     @Test
+    void anOwnersWriteMarksTheSettingAWriteWithoutOneClearsTheMarkAndAnOwnersRemovalTakesOnlyWhatItMarked() {
+        assertThat(join(f.scripts.setQueueLimits("2", 1000, 0, "3", "app"))).isEqualTo(2L);
+        assertThat(f.snap().meta()).containsEntry("rl:owner", "app").containsEntry("concurrency:owner", "app");
+        clearMarker();
+
+        // Another owner's removal takes nothing, and wakes no worker.
+        assertThat(join(f.scripts.setQueueLimits("-", 0, 0, "-", "other"))).isZero();
+        assertThat(f.snap().meta()).containsEntry("rl:max", "2").containsEntry("concurrency", "3");
+        assertThat(marker()).isEmpty();
+
+        // A write without an owner (the API, the dashboard) clears the mark of what it writes only.
+        join(f.scripts.setQueueLimits(null, 0, 0, "5", null));
+        assertThat(f.snap().meta()).doesNotContainKey("concurrency:owner").containsEntry("rl:owner", "app");
+        assertThat(join(f.scripts.setQueueLimits("-", 0, 0, "-", "app"))).isEqualTo(1L);
+        assertThat(f.snap().meta()).doesNotContainKeys("rl:max", "rl:per", "rl:owner")
+                .containsEntry("concurrency", "5");
+
+        // A removal without an owner takes a marked setting too, with its mark.
+        join(f.scripts.setQueueLimits(null, 0, 0, "4", "app"));
+        assertThat(join(f.scripts.setQueueLimits(null, 0, 0, "-", null))).isEqualTo(1L);
+        assertThat(f.snap().meta()).doesNotContainKeys("concurrency", "concurrency:owner", "flow");
+        assertThat(join(f.scripts.setQueueLimits("-", 0, 0, "-", null))).as("nothing left to remove").isZero();
+    }
+
+    @Test
     void metaFlowIsSetWhileAnyFlowControlFieldIsInUse() {
         join(f.scripts.setQueueLimits(null, 0, 0, "4"));
         assertThat(f.snap().meta()).containsEntry("flow", "1");
