@@ -6,7 +6,13 @@
   "group" on a job with a group (field grp), on the group (groupmeta:<g>, which the group pick
   honours; meta gsettings is set so it reads it; meta flow with either, see readMeta); a job without a group limits the queue. A
   limit already further out is kept. The caller releases the lock and lease with the batch's
-  others. Emits waiting (prev = active).
+  others. Workers are woken (marker 0, as for any job made ready again): the job is ready, only
+  held back, and nothing else wakes a worker when the limit ends. The finishing call's own take
+  is held back and learns when the limit ends, but that reply goes to the finisher, which does
+  not wait (the worker's fetch loop does, on the marker, with the wake time of its own last
+  fetch), and later adds do not signal while the put-back job keeps wait non-empty. The woken
+  worker's take is held back too and tells its fetch loop when to look again (limitTake's
+  wake, nextWakeTimes). Emits waiting (prev = active).
   Returns the state the job is now in.
 ]]
 --- @include "redisNowMs"
@@ -15,6 +21,7 @@
 --- @include "emitEvent"
 --- @include "intText"
 --- @include "queueContext"
+--- @include "signalWorkers"
 
 local function putBackLimited(q, jobId, delayMs, scope)
   local jobKey = q.jobPrefix .. jobId
@@ -40,6 +47,7 @@ local function putBackLimited(q, jobId, delayMs, scope)
     end
   end
   local state = pushReady(q, jobId, tonumber(job[1]) or 0, true, group)
+  signalWorkers(q, 0)
   emitEvent(q, "waiting", jobId, "prev", "active")
   return state
 end

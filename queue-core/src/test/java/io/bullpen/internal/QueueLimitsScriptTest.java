@@ -226,6 +226,32 @@ class QueueLimitsScriptTest {
     }
 
     @Test
+    void aLimitedResultWakesAWorkerSinceNothingElseWouldWhenTheLimitEnds() {
+        f.job("a", "ats", "1").active("a", "w:1", LOCK_MS, NOW + LOCK_MS);
+        f.job("b").waiting("b");
+        clearMarker();
+
+        var result = join(f.scripts.moveToFinished(NOW, fetch(1), Finish.limited("a", "w:1", 1_000, false)));
+
+        assertThat(result.next().jobs()).isEmpty();
+        assertThat(marker()).as("a blocked worker looks, finds the queue limited and learns when it ends")
+                .containsEntry("0", 0.0);
+        FetchResult woken = join(f.scripts.moveToActive(NOW, fetch(1)));
+        assertThat(woken.jobs()).isEmpty();
+        assertThat(woken.nextDelayedDue()).isBetween(NOW + 500, NOW + 1_000);
+    }
+
+    @Test
+    void aGroupLimitedResultWakesAWorker() {
+        f.job("a", "grp", "tenant-1", "ats", "1").active("a", "w:1", LOCK_MS, NOW + LOCK_MS);
+        clearMarker();
+
+        join(f.scripts.moveToFinished(NOW, fetch(0), List.of(Finish.limited("a", "w:1", 1_000, true))));
+
+        assertThat(marker()).containsEntry("0", 0.0);
+    }
+
+    @Test
     void aGroupLimitedResultLimitsTheJobsGroupOnlyAndAnUngroupedJobsQueue() {
         f.job("a", "grp", "tenant-1", "ats", "1").active("a", "w:1", LOCK_MS, NOW + LOCK_MS);
         f.job("b", "ats", "1").active("b", "w:2", LOCK_MS, NOW + LOCK_MS);
