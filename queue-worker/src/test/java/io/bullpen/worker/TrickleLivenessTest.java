@@ -51,6 +51,19 @@ class TrickleLivenessTest {
     }
 
     @Test
+    void longJobsNeverLeaveAJobWaitingWhileAWorkerHasAFreeSlot() throws Exception {
+        LimitLivenessTest.Running running = new LimitLivenessTest.Running();
+        Random r = f.trickle.random();
+        for (int i = 0; i < 3; i++) {
+            f.start(f.worker(c -> running.run("queue", c.job().id(), 300 + r.nextInt(2_500))).concurrency(1));
+        }
+        f.trickle.run(n -> f.add("j" + n, "add", JobOptions.builder(),
+                Duration.ofMillis(r.nextInt(3) == 0 ? 100 + r.nextInt(2_000) : 0)));
+        f.ledger.awaitAllStarted(Duration.ofSeconds(60));
+        f.ledger.assertStartedWithin(LivenessFixture.BOUND, s -> running.freeSince("queue", s, 3));
+    }
+
+    @Test
     void delayedJobsStartWithinTheBoundOfTheirDueTime() throws Exception {
         f.startTwo(c -> null);
         Random r = f.trickle.random();
