@@ -71,8 +71,13 @@ final class FetchLoop<T, R> implements Runnable {
         int free = rt.slots.takeFree();
         if (free == 0) {
             // All slots busy: finishing jobs take the next ones; wake up now and then in case a
-            // slot frees while the queue still has work.
-            rt.slots.awaitFree(1_000, rt::running);
+            // slot frees while the queue still has work. A signal meanwhile goes to an idle worker.
+            waiter.busy(true);
+            try {
+                rt.slots.awaitFree(1_000, rt::running);
+            } finally {
+                waiter.busy(false);
+            }
             return;
         }
         free -= runner.ahead.startBuffered(free);

@@ -33,8 +33,15 @@ import org.slf4j.LoggerFactory;
  *    client-side at the first deadline, and that stray pop took the signal meant for the next
  *    one (a job added 4.5 s after a restart waited 4.7 s). When the connection is back the
  *    worker is woken (it looks at the queue and sends a fresh pop) and logs it once.
- * 8. a paused worker (see {@link #pause}) hands back what its last pop takes: the marker goes
- *    back (score 0, "look now") so an unpaused worker of the queue wakes for the job.
+ * 8. a worker that cannot take a job now hands the marker back (score 0, "look now") so another
+ *    worker of the queue wakes for it: a paused one (see {@link #pause}), and one whose slots are
+ *    all busy (see {@link #busy}), whatever its last pop still takes. Redis hands a marker to the
+ *    pop that has waited longest, and a pop the worker sent while it was idle is still out when
+ *    the worker takes a job at a deadline; kept, the signal waited for that worker's slot while
+ *    another worker sat idle.
+ * 9. pausing and closing hand the look over too: this worker may be the only one that knew when
+ *    to look next (a delayed job's due time, a limit's end, from its own fetch); the worker
+ *    woken instead asks the queue and learns it.
  * Whatever ends the wait, the caller then asks the queue itself: a pop's result is only a hint.
  * {@link #await} says whether a signal ended it (a pop that took the marker, the connection back,
  * close) or only time (the deadline, a pop's block timeout, the watchdog), so a worker that knows
@@ -43,6 +50,8 @@ import org.slf4j.LoggerFactory;
 final class MarkerWaiter implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MarkerWaiter.class);
     private static final long WATCHDOG_MS = 2_000;
+    /** How long close waits for the marker it hands over. */
+    private static final long HAND_OVER_MS = 500;
 
     private final String workerName;
     private final long blockSeconds;
@@ -55,16 +64,20 @@ final class MarkerWaiter implements AutoCloseable {
     private boolean signalled; // guarded by wake: woken by a signal, not by time
     private volatile boolean closed;
     private volatile boolean paused;
+    private volatile boolean busy;
     private volatile CompletableFuture<String> pending; // replaced by the fetch thread only
     private long pendingSince;
     private final RedissonClient client;
     private final RScoredSortedSet<String> marker;
+    /** The marker on the application's client, for the hand-over at close. */
+    private final RScoredSortedSet<String> appMarker;
 
     MarkerWaiter(RedissonClient app, String markerKey, Duration blockTimeout, String workerName) {
         this.workerName = workerName;
         this.blockSeconds = Math.max(1, blockTimeout.toSeconds());
         this.client = SmallClient.create(app, new Reconnects());
         this.marker = client.getScoredSortedSet(markerKey, StringCodec.INSTANCE);
+        this.appMarker = app.getScoredSortedSet(markerKey, StringCodec.INSTANCE);
     }
 
     /**
@@ -118,7 +131,7 @@ final class MarkerWaiter implements AutoCloseable {
                 log.debug("marker wait failed; looking at the queue anyway", error);
             }
             // A null (timed out) or failed pop ends the current wait only; a signal always counts.
-            if (value != null && paused) {
+            if (value != null && (paused || busy)) {
                 handBack();
             } else if (value != null) {
                 signal();
@@ -192,6 +205,18 @@ final class MarkerWaiter implements AutoCloseable {
     void pause() {
         paused = true;
         endWait();
+        handBack();
+    }
+
+    /**
+     * Whether the worker's slots are all busy: while they are, a signal goes back to the marker
+     * for an idle worker (a slot that frees makes this worker look at the queue anyway).
+     */
+    void busy(boolean value) {
+        busy = value;
+        if (value) {
+            handBackSignal();
+        }
     }
 
     /** The worker resumes: its pops count as signals again. */
@@ -226,11 +251,33 @@ final class MarkerWaiter implements AutoCloseable {
 
     @Override
     public void close() {
+        close(true);
+    }
+
+    /** @param handOver false only for a worker closed as if it crashed (tests): no hand-over */
+    void close(boolean handOver) {
         wakeForClose();
         live.forEach(pop -> pop.cancel(true));
         // A pending BZPOPMIN would hold a graceful shutdown for its whole timeout; nothing on
         // this client needs draining.
         client.shutdown(0, 100, TimeUnit.MILLISECONDS);
+        if (handOver) {
+            handOver();
+        }
+    }
+
+    /**
+     * Puts the marker back on the application's client once this worker's pops are gone, so it
+     * cannot take it itself: another worker looks instead and learns what this one knew (see 9).
+     */
+    private void handOver() {
+        try {
+            appMarker.addAsync(0, "0").toCompletableFuture().get(HAND_OVER_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            log.debug("could not hand the marker over at close; other workers look at their next timeout", e);
+        }
     }
 
     /** The small client's connection events, on Redisson's I/O threads: flags, logs and notifies only. */

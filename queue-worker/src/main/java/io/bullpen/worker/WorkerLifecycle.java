@@ -136,7 +136,7 @@ final class WorkerLifecycle<T, R> {
         } else {
             rt.handoff.shutdownNow();
         }
-        waiter.close();
+        waiter.close(handBack);
         rt.listener.workerStopped(name);
         rt.listener.flush(LISTENERS_CLOSE_TIMEOUT);
         log.info("worker {} closed", name);
