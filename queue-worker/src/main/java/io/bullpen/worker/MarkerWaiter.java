@@ -219,6 +219,16 @@ final class MarkerWaiter implements AutoCloseable {
         }
     }
 
+    /**
+     * Wakes the worker to look at the queue, as a signal would: something may be runnable that
+     * no signal announces (a lease nobody renews expired, see {@code WorkerHeartbeat}).
+     */
+    void lookNow() {
+        if (!closed && !paused) {
+            signal();
+        }
+    }
+
     /** The worker resumes: its pops count as signals again. */
     void resume() {
         paused = false;

@@ -80,7 +80,7 @@ final class WorkerLifecycle<T, R> {
             rt.pause.pause();
             waiter.pause();
         }
-        heartbeat = new WorkerHeartbeat(rt, new WorkerScripts(config.redisson, keys));
+        heartbeat = new WorkerHeartbeat(rt, new WorkerScripts(config.redisson, keys), waiter::lookNow);
         heartbeat.start();
         fetchThread = threads("bullpen-" + s.queue() + "-fetch").newThread(new FetchLoop<>(rt, runner, waiter));
         fetchThread.start();

@@ -17,6 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.TestInfo;
  * let it: the end of a limit's delay, its next booked start, or a free slot.
  */
 @BullpenTest
+@Tag("liveness")
 class LimitLivenessTest {
     private LivenessFixture f;
 

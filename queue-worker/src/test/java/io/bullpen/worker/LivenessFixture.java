@@ -14,7 +14,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * and workers whose processors report their starts. Workers use a lock duration of
  * {@link #LOCK} and otherwise the defaults (a 5 s blocking wait, a 30 s stalled interval), so no
  * short timer hides a wake-up that never came: a job that may run must start within
- * {@link #BOUND} (stall recovery: within {@link #BOUND} of its lease's expiry).
+ * {@link #BOUND} (stall recovery: within {@link #BOUND} of its lease's expiry). The queue holds
+ * a job due in an hour: an idle worker that knows of nothing sooner looks at the queue by itself
+ * only once a minute, so every wake-up must come from a signal or a wake time it was given.
  */
 final class LivenessFixture implements AutoCloseable {
     static final Duration LOCK = Duration.ofSeconds(5);
@@ -36,6 +38,7 @@ final class LivenessFixture implements AutoCloseable {
         this.ctx = ctx;
         this.queue = Queue.builder(ctx.redisson(), ctx.queueName(), String.class).build();
         this.trickle = new Trickle(test);
+        queue.add("far", "far", JobOptions.builder().jobId("far").delay(Duration.ofHours(1)).build());
     }
 
     /** A worker (concurrency 3) whose processor reports its start, works 5-40 ms, then runs {@code body}. */

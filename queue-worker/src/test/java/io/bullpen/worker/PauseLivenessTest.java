@@ -10,6 +10,7 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.TestInfo;
  * lets it run.
  */
 @BullpenTest
+@Tag("liveness")
 class PauseLivenessTest {
     private LivenessFixture f;
 

@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.TestInfo;
  * expiry); nothing lost and consistent is not enough.
  */
 @BullpenTest
+@Tag("liveness")
 class TrickleLivenessTest {
     private LivenessFixture f;
 

@@ -1,30 +1,35 @@
 package io.bullpen.worker;
 
+import static org.awaitility.Awaitility.await;
+
 import io.bullpen.JobOptions;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
 /**
  * A wake-up one worker took, or a wake time only one worker knew, is not lost with that worker's
  * attention: a worker that cannot take the job (its slots all busy, paused, closing) hands the
- * look to the others. Idle workers here know only of a job due in an hour, so they look at the
- * queue by themselves only once a minute: each job must start within
- * {@link LivenessFixture#BOUND} all the same.
+ * look to the others. Idle workers here know only of a job due in an hour (see
+ * {@link LivenessFixture}), so they look at the queue by themselves only once a minute: each job
+ * must start within {@link LivenessFixture#BOUND} all the same.
  */
 @BullpenTest
+@Tag("liveness")
 class WakeUpHandoverTest {
     private LivenessFixture f;
 
     @BeforeEach
     void setUp(BullpenTestContext ctx, TestInfo info) {
         f = new LivenessFixture(ctx, info.getDisplayName());
-        f.queue.add("far", "far", JobOptions.builder().jobId("far").delay(Duration.ofHours(1)).build());
     }
 
     @AfterEach
@@ -79,5 +84,39 @@ class WakeUpHandoverTest {
         Trickle.pause(300);
         a.close();
         f.assertLive();
+    }
+
+    /**
+     * A takes a job and dies on a quiet queue. B looked at the queue before A took the job, so
+     * nothing told it of the lease: it must still start the job when the lease expires, not a
+     * stalled interval or a minute later.
+     */
+    @Test
+    void aJobOfAWorkerThatDiesOnAQuietQueueStartsWhenItsLeaseExpires() {
+        f.ledger.allowRestarts();
+        Map<String, Worker<String, Object>> holder = new ConcurrentHashMap<>();
+        startHolding(holder);
+        Trickle.pause(200);
+        startHolding(holder);
+        Trickle.pause(200);
+        f.add("victim");
+        await().atMost(Duration.ofSeconds(5)).until(() -> holder.containsKey("victim"));
+        long crashedAt = System.currentTimeMillis();
+        holder.get("victim").closeAsIfCrashed();
+        // Its lease expires at the latest a lock duration after the crash.
+        f.ledger.ready("victim", "stalled", crashedAt + LivenessFixture.LOCK.toMillis());
+        f.assertLive();
+    }
+
+    /** A worker whose processor holds the first attempt of "victim" until the worker dies. */
+    private void startHolding(Map<String, Worker<String, Object>> holder) {
+        Worker<String, Object>[] self = new Worker[1];
+        self[0] = f.start(f.worker(c -> {
+            if (c.job().id().equals("victim") && c.job().attemptsStarted() == 1) {
+                holder.put("victim", self[0]);
+                LivenessFixture.work(60_000);
+            }
+            return null;
+        }).concurrency(1).takeAhead(0));
     }
 }
