@@ -154,7 +154,8 @@ class TrickleLivenessTest {
         // Runnable a debounce after the last add the owner absorbed before it started.
         f.ledger.assertStartedWithin(LivenessFixture.BOUND, s -> addsByOwner.get(s.job()).stream()
                 .filter(at -> at <= s.startedAt()).mapToLong(Long::longValue).max().orElseThrow() + debounce.toMillis());
-        assertThat(owners).allSatisfy(id -> assertThat(f.queue.getState(id)).isEqualTo(JobState.COMPLETED));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(owners).allSatisfy(id -> assertThat(f.queue.getState(id)).isEqualTo(JobState.COMPLETED)));
     }
 
     @Test
