@@ -229,6 +229,11 @@ final class MarkerWaiter implements AutoCloseable {
         }
     }
 
+    /** Passes a look this worker cannot make (its slots are busy) to another worker: marker back. */
+    void passLook() {
+        handBack();
+    }
+
     /** The worker resumes: its pops count as signals again. */
     void resume() {
         paused = false;

@@ -60,6 +60,30 @@ class WakeUpHandoverTest {
         f.assertLive();
     }
 
+    /**
+     * A learns when the delayed job is due, then fills its only slot with a long job (an add
+     * whose signal its older blocking wait took) before that time. B, idle, never heard of the
+     * delayed job: it waited for A's slot.
+     */
+    @Test
+    void aWorkerThatFillsItsSlotsHandsOverTheWakeTimeItKnew() {
+        f.start(f.worker(c -> {
+            if (c.job().id().equals("long")) {
+                LivenessFixture.work(4_000);
+            }
+            return null;
+        }).concurrency(1).takeAhead(0));
+        Trickle.pause(200);
+        f.start(f.worker(c -> null).concurrency(1).takeAhead(0));
+        Trickle.pause(300);
+        // A's wait is the older: A learns the due time, then waits again (B's wait is older now).
+        f.add("due", "delayed", JobOptions.builder(), Duration.ofMillis(6_000));
+        // B's wait times out (5 s) and B waits again: A's is the older one now.
+        Trickle.pause(4_900);
+        f.add("long");
+        f.assertLive();
+    }
+
     /** A learned when the delayed job is due, then paused: B never heard of it. */
     @Test
     void aPausedWorkerHandsItsWakeTimeToTheOthers() {
