@@ -8,7 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Intervals during which a scope (the queue, a group, every worker) held runnable jobs back: a
  * pause, a {@code RateLimitedException}'s delay. A job ready at {@code t} could run at the first
- * moment from {@code t} on outside every interval of its scope.
+ * moment from {@code t} on outside every interval of its scope, with the liveness bound free
+ * before the next one: a job made ready a moment before a pause may rightly wait it out.
  */
 final class Holds {
     private record Hold(long from, long to) {
@@ -54,7 +55,7 @@ final class Holds {
         while (moved) {
             moved = false;
             for (Hold h : copy) {
-                if (h.from <= t && t < h.to) {
+                if (h.from < t + LivenessFixture.BOUND.toMillis() && t < h.to) {
                     t = h.to;
                     moved = true;
                 }
