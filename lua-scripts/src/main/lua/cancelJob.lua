@@ -1,5 +1,5 @@
 --[[
-  cancelJob: cancel a job from any process (issue 16). A job waiting to run (wait, its group's
+  cancelJob: cancel a job from any process. A job waiting to run (wait, its group's
   group:<g> - also when the queue or the group is paused -, delayed or prioritized) is taken out
   of its state and ends in failed for good with failedReason "cancelled: <reason>" (failCancelled:
   removeOnFail retention from its opts, the failed metric); a grouped one leaves its group
@@ -81,5 +81,4 @@ if not prev then
   return -1
 end
 failCancelled(q, jobId, reason, nil, prev)
--- release the deduplication key (issue 16 dedup)
 return code

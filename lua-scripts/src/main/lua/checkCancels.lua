@@ -1,5 +1,5 @@
 --[[
-  checkCancels: which of a worker's active jobs were cancelled (issue 16). Read-only: one call
+  checkCancels: which of a worker's active jobs were cancelled. Read-only: one call
   per worker every 500 ms while it runs jobs, with all their ids; answers those whose hash has
   the field cancel (set by cancelJob), with the reason. Job keys are built from jobKeyPrefix
   (same slot); the leases key only routes the call to the queue's slot.

@@ -10,7 +10,8 @@
   are built from jobKeyPrefix (same slot as the queue).
   The group sets (groups, groups:ready, groups:limited) are not KEYS: groups(q) builds them from
   jobKeyPrefix (same slot) when a group is involved, so a call for a queue without groups passes
-  no argument for them (each key argument costs Redis ~2,000 instructions per call).
+  no argument for them (each key argument costs Redis ~2,000 instructions per call; the cost rules hot
+  scripts follow are in docs/adr/0008-lua-cost-rules.md).
 
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait

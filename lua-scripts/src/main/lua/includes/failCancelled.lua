@@ -1,5 +1,5 @@
 --[[
-  failCancelled: a cancelled job ends in failed for good (cancel, issue 16): failedReason
+  failCancelled: a cancelled job ends in failed for good (never retried): failedReason
   "cancelled: <reason>", finishedOn, attemptsMade (atm; nil = left as it is), into failed with
   its own removeOnFail retention read from its opts (the caller has no JobOptions: a producer's
   cancel, a stalled job, a rate-limit put-back), the failed metric and a failed event with

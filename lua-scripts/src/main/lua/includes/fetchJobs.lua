@@ -29,7 +29,7 @@ local function readFetchArgs(firstIndex)
     stalledLimit = tonumber(ARGV[firstIndex + 5]),
     maxStalled = tonumber(ARGV[firstIndex + 6]),
     cleanLimit = tonumber(ARGV[firstIndex + 7]),
-    -- Take-ahead (issue 18): jobs to take beyond count, buffered by the worker ("0" = none).
+    -- Take-ahead (docs/adr/0003-take-ahead.md): jobs to take beyond count, buffered by the worker ("0" = none).
     ahead = tonumber(ARGV[firstIndex + 8]) or 0
   }
 end

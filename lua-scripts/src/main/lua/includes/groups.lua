@@ -7,7 +7,7 @@
   without groups do not pay for these. It also sets
   q.groups, q.groupsReady and q.groupsLimited, when the script did not take them as KEYS, from
   the base like the per-group keys (same slot): three key arguments cost every call of the hot
-  scripts about 6,000 instructions (docs/design/flow-control.md section 13).
+  scripts about 6,000 instructions (docs/adr/0008-lua-cost-rules.md).
   groups(q, g), with a group: its keys, built from the base like job keys (same slot): the
   group's ready jobs ZSET (group:<g>) and its settings/state HASH (groupmeta:<g>); without
   building the group functions (adding a job to a group that has ready jobs needs no more; the
@@ -61,7 +61,7 @@ local function groups(q, g)
 
   -- Redis's clock in ms, cached in q.redisNow: the same six lines as redisNowMs on purpose.
   -- Including redisNowMs here would make addJob define its closure on every call, ungrouped
-  -- adds too (about 900 instructions, 0.8% of a plain add; section 13 of flow-control.md).
+  -- adds too (about 900 instructions, 0.8% of a plain add; docs/adr/0008-lua-cost-rules.md).
   function G.clock(q)
     if not q.redisNow then
       local t = redis.call("TIME")

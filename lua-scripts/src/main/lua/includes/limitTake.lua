@@ -1,5 +1,6 @@
 --[[
-  limitTake: the queue-level limits of a take (docs/design/flow-control.md sections 1, 2, 5).
+  limitTake: the queue-level limits of a take (GCRA with booked starts, docs/adr/0004-gcra-rate-limit.md;
+  global concurrency counted from the leases; wake-ups, docs/adr/0009-wake-ups-without-polling.md).
   All settings come from readMeta's one HMGET; with none set, limitTake returns nil and the take
   costs no command more.
   limitTake(q, f): how many jobs this take may start, as a table L, or nil when no limit is set:

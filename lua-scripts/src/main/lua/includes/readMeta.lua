@@ -19,7 +19,7 @@
   The flow-control fields (limits and groups) are read only when meta flow is set (see below): a
   second HMGET then. A queue without limits or groups reads 8 fields in one HMGET: each field
   read costs Redis about 1,100 instructions per call (callgrind), so 14 always-absent fields cost
-  a plain worker's call more than a whole command does (docs/design/flow-control.md section 13).
+  a plain worker's call more than a whole command does (docs/adr/0008-lua-cost-rules.md).
   flow: "1" while any flow-control field may be set: written with `groups` (pushReady),
   `gsettings` (setGroupSettings, putBackLimited), `limitedUntil` (putBackLimited) and the limits
   (setQueueLimits); deleted when none of concurrency, rl:max, limitedUntil, groups and gsettings

@@ -53,7 +53,9 @@ public final class Queue<T> extends QueueJobControl<T> {
      *
      * @param redisson the Redis client (any codec: Bullpen always uses its own)
      * @param name the queue name: 1-256 characters, no braces, colons or whitespace
-     * @param dataType the class of the jobs' data
+     * @param dataType the class of the jobs' data: {@code build()} checks that Jackson can read it
+     *     back (a concrete class, a record, or an abstract type with {@code @JsonTypeInfo}); {@code
+     *     Void} or {@code Object} for jobs without data
      * @param <T> the type of the jobs' data
      * @return a builder
      * @throws IllegalArgumentException for an illegal queue name
@@ -84,6 +86,19 @@ public final class Queue<T> extends QueueJobControl<T> {
         return adder.defaults().options();
     }
 
+    /**
+     * The settings and job schedulers of this queue as a configuration declares them, marked with
+     * its owner, so that configuration can remove them once it no longer declares them (see
+     * {@link DeclaredSettings}). Writes nothing by itself.
+     *
+     * @param owner the configuration's owner, e.g. the application's name
+     * @return the declared settings of this queue for that owner
+     * @throws IllegalArgumentException for a blank owner, one over 200 characters or with control characters
+     */
+    public DeclaredSettings<T> declaredBy(String owner) {
+        return new DeclaredSettings<>(this, owner);
+    }
+
     /** @return the prefix of the queue's Redis keys */
     public String prefix() {
         return keys.prefix();
@@ -93,10 +108,13 @@ public final class Queue<T> extends QueueJobControl<T> {
      * Adds a job with default options: it runs as soon as a worker is free, once.
      *
      * @param name the job name (free text, e.g. the kind of work)
-     * @param data the job's data; serialized to JSON now
+     * @param data the job's data; serialized to JSON now. Null only on a queue of {@code Void} or
+     *     {@code Object} (a worker of another type would get null)
      * @return the added job
-     * @throws IllegalArgumentException when the data cannot be serialized (a cycle, a class with no
-     *     property Jackson can see) or is over the payload cap; nothing is written
+     * @throws IllegalArgumentException naming the queue and the job when the data is null on a queue
+     *     of another type, is not of the queue's data type (an unchecked call), cannot be serialized
+     *     (a cycle, a class with no property Jackson can see) or read back as the queue's type (checked
+     *     once per class), or is over the payload cap; nothing is written
      * @throws QueueUnavailableException when Redis cannot be reached
      */
     public Job<T> add(String name, T data) {
@@ -312,10 +330,12 @@ public final class Queue<T> extends QueueJobControl<T> {
          * Durable adds: every add (single or bulk) completes only once {@code replicas} replicas
          * acknowledged it (Redis {@code WAIT} on the same connection), so an acknowledged job
          * survives a failover of the master (Redis Cluster or Sentinel), which asynchronous
-         * replication alone does not promise. Costs one replication round trip per add call. When
-         * fewer replicas answer within {@code timeout}, the add throws {@link NotReplicatedException}:
-         * the jobs are on the master; add them again with the same custom ids to stay idempotent.
-         * Off by default.
+         * replication alone does not promise. Costs one replication round trip per add call, and
+         * at most once a second one more call that counts the connected replicas. With fewer
+         * replicas connected than required, the add throws {@link NotReplicatedException} at once
+         * and writes nothing ({@code written()} false); when fewer answer within {@code timeout},
+         * it throws after the timeout with the jobs on the master ({@code written()} true): add
+         * them again with the same custom ids to stay idempotent. Off by default.
          *
          * @param replicas replicas to reach, at least 1
          * @param timeout how long to wait for them, more than zero
@@ -367,7 +387,12 @@ public final class Queue<T> extends QueueJobControl<T> {
             return this;
         }
 
-        /** @return the queue; nothing is written to Redis until it is first used */
+        /**
+         * @return the queue; nothing is written to Redis until it is first used
+         * @throws IllegalArgumentException naming the queue and its data type when Jackson cannot
+         *     read that type back (an abstract type without type information, a type Jackson does
+         *     not support, a class it finds no way to create): a worker could not read its jobs
+         */
         public Queue<T> build() {
             return new Queue<>(this);
         }

@@ -95,18 +95,20 @@ abstract class QueueFlowControl<T> {
         }
     }
 
-    // ---- Flow control (README "Flow control"): settings stored in Redis, shared by every client.
+    // ---- Flow control (docs/flow-control.md): settings stored in Redis, shared by every client.
 
     /**
      * Limits how many jobs of this queue start, across all workers: at most {@code limit.max()}
      * in any window of {@code limit.per()} (plus its burst). Stored in Redis and applied at once
-     * by every worker; replaces the previous limit and wakes waiting workers.
+     * by every worker; replaces the previous limit and wakes waiting workers. A limit a
+     * configuration declared ({@link Queue#declaredBy(String)}) loses its owner's mark: the
+     * configuration no longer removes it.
      *
      * @param limit the limit
      */
     public void setRateLimit(RateLimit limit) {
         register("setRateLimit");
-        limits.setRateLimit(Objects.requireNonNull(limit, "limit"));
+        limits.setRateLimit(Objects.requireNonNull(limit, "limit"), null);
     }
 
     /** @return the queue's rate limit, empty when none is set */
@@ -116,19 +118,20 @@ abstract class QueueFlowControl<T> {
 
     /** Removes the queue's rate limit and wakes waiting workers. */
     public void removeRateLimit() {
-        limits.removeRateLimit();
+        limits.removeRateLimit(null);
     }
 
     /**
      * Caps how many jobs of this queue are active at once across all workers, counted from the
-     * live leases (a crashed worker's jobs stop counting when their locks expire).
+     * live leases (a crashed worker's jobs stop counting when their locks expire). As with
+     * {@link #setRateLimit(RateLimit)}, a declaring configuration's mark is cleared.
      *
      * @param concurrency the cap, at least 1
      * @throws IllegalArgumentException for a cap under 1
      */
     public void setGlobalConcurrency(long concurrency) {
         register("setGlobalConcurrency");
-        limits.setGlobalConcurrency(concurrency);
+        limits.setGlobalConcurrency(concurrency, null);
     }
 
     /** @return the queue's global concurrency, empty when none is set */
@@ -138,7 +141,7 @@ abstract class QueueFlowControl<T> {
 
     /** Removes the queue's global concurrency cap and wakes waiting workers. */
     public void removeGlobalConcurrency() {
-        limits.removeGlobalConcurrency();
+        limits.removeGlobalConcurrency(null);
     }
 
     /**

@@ -44,11 +44,15 @@ abstract class QueueJobControl<T> extends QueueFlowControl<T> {
     }
 
     /**
-     * Removes a job in any state, with its logs.
+     * Removes a job with its logs, in any state but active. An active job is refused with a
+     * {@link JobLockedException}: a worker runs it and holds its lock, and removing it under the
+     * worker would lose what the worker records. To stop a running job,
+     * {@link #cancel(String, String) cancel} it instead: its processor is interrupted and the job
+     * fails as cancelled, without retry; remove it then, if it should not stay in failed.
      *
      * @param id the job id
      * @return true when removed, false when there was no such job
-     * @throws JobLockedException when the job is active and a worker holds its lock
+     * @throws JobLockedException when the job is active and a worker holds its lock (cancel it instead)
      */
     public boolean remove(String id) {
         return join("remove", scripts.removeJob(Objects.requireNonNull(id, "id")));
@@ -58,19 +62,22 @@ abstract class QueueJobControl<T> extends QueueFlowControl<T> {
      * Creates or updates a repeating job: a scheduler that keeps exactly one pending iteration
      * (a job with the id {@code repeat-<id>-<due millis>}) and creates the next one when a worker
      * takes it. Calling it again with the same definition changes nothing, however many
-     * producers do so at once; a new definition replaces the pending iteration.
+     * producers do so at once; a new definition replaces the pending iteration. A scheduler a
+     * configuration declared ({@link Queue#declaredBy(String)}) loses its owner's mark: the
+     * configuration no longer removes it.
      *
      * @param id the scheduler id (same rules as job ids)
      * @param repeat when jobs run
      * @param template the jobs' name, data and options
      * @return whether anything changed
-     * @throws IllegalArgumentException for an illegal id, data that cannot be serialized, an
-     *     {@code endAt} before {@code startAt}, or a schedule with no run at all (a cron date that
-     *     never comes, such as February 30, or an {@code endAt} before the first run); nothing is
-     *     written
+     * @throws IllegalArgumentException for an illegal id, data that cannot be serialized, a template
+     *     without data (null) on a queue whose data type is not {@code Void} or {@code Object} (the
+     *     message names the scheduler), an {@code endAt} before {@code startAt}, or a schedule with
+     *     no run at all (a cron date that never comes, such as February 30, or an {@code endAt}
+     *     before the first run); nothing is written
      */
     public boolean upsertJobScheduler(String id, Repeat repeat, JobTemplate<T> template) {
-        return schedulers.upsert(id, repeat, template);
+        return schedulers.upsert(id, repeat, template, null);
     }
 
     /**
@@ -88,7 +95,7 @@ abstract class QueueJobControl<T> extends QueueFlowControl<T> {
      * @return true when there was such a scheduler
      */
     public boolean removeJobScheduler(String id) {
-        return schedulers.remove(id);
+        return schedulers.remove(id, null);
     }
 
     /**
@@ -187,7 +194,7 @@ abstract class QueueJobControl<T> extends QueueFlowControl<T> {
         return RedisCalls.call(name(), "getMetrics", () -> admin.metrics(clock.millis(), type, minutes));
     }
 
-    // --- workers (issue 16) ---
+    // --- workers ---
 
     /**
      * Lists the queue's live workers, from the heartbeats each worker keeps in the queue's own
@@ -201,7 +208,7 @@ abstract class QueueJobControl<T> extends QueueFlowControl<T> {
         return workers.getWorkers();
     }
 
-    // --- cancel (issue 16) ---
+    // --- cancel ---
 
     /**
      * Cancels a job from any process. A waiting (also grouped, or in a paused queue or group),
@@ -222,7 +229,7 @@ abstract class QueueJobControl<T> extends QueueFlowControl<T> {
         return cancels.cancel(jobId, reason);
     }
 
-    // --- deduplication (issue 16) ---
+    // --- deduplication ---
 
     /**
      * The job that owns a deduplication id ({@link JobOptions.Builder#deduplication}): the one an
@@ -251,7 +258,7 @@ abstract class QueueJobControl<T> extends QueueFlowControl<T> {
         return join("removeDeduplicationKey", new QueueDeduplication(redisson, keys).removeKey(deduplicationId));
     }
 
-    // --- change a job (issue 16) ---
+    // --- change a job ---
 
     /**
      * Gives a delayed job a new delay, counted from now; {@link Duration#ZERO} runs it now (as
@@ -292,8 +299,9 @@ abstract class QueueJobControl<T> extends QueueFlowControl<T> {
      *
      * @param id the job id
      * @param data the new data; serialized and size-checked as an add does
-     * @throws IllegalArgumentException for a null or blank id, or data that cannot be serialized
-     *     or is over the payload cap; nothing is written
+     * @throws IllegalArgumentException for a null or blank id, or data that is null (on a queue
+     *     not of {@code Void} or {@code Object}), cannot be serialized or is over the payload cap;
+     *     nothing is written
      * @throws JobNotFoundException when there is no such job
      * @throws JobStateException when the job is completed or failed
      */
@@ -301,7 +309,7 @@ abstract class QueueJobControl<T> extends QueueFlowControl<T> {
         jobChanges.updateData(id, data);
     }
 
-    // --- awaiting a result (issue 16) ---
+    // --- awaiting a result ---
 
     /**
      * Awaits a job's result: the future completes with the processor's return value once the job

@@ -292,7 +292,7 @@ class QueueAdminTest {
     }
 
     @Test
-    void getMetricsTakesOneTo1441MinutesAsTheReadmeSays() throws Exception {
+    void getMetricsTakesOneTo1441MinutesAsTheGuideSays() throws Exception {
         addMany(1, JobOptions.defaults());
         finish(1, true);
 
@@ -304,9 +304,9 @@ class QueueAdminTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1442").hasMessageContaining("1441");
         assertThatThrownBy(() -> orders.getMetrics(MetricsType.FAILED, 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0");
-        // The README states the same limit (surefire runs in the module's directory).
-        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("..", "README.md"));
-        assertThat(readme).contains("`getMetrics` takes 1 to 1,441 minutes");
+        // The guide states the same limit (surefire runs in the module's directory).
+        String guide = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "jobs.md"));
+        assertThat(guide).contains("`getMetrics` takes 1 to 1,441 minutes");
     }
 
     @Test

@@ -38,7 +38,7 @@ class QueueGroupDefaultsTest {
         assertThat(q.getDefaultGroupRateLimit()).contains(RateLimit.of(10, Duration.ofMinutes(1)).burst(3));
     }
 
-    /** Needs the group settings of issue 15 (QueueGroups). */
+    /** Needs the group settings (QueueGroups). */
     @Test
     void readsWhatTheSettersWrote(BullpenTestContext ctx) {
         Queue<Order> q = Queue.builder(ctx.redisson(), ctx.queueName(), Order.class).build();

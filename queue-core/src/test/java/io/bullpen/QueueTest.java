@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 
-/** The producer/admin API as a user calls it (the README's tour). */
+/** The producer/admin API as a user calls it (the guide's tour, docs/jobs.md). */
 @BullpenTest
 class QueueTest {
     record Order(String id) {

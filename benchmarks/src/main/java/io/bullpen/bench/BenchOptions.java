@@ -22,11 +22,11 @@ public record BenchOptions(List<String> workloads, boolean quick, List<String> p
                            String redisServer, String bullmqDir, boolean help) {
     /** The workloads, in the order a full run does them. */
     public static final List<String> ALL_WORKLOADS = List.of("processing", "adding", "delayed", "cost", "scale");
-    /** The flow-control workloads (issue 15): run only when named, or all of them with {@code flow}. */
+    /** The flow-control workloads: run only when named, or all of them with {@code flow}. */
     public static final List<String> FLOW_WORKLOADS = List.of("limiter", "wakeup", "fairness", "groupcost");
-    /** The job-control workloads (issue 16): run only when named. */
+    /** The job-control workloads: run only when named. */
     public static final List<String> CONTROL_WORKLOADS = List.of("cancel", "await");
-    /** The throughput workloads (issue 18): run only when named. */
+    /** The throughput workloads: run only when named. */
     public static final List<String> THROUGHPUT_WORKLOADS = List.of("spread", "functions");
     /** The peers, in column order. */
     public static final List<String> ALL_PEERS = List.of("bullpen", "bullmq", "redisson");
@@ -38,7 +38,7 @@ public record BenchOptions(List<String> workloads, boolean quick, List<String> p
                          limiter wakeup fairness groupcost (flow control; only when named, or "flow")
                          cancel (job control; only when named)
                          await (job control; only when named)
-                         spread functions (throughput, issue 18; only when named)
+                         spread functions (throughput; only when named)
               --quick              reduced sizes, 1 run (under 2 minutes)
               --peers LIST         comma-separated, from bullpen,bullmq,redisson (default: all)
               --runs N             runs per workload and peer; the table shows the median (default 3, --quick 1)

@@ -17,7 +17,7 @@ package io.bullpen.bench;
  * @param scalePromoted jobs due soon, promoted and run at each measurement point
  * @param warmUpJobs jobs each driver adds and processes before it measures (JIT, V8, script caches)
  * @param processingWarmUpJobs jobs of the discarded pass {@code processing} runs at each concurrency
- *     before it measures that concurrency (issue 18: C2 was still compiling during the c1 run)
+ *     before it measures that concurrency (without it, C2 was still compiling during the concurrency 1 run)
  * @param spreadJobs jobs of each {@code spread} pass (2 workers x concurrency 10)
  */
 public record Sizes(int processingJobs, int addOneJobs, int addBulkJobs, int bulkChunk, int delayedJobs,

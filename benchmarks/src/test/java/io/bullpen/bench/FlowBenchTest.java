@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the flow-control workloads (issue 15) from rotting: each runs with {@code --quick} for
+ * Keeps the flow-control workloads from rotting: each runs with {@code --quick} for
  * Bullpen alone and prints a number for every one of its metrics. The figures are not asserted.
  */
 class FlowBenchTest {

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * The throughput workloads of issue 18 ({@code spread}, {@code functions}) are named, not run by
+ * The throughput workloads ({@code spread}, {@code functions}) are named, not run by
  * default, so {@code QuickBenchTest} keeps its run time. Running them (about 20 s) is opt-in:
  * {@code -Dbench.throughputTest=true}.
  */

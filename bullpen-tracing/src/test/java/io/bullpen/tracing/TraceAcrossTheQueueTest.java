@@ -113,7 +113,7 @@ class TraceAcrossTheQueueTest {
                 .containsEntry("messaging.message.id", jobId);
         assertThat(process.getTags()).containsEntry("messaging.operation.type", "process")
                 .containsEntry("messaging.message.id", jobId);
-        // Samples for the design note (docs/design/spring-boot.md).
+        // Sample spans in the test output, to compare with docs/metrics-and-tracing.md.
         org.slf4j.LoggerFactory.getLogger(TraceAcrossTheQueueTest.class).info("sample spans:\n{}\n{}",
                 describe(send), describe(process));
     }

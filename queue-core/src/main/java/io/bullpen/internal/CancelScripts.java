@@ -9,7 +9,7 @@ import java.util.concurrent.CompletionStage;
 import org.redisson.api.RScript.ReturnType;
 import org.redisson.api.RedissonClient;
 
-/** The cancel scripts of one queue (issue 16): cancelJob and the workers' checkCancels. Not API. */
+/** The cancel scripts of one queue: cancelJob and the workers' checkCancels. Not API. */
 public final class CancelScripts {
     /** The most characters of a cancel reason. */
     public static final int MAX_REASON_LENGTH = 1000;

@@ -46,6 +46,10 @@ public final class Scripts {
     private final ScriptKeys scriptKeys;
     private final int addReplicas;
     private final Duration addReplicaTimeout;
+    /** When (System.nanoTime) connectedReplicas last found enough replicas; 0 = not since the last miss. */
+    private volatile long replicasSeenAt;
+    /** How long a count of enough replicas is trusted before the next add asks again. */
+    private static final long REPLICAS_FRESH_NANOS = 1_000_000_000L;
 
     /**
      * @param redisson the client
@@ -125,15 +129,42 @@ public final class Scripts {
                 });
     }
 
+    /**
+     * A durable add: when enough replicas were not seen within the last second, asks how many are
+     * connected first, and with too few refuses the add before writing anything (WAIT would only
+     * wait out its timeout); then the script and WAIT on one connection.
+     */
     private <R> CompletionStage<R> replicatedAdd(List<Object> keys, List<Object> args) {
+        long seen = replicasSeenAt;
+        if (seen != 0 && System.nanoTime() - seen < REPLICAS_FRESH_NANOS) {
+            return replicatedWrite(keys, args);
+        }
+        return connectedReplicas().thenCompose(connected -> {
+            if (connected < addReplicas) {
+                throw new NotReplicatedException(k.queue(), addReplicas, addReplicaTimeout, connected);
+            }
+            replicasSeenAt = Math.max(1, System.nanoTime());
+            return this.<R>replicatedWrite(keys, args);
+        });
+    }
+
+    private <R> CompletionStage<R> replicatedWrite(List<Object> keys, List<Object> args) {
         return runner.<R>runReplicated("addJob", ReturnType.LIST, keys, addReplicas, addReplicaTimeout, args.toArray())
                 .exceptionally(error -> {
                     Throwable cause = ScriptRunner.unwrap(error);
                     if (cause instanceof IllegalStateException notSynced) {
+                        // The next add counts the replicas again: with too few it fails at once.
+                        replicasSeenAt = 0;
                         throw new NotReplicatedException(k.queue(), addReplicas, addReplicaTimeout, notSynced);
                     }
                     throw cause instanceof RuntimeException r ? r : new CompletionException(cause);
                 });
+    }
+
+    /** connectedReplicas: how many replicas are connected to the queue's master. */
+    public CompletionStage<Integer> connectedReplicas() {
+        return runner.<Long>run("connectedReplicas", ReturnType.LONG, scriptKeys.of("connectedReplicas"))
+                .thenApply(Long::intValue);
     }
 
     /** moveToActive: takes up to {@code f.count()} jobs (see the script header). */
@@ -165,7 +196,7 @@ public final class Scripts {
     }
 
     /**
-     * moveToFinished for a worker that takes ahead (issue 18): as {@link #moveToFinished(long,
+     * moveToFinished for a worker that takes ahead: as {@link #moveToFinished(long,
      * FetchArgs, List)}, plus when each taken-ahead job's processor really started and the
      * "started" records of buffered jobs that started and are not in this batch.
      *
@@ -288,6 +319,7 @@ public final class Scripts {
     /**
      * setQueueLimits: sets or removes the queue's rate limit and global concurrency in meta and
      * wakes the blocked workers. Each value: null = unchanged, {@code "-"} = remove, else the value.
+     * Written without an owner: a setting it writes carries no owner's mark.
      *
      * @param rateMax starts per window
      * @param ratePerMs the window in ms (with rateMax)
@@ -296,10 +328,22 @@ public final class Scripts {
      * @return when done
      */
     public CompletionStage<Void> setQueueLimits(String rateMax, long ratePerMs, long rateBurst, String concurrency) {
-        return runner.<Object>run("setQueueLimits", ReturnType.LONG, scriptKeys.of("setQueueLimits"),
-                        rateMax == null ? "" : rateMax, Long.toString(ratePerMs), Long.toString(rateBurst),
-                        concurrency == null ? "" : concurrency)
-                .thenAccept(reply -> { });
+        return setQueueLimits(rateMax, ratePerMs, rateBurst, concurrency, null).thenAccept(reply -> { });
+    }
+
+    /**
+     * setQueueLimits with the declaring configuration's owner: a value it writes carries the
+     * owner's mark (none: the mark is cleared), and a removal ({@code "-"}) removes only a
+     * setting that carries this owner's mark (none: whoever wrote it).
+     *
+     * @param owner the owner, null for none
+     * @return how many of the two settings were written or removed
+     */
+    public CompletionStage<Long> setQueueLimits(String rateMax, long ratePerMs, long rateBurst, String concurrency,
+                                                String owner) {
+        return runner.<Long>run("setQueueLimits", ReturnType.LONG, scriptKeys.of("setQueueLimits"),
+                rateMax == null ? "" : rateMax, Long.toString(ratePerMs), Long.toString(rateBurst),
+                concurrency == null ? "" : concurrency, owner == null ? "" : owner);
     }
 
     /** getCounts: counts per state and the paused flag, read atomically. */

@@ -25,7 +25,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The contracts of cancelJob and checkCancels, and how a flagged active job ends (issue 16). */
+/** The contracts of cancelJob and checkCancels, and how a flagged active job ends. */
 @BullpenTest
 class CancelJobScriptTest {
     private ScriptFixture f;

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Take-ahead in the scripts (issue 18): the fetch argument {@code ahead}, the job field
+ * Take-ahead in the scripts: the fetch argument {@code ahead}, the job field
  * {@code ahd}, moveToFinished's "started" record and a taken-ahead job's real start, and the
  * stall rule for a job that never started.
  */

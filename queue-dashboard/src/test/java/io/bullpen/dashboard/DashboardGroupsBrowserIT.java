@@ -36,7 +36,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * Flow control in a real headless Chromium against a real Redis: a queue's limits on the
  * overview and its page, its groups page by page (markup in a group name shown as text), pausing
  * a group with the token, a queue without groups, and read-only mode without the buttons.
- * Needs queue-core's limits and groups (issue 15).
+ * Needs queue-core's limits and groups.
  */
 @BullpenTest
 class DashboardGroupsBrowserIT {

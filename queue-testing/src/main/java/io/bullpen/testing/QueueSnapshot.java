@@ -195,7 +195,7 @@ public final class QueueSnapshot {
     /**
      * {@return the groups that may run now (key {@code groups:ready}), group to fair-queueing tag,
      * lowest tag (served next) first; {@code ""} stands for the ungrouped jobs} The key's encoding
-     * member (it keeps the set a skiplist, see docs/design/flow-control.md) is left out.
+     * member (it keeps the set a skiplist, see docs/adr/0008-lua-cost-rules.md) is left out.
      */
     public Map<String, Double> readyGroups() {
         Map<String, Double> ready = new LinkedHashMap<>(zset("groups:ready"));

@@ -131,7 +131,7 @@ final class ActiveJob<T> {
     }
 
     /**
-     * The job was cancelled (issue 16): remembers why, flags the attempt and interrupts the
+     * The job was cancelled: remembers why, flags the attempt and interrupts the
      * processor thread, if it is still running.
      *
      * @return true the first time

@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The jobs a worker took ahead of its free slots (issue 18): active and leased in Redis (their
+ * The jobs a worker took ahead of its free slots: active and leased in Redis (their
  * locks renewed by {@link LockRenewer}), waiting here in take order until a processor thread
  * frees. They hold no slot; {@link JobRunner} pairs them with slots as they free. Also counts
  * the jobs asked for by calls still under way, so two overlapping calls do not both fill the

@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Take-ahead (issue 18): moves jobs between the {@link AheadBuffer} and the slots.
+ * Take-ahead: moves jobs between the {@link AheadBuffer} and the slots.
  * 1. jobs a fetch or finish took beyond the slots' are buffered ({@link #takenAhead});
  * 2. a free slot and a buffered job are paired at once ({@link #pump}, after a job is buffered and
  *    after a slot frees: each side checks the other after its own change, so neither waits);

@@ -10,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Tells the attempts in flight that their job was cancelled (issue 16):
+ * Tells the attempts in flight that their job was cancelled:
  * 1. every {@link #INTERVAL_MS} on the timer thread, while the worker runs jobs, one read-only
  *    checkCancels call with the ids of all its running attempts (none when it runs nothing);
  * 2. for each job whose hash has {@code cancel} (set by {@code Queue.cancel}), the attempt is

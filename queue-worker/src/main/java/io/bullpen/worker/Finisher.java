@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * recovered: at least once. Futures complete on a Redis client thread (or the timer thread for a
  * retry), so what follows them must not block.
  *
- * <p>Take-ahead (issue 18): each call also asks for the jobs the worker should hold beyond its
+ * <p>Take-ahead: each call also asks for the jobs the worker should hold beyond its
  * running ones ({@link WorkerRuntime#reserveAhead}); those come after the slots' jobs in the reply
  * and go to the buffer. It carries a "started" record for each buffered job whose processor
  * started since the last call and is not finished in this one, and a taken-ahead job's result

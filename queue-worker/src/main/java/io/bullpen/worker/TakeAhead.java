@@ -1,7 +1,7 @@
 package io.bullpen.worker;
 
 /**
- * How many jobs a worker takes ahead of its free slots (issue 18, docs/design/throughput.md).
+ * How many jobs a worker takes ahead of its free slots (docs/adr/0003-take-ahead.md).
  * Two moving averages decide: the processing time per job and the round trip of the worker's
  * fetch and finish calls. While jobs take at least a round trip, nothing is taken ahead (long
  * jobs are never hoarded: other workers get them); below that, enough to keep every processor

@@ -109,7 +109,7 @@ public final class Worker<T, R> implements AutoCloseable {
         return r != null && parts.cancels.cancel(jobId);
     }
 
-    /** Jobs a started worker holds taken ahead (issue 18), for tests. */
+    /** Jobs a started worker holds taken ahead, for tests. */
     int buffered() {
         WorkerRuntime<T, R> r = rt;
         return r == null ? 0 : r.buffer.size();
@@ -176,7 +176,7 @@ public final class Worker<T, R> implements AutoCloseable {
         parts.close(timeout, handBack);
     }
 
-    // --- workers (issue 16) ---
+    // --- pause, resume, heartbeat ---
 
     /**
      * Stops taking jobs; the jobs running now finish as usual (their results are recorded, and

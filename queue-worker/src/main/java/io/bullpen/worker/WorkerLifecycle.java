@@ -43,7 +43,7 @@ final class WorkerLifecycle<T, R> {
     private final JobRunner<T, R> runner;
     private final boolean ownExecutor;
     private final WorkerHeartbeat heartbeat;
-    /** Cancels of this worker's jobs (issue 16). */
+    /** Cancels of this worker's jobs. */
     final CancelWatcher<T, R> cancels;
 
     WorkerLifecycle(Worker.Builder<T, R> config, boolean startPaused) {
@@ -131,6 +131,8 @@ final class WorkerLifecycle<T, R> {
         }
         heartbeat.leave();
         rt.scheduler.shutdownNow();
+        // A summary of unlogged failures that was still due is said now.
+        runner.failureSummary();
         if (ownExecutor) {
             rt.executor.shutdownNow();
         } else {

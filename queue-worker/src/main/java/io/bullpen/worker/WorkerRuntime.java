@@ -27,7 +27,7 @@ final class WorkerRuntime<T, R> {
     final Slots<T> slots;
     /** Closed by Worker#pause: the fetch loop parks and finishes take no next job. */
     final PauseGate pause = new PauseGate();
-    /** Take-ahead (issue 18): how many jobs to hold beyond the running ones, and where they wait. */
+    /** Take-ahead: how many jobs to hold beyond the running ones, and where they wait. */
     final TakeAhead takeAhead;
     final AheadBuffer buffer = new AheadBuffer();
     private final AtomicLong lastFetch = new AtomicLong();

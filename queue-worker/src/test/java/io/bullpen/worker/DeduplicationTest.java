@@ -193,7 +193,7 @@ class DeduplicationTest {
         assertThat(queue.getState(owner.id())).isEqualTo(JobState.DELAYED);
     }
 
-    /** Measured (issue 16): 50 adds over 1 s with debounce 500 ms run once, with the last data. */
+    /** Measured: 50 adds over 1 s with debounce 500 ms run once, with the last data. */
     @Test
     void fiftyAddsOverASecondWithADebounceOf500msRunOnceWithTheLastData() throws Exception {
         List<Integer> ran = new CopyOnWriteArrayList<>();
@@ -221,7 +221,7 @@ class DeduplicationTest {
         assertThat(queue.getJobCounts().completed()).isEqualTo(1);
     }
 
-    /** Measured (issue 16): 200 concurrent adds of one id make exactly one job (loop: 10 runs). */
+    /** Measured: 200 concurrent adds of one id make exactly one job (loop: 10 runs). */
     @RepeatedTest(10)
     void twoHundredConcurrentAddsOfOneIdMakeExactlyOneJob() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(16);

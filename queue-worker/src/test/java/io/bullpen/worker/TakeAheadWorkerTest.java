@@ -27,7 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Take-ahead (issue 18): a worker with short jobs takes jobs beyond its free slots and holds them;
+ * Take-ahead: a worker with short jobs takes jobs beyond its free slots and holds them;
  * every job still runs once, long jobs are not hoarded, close hands the held jobs back at once, a
  * crash leaves them to be recovered without a stall, and a limit is never exceeded by them.
  */

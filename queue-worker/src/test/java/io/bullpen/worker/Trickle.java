@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * gap, or leaves a job waiting that could run, fails them.
  *
  * <p>{@code -Dbullpen.trickle.seconds=N} makes every trickle run N seconds (the {@code soak}
- * profile runs them for minutes); {@code -Dbullpen.trickle.seed=S} replays one run.
+ * profile, system property {@code bullpen.soak}, 120 s); {@code -Dbullpen.trickle.seed=S} replays
+ * one run's workload.
  */
 final class Trickle {
     private static final Logger log = LoggerFactory.getLogger(Trickle.class);
@@ -32,7 +33,7 @@ final class Trickle {
     Trickle(String test) {
         this.seed = Long.getLong("bullpen.trickle.seed", System.nanoTime());
         this.random = new Random(seed);
-        this.runMillis = Long.getLong("bullpen.trickle.seconds", 7) * 1_000;
+        this.runMillis = Long.getLong("bullpen.trickle.seconds", Boolean.getBoolean("bullpen.soak") ? 120 : 7) * 1_000;
         log.info("trickle of {}: seed {} ({} s)", test, seed, runMillis / 1_000);
     }
 

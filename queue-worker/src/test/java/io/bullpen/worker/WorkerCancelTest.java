@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * Cancel from any process (issue 16): the worker learns of a cancel of a job it runs, flags the
+ * Cancel from any process: the worker learns of a cancel of a job it runs, flags the
  * attempt and interrupts the processor; the job fails as cancelled without a retry, unless the
  * processor returns a value anyway.
  */

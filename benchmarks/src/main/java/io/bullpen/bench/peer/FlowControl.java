@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The flow-control operations (issue 15) of the workloads that only Bullpen has: wake-ups,
+ * The flow-control operations of the workloads that only Bullpen has: wake-ups,
  * fairness over groups, and cost with groups. Each call sets up its own queue and workers and
  * removes them when done.
  */

@@ -21,7 +21,7 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 /**
- * Awaiting a result (issue 16), Bullpen only: one idle worker (concurrency 1) with a no-op
+ * Awaiting a result, Bullpen only: one idle worker (concurrency 1) with a no-op
  * processor on its own client, one producer, one job at a time:
  * <ul>
  * <li>add + process: from {@code queue.add} to the worker's {@code onCompleted} listener (in the

@@ -22,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Cancel (issue 16), Bullpen only:
+ * Cancel, Bullpen only:
  * <ul>
  * <li>an active job whose processor sleeps; {@code Queue.cancel} from another client: time from
  *     the call to the processor seeing {@code ctx.isCancelled()} true (it is interrupted in its

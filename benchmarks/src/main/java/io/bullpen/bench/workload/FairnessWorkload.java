@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fairness over groups (issue 15), Bullpen only (groups are a BullMQ Pro feature): one group of
+ * Fairness over groups, Bullpen only (groups are a BullMQ Pro feature): one group of
  * 10,000 (1,000) jobs is added, a worker at concurrency 10 starts, and 20 groups of 10 jobs each
  * are added right after. Each job takes 5 ms (2 ms). Figures, in ms from the worker's start:
  * when the last small group's last job finished (the target: within 2 s), the median over the

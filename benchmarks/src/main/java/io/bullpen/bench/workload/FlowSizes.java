@@ -3,7 +3,7 @@ package io.bullpen.bench.workload;
 import java.time.Duration;
 
 /**
- * How big the flow-control workloads (issue 15) are: the issue's sizes for a full run, small
+ * How big the flow-control workloads are: full sizes for a full run, small
  * ones for {@code --quick}.
  *
  * @param limiterJobs jobs processed under the rate limit

@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code functions} (issue 18 item 3), a micro-benchmark: the same Lua called as a script by
+ * {@code functions}, a micro-benchmark: the same Lua called as a script by
  * EVALSHA and as a Redis Function by FCALL (the script's source wrapped in a function of a
  * library loaded with FUNCTION LOAD), Redis's cost per call. Two scripts: {@code moveToActive}
  * taking one job per call from a queue of pre-added jobs (the hot take of a worker at

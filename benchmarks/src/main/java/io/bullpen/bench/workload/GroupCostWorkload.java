@@ -16,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What groups cost (issue 15), Bullpen only: workload 4 ({@code cost}) in alternating rounds
+ * What groups cost, Bullpen only: workload 4 ({@code cost}) in alternating rounds
  * (without groups, with groups, twice per run), 20,000 (2,000) jobs added one at a time then
  * processed at concurrency 10, without groups or spread round robin over 100 groups; the figures
  * are over both rounds of a variant. Redis CPU per job for each phase, Redis commands per job

@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Limiter accuracy (issue 15): 5,000 (1,000) pre-added jobs, a queue limit of 200 starts per
+ * Limiter accuracy: 5,000 (1,000) pre-added jobs, a queue limit of 200 starts per
  * second, 4 workers at concurrency 50 each. Bullpen: {@code RateLimit.of(200, 1s)}; BullMQ: the
  * workers' {@code limiter: {max: 200, duration: 1000}}. Each job's start is noted twice: its
  * {@code processedOn} as the queue recorded it, and the processor's own clock when it was

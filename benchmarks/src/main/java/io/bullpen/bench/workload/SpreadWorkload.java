@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code spread} (issue 18): whether taking jobs ahead hoards them. 2,000 (1,000 with --quick)
+ * {@code spread}: whether taking jobs ahead hoards them. 2,000 (1,000 with --quick)
  * pre-added jobs that sleep 1 ms, then as many that sleep 10 ms, each run by 2 workers at
  * concurrency 10 started together: the busiest worker's share of the jobs (50% is an even split)
  * and the time from the first start to the last completion. Bullpen runs each pass twice: with

@@ -21,8 +21,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wake-ups (issue 15), Bullpen only (BullMQ's rate-limited worker sleeps on a local timer and is
- * not woken; see the README):
+ * Wake-ups, Bullpen only (BullMQ's rate-limited worker sleeps on a local timer and is
+ * not woken; see docs/PERFORMANCE.md):
  * <ul>
  * <li>an idle worker held back by a rate limit (one start per hour, used); the limit is removed:
  *     time to the held-back job's start, p50 and p99 over 500 (20) trials (after 50 (5) not

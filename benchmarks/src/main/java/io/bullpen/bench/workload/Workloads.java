@@ -20,7 +20,7 @@ public final class Workloads {
     }
 
     /**
-     * The flow-control workloads (issue 15): run only when named, not in a default run.
+     * The flow-control workloads: run only when named, not in a default run.
      *
      * @param quick small sizes
      * @return limiter, wakeup, fairness, groupcost
@@ -46,7 +46,7 @@ public final class Workloads {
     }
 
     /**
-     * The throughput workloads of issue 18: run only when named, not in a default run.
+     * The throughput workloads (spread, functions): run only when named, not in a default run.
      *
      * @param sizes full or quick sizes
      * @param quick small sizes

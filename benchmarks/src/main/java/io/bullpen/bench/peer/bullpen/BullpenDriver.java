@@ -107,7 +107,7 @@ final class BullpenDriver implements PeerDriver {
     @Override
     public double addOneAtATime(String queue, int jobs) {
         Queue<Payload> q = queue(queue);
-        // -Dbench.groups=N puts job i in group "g<i mod N>": the cost of the group path (issue 15).
+        // -Dbench.groups=N puts job i in group "g<i mod N>": the cost of the group path.
         int groups = Integer.getInteger("bench.groups", 0);
         long start = System.nanoTime();
         for (int i = 0; i < jobs; i++) {

@@ -5,7 +5,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 
 /**
- * {@code Worker.Builder.takeAhead(int)} (issue 18), reached reflectively: the harness compiles and
+ * {@code Worker.Builder.takeAhead(int)}, reached reflectively: the harness compiles and
  * runs against a Bullpen with or without it, and reports "n/a" where it is missing rather than a
  * figure for a setting that was never applied.
  */
