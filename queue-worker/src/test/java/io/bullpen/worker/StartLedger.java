@@ -56,6 +56,11 @@ final class StartLedger {
         }
     }
 
+    /** The job will not start after all (cancelled before it did): its runnable moments go. */
+    void forget(String job) {
+        pending.remove(job);
+    }
+
     /** The job's processor started now. */
     void started(String job) {
         long now = System.currentTimeMillis();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.bullpen.Backoff;
+import io.bullpen.CancelResult;
 import io.bullpen.Deduplication;
 import io.bullpen.Job;
 import io.bullpen.JobOptions;
@@ -119,13 +120,31 @@ class TrickleLivenessTest {
             }
             if (!cancellable.isEmpty() && r.nextBoolean()) {
                 String id = cancellable.remove(r.nextInt(cancellable.size()));
-                f.queue.cancel(id, "not needed");
+                cancel(id, "not needed");
             }
         });
         for (String id : cancellable) {
-            f.queue.cancel(id, "test over");
+            cancel(id, "test over");
+        }
+        // A job cancelled once taken but before its processor started never starts either.
+        for (String id : cancelled) {
+            await().atMost(Duration.ofSeconds(15)).until(() -> f.queue.getState(id).isFinished());
+            if (f.queue.getState(id) == JobState.FAILED) {
+                f.ledger.forget(id);
+            }
         }
         f.assertLive();
+    }
+
+    /** Cancels a job; one cancelled before it started never starts. */
+    private final List<String> cancelled = new CopyOnWriteArrayList<>();
+
+    private void cancel(String id, String reason) {
+        cancelled.add(id);
+        CancelResult result = f.queue.cancel(id, reason);
+        if (result != CancelResult.CANCEL_REQUESTED && result != CancelResult.ALREADY_FINISHED) {
+            f.ledger.forget(id);
+        }
     }
 
     @Test
