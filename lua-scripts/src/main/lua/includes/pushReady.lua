@@ -3,7 +3,7 @@
   group's ZSET group:<g> (score priority * 2^32 + seq, FIFO within a priority; front = true puts
   it before every job of its priority: priority * 2^32 - seq - 1; seq from meta gin, which also
   counts grouped jobs made ready: gin - gout are ready), the group is registered, and the group
-  enters groups:ready when it may run (groups: G.ready, which signals the marker); a group that had
+  enters groups:ready when it may run (groups: G.ready), waking workers (marker); a group that had
   ready jobs already is where it belongs, so only its first ready job costs those commands, the
   meta read and building the group functions (the others use groups(q, g) for the keys alone).
   Otherwise a priority > 0 goes to prioritized (score = priority * 2^32 + a per-queue sequence,
@@ -15,6 +15,7 @@
 ]]
 --- @include "groups"
 --- @include "readMeta"
+--- @include "signalWorkers"
 
 local function pushReady(q, jobId, priority, front, group)
   if group then
@@ -38,7 +39,12 @@ local function pushReady(q, jobId, priority, front, group)
       end
       local G = groups(q)
       redis.call("ZADD", q.groups, "NX", "0", group)
-      G.ready(q, group, nil, true)
+      -- G.ready signals only when the group enters groups:ready, but a take that picked a
+      -- group's last job leaves it there (empty, until its next visit): the group's first ready
+      -- job must wake a worker all the same (signalWorkers sends one marker per call).
+      if G.ready(q, group, nil, true) then
+        signalWorkers(q, 0)
+      end
     end
     return "waiting"
   end

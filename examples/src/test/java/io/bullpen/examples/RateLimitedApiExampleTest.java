@@ -37,6 +37,19 @@ class RateLimitedApiExampleTest {
         ctx.assertInvariant(RateLimitedApiExample.QUEUE);
     }
 
+    @Test
+    void theCallsKeepFlowingAfterEach429(BullpenTestContext ctx) {
+        // The example's own workload: 15 calls every 2 s, a 429 (Retry-After 1 s) to every 25th call.
+        try (RateLimitedApiExample example = new RateLimitedApiExample()) {
+            example.start(ctx.redisson());
+            await().atMost(Duration.ofSeconds(15)).until(() -> example.tooMany() >= 1);
+            int atFirst429 = example.succeeded();
+
+            // Two more batches' worth within 6 s: the queue did not stop at its 429.
+            await().atMost(Duration.ofSeconds(6)).until(() -> example.succeeded() >= atFirst429 + 20);
+        }
+    }
+
     private static int maxInAnySecond(List<Instant> starts) {
         List<Instant> sorted = starts.stream().sorted().toList();
         int best = 0;

@@ -41,13 +41,25 @@ public final class WorkerScripts {
     }
 
     /**
-     * workerHeartbeat: stores the worker's entry, alive for {@code ttlMillis}.
+     * What a heartbeat answers.
      *
-     * @return Redis's clock in ms (the entry's lastSeen)
+     * @param redisNow Redis's clock in ms (the entry's lastSeen)
+     * @param nextLeaseExpiry the earliest lease expiry of the queue's active jobs (ms, Redis's
+     *     clock), -1 when none is active
      */
-    public CompletionStage<Long> heartbeat(Beat beat, long ttlMillis) {
-        return runner.run("workerHeartbeat", ReturnType.LONG, scriptKeys.of("workerHeartbeat"), beat.name(),
-                beat.json(), Long.toString(ttlMillis));
+    public record Pulse(long redisNow, long nextLeaseExpiry) {
+    }
+
+    /**
+     * workerHeartbeat: stores the worker's entry, alive for {@code ttlMillis}, and reads the
+     * earliest lease expiry.
+     *
+     * @return Redis's clock and the earliest lease expiry
+     */
+    public CompletionStage<Pulse> heartbeat(Beat beat, long ttlMillis) {
+        return runner.<List<Object>>run("workerHeartbeat", ReturnType.LIST, scriptKeys.of("workerHeartbeat"), beat.name(),
+                beat.json(), Long.toString(ttlMillis)).thenApply(reply -> new Pulse(((Number) reply.get(0)).longValue(),
+                        ((Number) reply.get(1)).longValue()));
     }
 
     /**

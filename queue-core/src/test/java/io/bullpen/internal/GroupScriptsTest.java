@@ -84,6 +84,19 @@ class GroupScriptsTest {
     }
 
     @Test
+    void aGroupsFirstReadyJobWakesWorkersAlsoWhenATakeLeftTheEmptiedGroupReady() {
+        join(f.scripts.addJob(NOW, List.of(grouped("a", "acme"))));
+        // Picking exactly the group's last job leaves it in groups:ready until its next visit.
+        assertThat(take(1)).containsExactly("1");
+        assertThat(f.snap().readyGroups()).containsOnlyKeys("acme");
+        f.redisson.getKeys().delete(f.k.marker());
+
+        join(f.scripts.addJob(NOW, List.of(grouped("b", "acme"))));
+
+        assertThat(f.snap().zset("marker")).containsOnly(entry("0", 0.0));
+    }
+
+    @Test
     void theTakeServesGroupsRoundRobinAndUngroupedJobsAsOneMoreGroup() {
         List<NewJob> jobs = new ArrayList<>();
         for (int i = 0; i < 3; i++) {

@@ -53,7 +53,7 @@ class WorkerScriptsTest {
     @Test
     void aHeartbeatStoresTheEntryAndItsExpiryOnRedisClock() throws Exception {
         long before = redisNow();
-        long now = join(workers.heartbeat(new Beat("w1", "host-a", 42, 8, 3, false), 90_000));
+        long now = join(workers.heartbeat(new Beat("w1", "host-a", 42, 8, 3, false), 90_000)).redisNow();
         long after = redisNow();
 
         assertThat(now).isBetween(before, after);
@@ -71,10 +71,10 @@ class WorkerScriptsTest {
 
     @Test
     void aLaterHeartbeatKeepsStartedAndMovesLastSeenAndTheExpiry() throws Exception {
-        long first = join(workers.heartbeat(new Beat("w1", "h", 1, 2, 0, false), 90_000));
+        long first = join(workers.heartbeat(new Beat("w1", "h", 1, 2, 0, false), 90_000)).redisNow();
         long second;
         do {
-            second = join(workers.heartbeat(new Beat("w1", "h", 1, 2, 1, true), 90_000));
+            second = join(workers.heartbeat(new Beat("w1", "h", 1, 2, 1, true), 90_000)).redisNow();
         } while (second == first);
 
         JsonNode entry = json(hash().get("w1"));
@@ -90,7 +90,7 @@ class WorkerScriptsTest {
         hash().put("w1", "{\"name\":\"w1\",\"started\":5,\"lastSeen\":5}");
         seen().add(10, "w1");
 
-        long now = join(workers.heartbeat(new Beat("w1", "h", 1, 1, 0, false), 90_000));
+        long now = join(workers.heartbeat(new Beat("w1", "h", 1, 1, 0, false), 90_000)).redisNow();
 
         assertThat(json(hash().get("w1")).path("started").asLong()).isEqualTo(now);
     }
@@ -151,5 +151,18 @@ class WorkerScriptsTest {
     void theKeysCarryTheQueuesHashTag() {
         assertThat(f.k.workers()).isEqualTo(f.k.base() + "workers").contains("{" + f.k.queue() + "}");
         assertThat(f.k.workersSeen()).isEqualTo(f.k.base() + "workers:seen");
+    }
+
+    @Test
+    void aHeartbeatAnswersTheEarliestLeaseExpiryOrMinusOneWithoutActiveJobs() {
+        assertThat(join(workers.heartbeat(new Beat("w1", "h", 1, 1, 0, false), 90_000)).nextLeaseExpiry()).isEqualTo(-1);
+        // Lapsed leases, at the scores given: a dead worker's.
+        f.job("a").active("a", "w:1", 0, 5_000_000);
+        f.job("b").active("b", "w:2", 0, 4_000_000);
+
+        WorkerScripts.Pulse pulse = join(workers.heartbeat(new Beat("w1", "h", 1, 1, 0, false), 90_000));
+
+        assertThat(pulse.nextLeaseExpiry()).isEqualTo(4_000_000);
+        assertThat(pulse.redisNow()).isGreaterThan(4_000_000);
     }
 }

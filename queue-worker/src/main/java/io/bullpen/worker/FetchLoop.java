@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
  *    queue has work this loop mostly waits for a slot);
  * 3. with free slots and nothing ready, waits on the marker until a job is added, the next
  *    delayed job is due, a lease expires (a crashed worker's job) or a limit lets the next job
- *    start; with no such time known, until the block times out;
+ *    start; with no such time known, until the block times out; when its slots fill before it
+ *    could look (a signal it took, a wake time only it knew), it passes the look to another
+ *    worker (the marker, see {@link MarkerWaiter});
  * 4. while the worker is paused: parks without calling Redis (see {@link #parkWhilePaused});
  * 5. on any error: reports it, backs off (up to 2 s) and tries again, so a Redis restart or a
  *    dropped connection never ends consumption.
@@ -29,6 +31,12 @@ final class FetchLoop<T, R> implements Runnable {
     private final WorkerRuntime<T, R> rt;
     private final JobRunner<T, R> runner;
     private final MarkerWaiter waiter;
+    /**
+     * This worker is to look at the queue and has not yet: a signal woke it, or its last fetch
+     * that came up short said when to look again (a delayed job, a limit's end, a lease). Fetch
+     * thread only. Nobody else may know: when its slots fill first, it passes the look on.
+     */
+    private boolean owesLook;
 
     FetchLoop(WorkerRuntime<T, R> rt, JobRunner<T, R> runner, MarkerWaiter waiter) {
         this.rt = rt;
@@ -71,8 +79,19 @@ final class FetchLoop<T, R> implements Runnable {
         int free = rt.slots.takeFree();
         if (free == 0) {
             // All slots busy: finishing jobs take the next ones; wake up now and then in case a
-            // slot frees while the queue still has work.
-            rt.slots.awaitFree(1_000, rt::running);
+            // slot frees while the queue still has work. A signal meanwhile goes to an idle
+            // worker, and so does a look this worker owed: the worker woken asks the queue and
+            // learns what this one knew (a job due while the slots are busy waited for them).
+            if (owesLook) {
+                owesLook = false;
+                waiter.passLook();
+            }
+            waiter.busy(true);
+            try {
+                rt.slots.awaitFree(1_000, rt::running);
+            } finally {
+                waiter.busy(false);
+            }
             return;
         }
         free -= runner.ahead.startBuffered(free);
@@ -111,12 +130,15 @@ final class FetchLoop<T, R> implements Runnable {
         int taken = Math.min(free, result.jobs().size());
         rt.slots.returnUnused(free - taken);
         if (taken == free) {
+            // A full take reports no wake time: any look owed from before is still owed.
             return;
         }
         if (taken == 0) {
             rt.maybeDrained();
         }
-        awaitWork(nextWake(result));
+        long wake = nextWake(result);
+        owesLook = wake > 0;
+        awaitWork(wake);
     }
 
     /**
@@ -142,6 +164,7 @@ final class FetchLoop<T, R> implements Runnable {
         long quietSince = System.nanoTime();
         while (rt.running() && !rt.pause.isPaused()) {
             if (waiter.await(rt.now(), wake)) {
+                owesLook = true;
                 return;
             }
             if (wake <= 0 || rt.now() >= wake || System.nanoTime() - quietSince >= QUIET_MAX_NANOS) {

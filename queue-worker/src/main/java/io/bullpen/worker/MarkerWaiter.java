@@ -38,10 +38,17 @@ import org.slf4j.LoggerFactory;
  *    signalled: the shared pool reconnects its connections one by one, and a pop sent on one
  *    not back yet was seen to take seconds (Redisson retries its write), while a job added
  *    meanwhile must start at once.
- * 8. a paused worker (see {@link #pause}) hands back what its last pop takes: the marker goes
- *    back (score 0, "look now") so an unpaused worker of the queue wakes for the job; so does a
+ * 8. a worker that cannot take a job now hands the marker back (score 0, "look now") so another
+ *    worker of the queue wakes for it: a paused one (see {@link #pause}), and one whose slots are
+ *    all busy (see {@link #busy}), whatever its last pop still takes; so does a
  *    closed one, whose last pop is left to end by itself (cancelling a pop makes Redisson reset
  *    its connection, which the other users of the shared client would see as a lost server).
+ *    Redis hands a marker to the pop that has waited longest, and a pop the worker sent while it was idle is still out when
+ *    the worker takes a job at a deadline; kept, the signal waited for that worker's slot while
+ *    another worker sat idle.
+ * 9. pausing and closing hand the look over too: this worker may be the only one that knew when
+ *    to look next (a delayed job's due time, a limit's end, from its own fetch); the worker
+ *    woken instead asks the queue and learns it.
  * Whatever ends the wait, the caller then asks the queue itself: a pop's result is only a hint.
  * {@link #await} says whether a signal ended it (a pop that took the marker, the connection back,
  * close) or only time (the deadline, a pop's block timeout, the watchdog), so a worker that knows
@@ -54,6 +61,8 @@ final class MarkerWaiter implements AutoCloseable {
     static final long SETTLE_MS = 3_000;
     /** How often the worker looks at the queue meanwhile. */
     static final long LOOK_EVERY_MS = 200;
+    /** How long close waits for the marker it hands over. */
+    private static final long HAND_OVER_MS = 500;
 
     private final String workerName;
     private final long blockSeconds;
@@ -66,12 +75,15 @@ final class MarkerWaiter implements AutoCloseable {
     private boolean signalled; // guarded by wake: woken by a signal, not by time
     private volatile boolean closed;
     private volatile boolean paused;
+    private volatile boolean busy;
     private volatile CompletableFuture<String> pending; // replaced by the fetch thread only
     private long pendingSince;
     private volatile long reconnectedAt = Long.MIN_VALUE / 2;
     private final SmallClient.Lease lease;
     private final SmallClient.Connections also;
     private final RScoredSortedSet<String> marker;
+    /** The marker on the application's client, for the hand-over at close. */
+    private final RScoredSortedSet<String> appMarker;
 
     MarkerWaiter(RedissonClient app, String markerKey, Duration blockTimeout, String workerName) {
         this(app, markerKey, blockTimeout, workerName, new SmallClient.Connections() {
@@ -86,6 +98,7 @@ final class MarkerWaiter implements AutoCloseable {
         this.also = also;
         this.lease = SmallClient.acquire(app, new Reconnects());
         this.marker = lease.client().getScoredSortedSet(markerKey, StringCodec.INSTANCE);
+        this.appMarker = app.getScoredSortedSet(markerKey, StringCodec.INSTANCE);
     }
 
     /**
@@ -147,7 +160,7 @@ final class MarkerWaiter implements AutoCloseable {
                 log.debug("marker wait failed; looking at the queue anyway", error);
             }
             // A null (timed out) or failed pop ends the current wait only; a signal always counts.
-            if (value != null && paused) {
+            if (value != null && (paused || busy)) {
                 handBack();
             } else if (value != null) {
                 signal();
@@ -221,6 +234,33 @@ final class MarkerWaiter implements AutoCloseable {
     void pause() {
         paused = true;
         endWait();
+        handBack();
+    }
+
+    /**
+     * Whether the worker's slots are all busy: while they are, a signal goes back to the marker
+     * for an idle worker (a slot that frees makes this worker look at the queue anyway).
+     */
+    void busy(boolean value) {
+        busy = value;
+        if (value) {
+            handBackSignal();
+        }
+    }
+
+    /**
+     * Wakes the worker to look at the queue, as a signal would: something may be runnable that
+     * no signal announces (a lease nobody renews expired, see {@code WorkerHeartbeat}).
+     */
+    void lookNow() {
+        if (!closed && !paused) {
+            signal();
+        }
+    }
+
+    /** Passes a look this worker cannot make (its slots are busy) to another worker: marker back. */
+    void passLook() {
+        handBack();
     }
 
     /** The worker resumes: its pops count as signals again. */
@@ -263,8 +303,30 @@ final class MarkerWaiter implements AutoCloseable {
      */
     @Override
     public void close() {
+        close(true);
+    }
+
+    /** @param handOver false only for a worker closed as if it crashed (tests): no hand-over */
+    void close(boolean handOver) {
         wakeForClose();
         lease.close();
+        if (handOver) {
+            handOver();
+        }
+    }
+
+    /**
+     * Puts the marker back on the application's client after close, so another worker looks and
+     * learns what this one knew (see 9); a pop of this worker still out hands back what it takes (see 8).
+     */
+    private void handOver() {
+        try {
+            appMarker.addAsync(0, "0").toCompletableFuture().get(HAND_OVER_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            log.debug("could not hand the marker over at close; other workers look at their next timeout", e);
+        }
     }
 
     /** The shared client's connection events, on Redisson's I/O threads: flags, logs and notifies only. */

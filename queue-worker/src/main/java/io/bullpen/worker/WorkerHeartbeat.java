@@ -3,6 +3,7 @@ package io.bullpen.worker;
 import io.bullpen.internal.Futures;
 import io.bullpen.internal.WorkerScripts;
 import io.bullpen.internal.WorkerScripts.Beat;
+import io.bullpen.internal.WorkerScripts.Pulse;
 import java.net.InetAddress;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -18,7 +19,10 @@ import org.slf4j.LoggerFactory;
  * 2. all of it on the worker's timer thread, one call at a time, never a Redis client thread; a
  *    Redis error is logged (at most once a minute at WARN) and the next tick tries again;
  * 3. on close, workerLeft on the same thread, after any heartbeat under way, so the worker
- *    leaves the list at once and no late heartbeat puts it back.
+ *    leaves the list at once and no late heartbeat puts it back;
+ * 4. each heartbeat also reads the queue's earliest lease expiry: one that comes before the next
+ *    heartbeat is a dead worker's, and the worker looks at the queue when it expires (see
+ *    {@link #watchLeases}).
  */
 final class WorkerHeartbeat implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(WorkerHeartbeat.class);
@@ -32,9 +36,14 @@ final class WorkerHeartbeat implements Runnable {
     private volatile boolean left;
     private long lastWarn; // timer thread only
 
-    WorkerHeartbeat(WorkerRuntime<?, ?> rt, WorkerScripts scripts) {
+    /** Makes the fetch loop look at the queue (see {@link #watchLeases}). */
+    private final Runnable look;
+    private long watchedExpiry = -1; // timer thread only
+
+    WorkerHeartbeat(WorkerRuntime<?, ?> rt, WorkerScripts scripts, Runnable look) {
         this.rt = rt;
         this.scripts = scripts;
+        this.look = look;
         this.ttlMs = 3 * rt.settings.lockDuration().toMillis();
     }
 
@@ -66,7 +75,7 @@ final class WorkerHeartbeat implements Runnable {
         Beat beat = new Beat(rt.settings.name(), Host.NAME, Host.PID, rt.settings.concurrency(), rt.slots.inFlightCount(),
                 rt.pause.isPaused());
         try {
-            Futures.join(scripts.heartbeat(beat, ttlMs));
+            watchLeases(Futures.join(scripts.heartbeat(beat, ttlMs)));
         } catch (RuntimeException e) {
             long now = System.currentTimeMillis();
             if (now - lastWarn >= WARN_EVERY_MS) {
@@ -76,6 +85,30 @@ final class WorkerHeartbeat implements Runnable {
             } else {
                 log.debug("worker {} could not send its heartbeat: {}", rt.settings.name(), e.toString());
             }
+        }
+    }
+
+    /**
+     * A lease that expires before the next heartbeat is one nobody renews (a live one is renewed
+     * every lockDuration / 2, at least as often as heartbeats go): its worker died. This worker
+     * may never have fetched since that job was taken (an idle worker knows the leases of its
+     * last fetch only, and nothing signals a death), so it looks at the queue when the lease
+     * expires, and that fetch recovers the job. A paused worker leaves it to the others.
+     */
+    private void watchLeases(Pulse pulse) {
+        long expiry = pulse.nextLeaseExpiry();
+        if (expiry < 0 || expiry == watchedExpiry || !rt.running() || rt.pause.isPaused()) {
+            return;
+        }
+        long in = expiry - pulse.redisNow();
+        if (in >= intervalMillis(rt.settings.lockDuration().toMillis())) {
+            return;
+        }
+        watchedExpiry = expiry;
+        try {
+            rt.scheduler.schedule(look, Math.max(0, in) + 1, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closed) {
+            // Closing.
         }
     }
 

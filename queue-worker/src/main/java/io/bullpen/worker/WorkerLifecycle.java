@@ -82,7 +82,7 @@ final class WorkerLifecycle<T, R> {
             rt.pause.pause();
             waiter.pause();
         }
-        heartbeat = new WorkerHeartbeat(rt, new WorkerScripts(config.redisson, keys));
+        heartbeat = new WorkerHeartbeat(rt, new WorkerScripts(config.redisson, keys), waiter::lookNow);
         heartbeat.start();
         fetchThread = threads("bullpen-" + s.queue() + "-fetch").newThread(new FetchLoop<>(rt, runner, waiter));
         fetchThread.start();
@@ -140,7 +140,7 @@ final class WorkerLifecycle<T, R> {
         } else {
             rt.handoff.shutdownNow();
         }
-        waiter.close();
+        waiter.close(handBack);
         rt.listener.workerStopped(name);
         rt.listener.flush(LISTENERS_CLOSE_TIMEOUT);
         log.info("worker {} closed", name);
