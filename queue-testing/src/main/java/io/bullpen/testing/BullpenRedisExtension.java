@@ -1,6 +1,7 @@
 package io.bullpen.testing;
 
 import java.util.Set;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -36,6 +37,10 @@ import org.redisson.api.RedissonClient;
  * and {@link TestRedis} resolve in constructors, test methods and lifecycle methods. The client and
  * clock are those of the method's {@link BullpenTestContext}. {@code @Nested} classes share the
  * server of their enclosing class.
+ *
+ * <p>Runs on JUnit Jupiter 5.10 and later, 6.x included: it uses only extension APIs present in
+ * 5.10, and queue-testing declares the Jupiter API {@code provided}, so the user's own JUnit is
+ * the one on the test class path.
  */
 public final class BullpenRedisExtension
         implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, ParameterResolver {
@@ -123,17 +128,28 @@ public final class BullpenRedisExtension
     /** The class's resources, started on first use; found in an enclosing class's store when nested. */
     private static ClassResources resources(ExtensionContext context) {
         ExtensionContext classContext = classContext(context);
-        // computeIfAbsent also sees the stores of enclosing classes, so @Nested classes share a server.
-        return classContext.getStore(NAMESPACE).computeIfAbsent(RESOURCES,
-                key -> ClassResources.start(classContext.getUniqueId(), classContext.getDisplayName()),
+        // The lookup also sees the stores of enclosing classes, so @Nested classes share a server.
+        return getOrCompute(classContext.getStore(NAMESPACE), RESOURCES,
+                () -> ClassResources.start(classContext.getUniqueId(), classContext.getDisplayName()),
                 ClassResources.class);
     }
 
     /** One context per extension context: keyed by unique id so a method never inherits the class's one. */
     private static BullpenTestContext testContext(ExtensionContext context) {
         ClassResources resources = resources(context);
-        return context.getStore(NAMESPACE).computeIfAbsent("context:" + context.getUniqueId(),
-                key -> new BullpenTestContext(resources.client(), resources.redis()), BullpenTestContext.class);
+        return getOrCompute(context.getStore(NAMESPACE), "context:" + context.getUniqueId(),
+                () -> new BullpenTestContext(resources.client(), resources.redis()), BullpenTestContext.class);
+    }
+
+    /**
+     * The store's value for the key, created on first use. Uses {@code getOrComputeIfAbsent}, the
+     * one form present in every supported Jupiter (5.10 to 6.x): its successor
+     * {@code computeIfAbsent} exists only from 6.0 on, and a user's test on 5.x would fail with
+     * NoSuchMethodError. It is deprecated in 6.x, not marked for removal.
+     */
+    @SuppressWarnings("deprecation")
+    private static <V> V getOrCompute(ExtensionContext.Store store, String key, Supplier<V> create, Class<V> type) {
+        return store.getOrComputeIfAbsent(key, k -> create.get(), type);
     }
 
     /** The nearest enclosing context that belongs to a class rather than to a method. */

@@ -1,14 +1,18 @@
 package io.bullpen.testing;
 
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.redisson.api.RedissonClient;
 
 /**
- * What one test class owns: its server and its main client. Kept in the class-level store; JUnit
- * closes {@link AutoCloseable} store values when the class ends, so a failing afterAll chain
- * still stops the server. Closing twice is harmless.
+ * What one test class owns: its server and its main client. Kept in the class-level store, which
+ * closes it when the class ends, so the server stops even when the extension's afterAll is never
+ * reached. Jupiter 5.10 to 5.12 close only {@link ExtensionContext.Store.CloseableResource} store
+ * values; 5.13 and later close {@link AutoCloseable} ones (and still the former, deprecated since
+ * 5.13, not marked for removal): hence both. JUnit closes a value once; closing twice is harmless.
  */
-final class ClassResources implements AutoCloseable {
+@SuppressWarnings("deprecation")
+final class ClassResources implements AutoCloseable, ExtensionContext.Store.CloseableResource {
 
     private final String ownerId;
     private final TestRedis redis;

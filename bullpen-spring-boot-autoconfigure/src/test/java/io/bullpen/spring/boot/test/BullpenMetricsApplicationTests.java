@@ -21,9 +21,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.ResolvableType;
 
 /**
- * Micrometer and bullpen-micrometer in a whole application: Bullpen's meters land in the
- * application's registry (Boot 3.5: Actuator's own; Boot 4.0: a bean the subclass adds through
- * {@link #moreSources()}, as that starter does not bring Boot 4's registry module).
+ * The starter and Actuator in a whole application: Bullpen's meters land in Actuator's own
+ * registry on both Boot lines; {@link #moreSources()} lets a subclass add configuration.
  */
 @BullpenTest
 public abstract class BullpenMetricsApplicationTests {

@@ -1,0 +1,13 @@
+package io.bullpen.spring.boot.starter;
+
+import io.bullpen.spring.boot.test.StarterWithoutMicrometerTests;
+import io.bullpen.testing.BullpenTest;
+
+/**
+ * The shared test ({@link StarterWithoutMicrometerTests}) on Boot 3.5; run by this module's
+ * {@code starter-without-micrometer} surefire execution, whose class path leaves out
+ * micrometer-core and Actuator.
+ */
+@BullpenTest
+class StarterWithoutMicrometerTest extends StarterWithoutMicrometerTests {
+}
