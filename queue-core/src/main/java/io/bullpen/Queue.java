@@ -482,7 +482,7 @@ public final class Queue<T> {
         return join("getDefaultGroupRateLimit", groups.defaultRateLimit());
     }
 
-    // --- acting on jobs ---
+    // --- acting on one job ---
 
     /**
      * Runs a delayed job now.
@@ -516,6 +516,8 @@ public final class Queue<T> {
     public boolean remove(String id) {
         return join("remove", scripts.removeJob(Objects.requireNonNull(id, "id")));
     }
+
+    // --- job schedulers ---
 
     /**
      * Creates or updates a repeating job: a scheduler that keeps exactly one pending iteration
@@ -553,6 +555,8 @@ public final class Queue<T> {
     public boolean removeJobScheduler(String id) {
         return schedulers.remove(id);
     }
+
+    // --- queue-wide operations, in chunks of at most 1,000 jobs (QueueAdmin) ---
 
     /**
      * Removes jobs of one state that are older than a grace period, with their hashes and logs.
