@@ -2,6 +2,7 @@ package io.bullpen;
 
 import com.fasterxml.jackson.databind.JavaType;
 import io.bullpen.instrument.Instrumentation;
+import io.bullpen.internal.DataCheck;
 import io.bullpen.internal.Instrumentations;
 import io.bullpen.internal.JobFields;
 import io.bullpen.internal.JsonCodec;
@@ -36,6 +37,7 @@ final class JobAdder<T> {
     private final List<Instrumentation> instrumentations;
     private final Consumer<String> register;
     private final JobDefaults defaults;
+    private final DataCheck dataCheck;
 
     JobAdder(RedissonClient redisson, KeyScheme keys, Scripts scripts, JavaType dataType, Clock clock,
             int maxPayloadBytes, List<Instrumentation> instrumentations, Consumer<String> register,
@@ -49,6 +51,7 @@ final class JobAdder<T> {
         this.instrumentations = List.copyOf(instrumentations);
         this.register = register;
         this.defaults = defaults;
+        this.dataCheck = DataCheck.of(keys.queue(), dataType);
     }
 
     /** @return the queue's default job options, filled in by {@link #addAll} */
@@ -61,8 +64,26 @@ final class JobAdder<T> {
         return instrumentations.isEmpty() ? null : AddObservers.startUpsert(instrumentations, keys.queue(), jobName);
     }
 
+    /**
+     * The data of a job as JSON, checked so that a worker can read it back (see {@link DataCheck}).
+     *
+     * @param name the job's name; null for a data update
+     * @throws IllegalArgumentException naming the queue and the job
+     */
     String encodeData(String name, Object data) {
-        return JsonCodec.encodeData(name, data, maxPayloadBytes);
+        return encodeData(name, null, data);
+    }
+
+    /** @param scheduler the job scheduler whose template holds the data, or null for an add */
+    String encodeData(String name, String scheduler, Object data) {
+        if (data == null) {
+            dataCheck.check(keys.queue(), name, scheduler, null, null);
+        }
+        String json = JsonCodec.encodeData(name, data, maxPayloadBytes);
+        if (data != null) {
+            dataCheck.check(keys.queue(), name, scheduler, data, json);
+        }
+        return json;
     }
 
     CompletionStage<List<Job<T>>> addAll(String operation, List<JobSpec<T>> specs) {

@@ -2,7 +2,8 @@ package io.bullpen;
 
 /**
  * The job is active and locked by a worker, so it cannot be changed from outside (e.g.
- * removed) until the worker finishes it or its lock expires.
+ * removed) until the worker finishes it or its lock expires. To stop a running job, cancel it
+ * ({@code Queue.cancel(jobId, reason)}): its processor is interrupted and it fails as cancelled.
  */
 public class JobLockedException extends BullpenException {
 

@@ -94,7 +94,9 @@ public final class Queue<T> {
      *
      * @param redisson the Redis client (any codec: Bullpen always uses its own)
      * @param name the queue name: 1-256 characters, no braces, colons or whitespace
-     * @param dataType the class of the jobs' data
+     * @param dataType the class of the jobs' data: {@code build()} checks that Jackson can read it
+     *     back (a concrete class, a record, or an abstract type with {@code @JsonTypeInfo}); {@code
+     *     Void} or {@code Object} for jobs without data
      * @param <T> the type of the jobs' data
      * @return a builder
      * @throws IllegalArgumentException for an illegal queue name
@@ -139,10 +141,13 @@ public final class Queue<T> {
      * Adds a job with default options: it runs as soon as a worker is free, once.
      *
      * @param name the job name (free text, e.g. the kind of work)
-     * @param data the job's data; serialized to JSON now
+     * @param data the job's data; serialized to JSON now. Null only on a queue of {@code Void} or
+     *     {@code Object} (a worker of another type would get null)
      * @return the added job
-     * @throws IllegalArgumentException when the data cannot be serialized (a cycle, a class with no
-     *     property Jackson can see) or is over the payload cap; nothing is written
+     * @throws IllegalArgumentException naming the queue and the job when the data is null on a queue
+     *     of another type, is not of the queue's data type (an unchecked call), cannot be serialized
+     *     (a cycle, a class with no property Jackson can see) or read back as the queue's type (checked
+     *     once per class), or is over the payload cap; nothing is written
      * @throws QueueUnavailableException when Redis cannot be reached
      */
     public Job<T> add(String name, T data) {
@@ -507,11 +512,15 @@ public final class Queue<T> {
     }
 
     /**
-     * Removes a job in any state, with its logs.
+     * Removes a job with its logs, in any state but active. An active job is refused with a
+     * {@link JobLockedException}: a worker runs it and holds its lock, and removing it under the
+     * worker would lose what the worker records. To stop a running job,
+     * {@link #cancel(String, String) cancel} it instead: its processor is interrupted and the job
+     * fails as cancelled, without retry; remove it then, if it should not stay in failed.
      *
      * @param id the job id
      * @return true when removed, false when there was no such job
-     * @throws JobLockedException when the job is active and a worker holds its lock
+     * @throws JobLockedException when the job is active and a worker holds its lock (cancel it instead)
      */
     public boolean remove(String id) {
         return join("remove", scripts.removeJob(Objects.requireNonNull(id, "id")));
@@ -529,10 +538,11 @@ public final class Queue<T> {
      * @param repeat when jobs run
      * @param template the jobs' name, data and options
      * @return whether anything changed
-     * @throws IllegalArgumentException for an illegal id, data that cannot be serialized, an
-     *     {@code endAt} before {@code startAt}, or a schedule with no run at all (a cron date that
-     *     never comes, such as February 30, or an {@code endAt} before the first run); nothing is
-     *     written
+     * @throws IllegalArgumentException for an illegal id, data that cannot be serialized, a template
+     *     without data (null) on a queue whose data type is not {@code Void} or {@code Object} (the
+     *     message names the scheduler), an {@code endAt} before {@code startAt}, or a schedule with
+     *     no run at all (a cron date that never comes, such as February 30, or an {@code endAt}
+     *     before the first run); nothing is written
      */
     public boolean upsertJobScheduler(String id, Repeat repeat, JobTemplate<T> template) {
         return schedulers.upsert(id, repeat, template);
@@ -759,8 +769,9 @@ public final class Queue<T> {
      *
      * @param id the job id
      * @param data the new data; serialized and size-checked as an add does
-     * @throws IllegalArgumentException for a null or blank id, or data that cannot be serialized
-     *     or is over the payload cap; nothing is written
+     * @throws IllegalArgumentException for a null or blank id, or data that is null (on a queue
+     *     not of {@code Void} or {@code Object}), cannot be serialized or is over the payload cap;
+     *     nothing is written
      * @throws JobNotFoundException when there is no such job
      * @throws JobStateException when the job is completed or failed
      */
@@ -897,10 +908,12 @@ public final class Queue<T> {
          * Durable adds: every add (single or bulk) completes only once {@code replicas} replicas
          * acknowledged it (Redis {@code WAIT} on the same connection), so an acknowledged job
          * survives a failover of the master (Redis Cluster or Sentinel), which asynchronous
-         * replication alone does not promise. Costs one replication round trip per add call. When
-         * fewer replicas answer within {@code timeout}, the add throws {@link NotReplicatedException}:
-         * the jobs are on the master; add them again with the same custom ids to stay idempotent.
-         * Off by default.
+         * replication alone does not promise. Costs one replication round trip per add call, and
+         * at most once a second one more call that counts the connected replicas. With fewer
+         * replicas connected than required, the add throws {@link NotReplicatedException} at once
+         * and writes nothing ({@code written()} false); when fewer answer within {@code timeout},
+         * it throws after the timeout with the jobs on the master ({@code written()} true): add
+         * them again with the same custom ids to stay idempotent. Off by default.
          *
          * @param replicas replicas to reach, at least 1
          * @param timeout how long to wait for them, more than zero
@@ -952,7 +965,12 @@ public final class Queue<T> {
             return this;
         }
 
-        /** @return the queue; nothing is written to Redis until it is first used */
+        /**
+         * @return the queue; nothing is written to Redis until it is first used
+         * @throws IllegalArgumentException naming the queue and its data type when Jackson cannot
+         *     read that type back (an abstract type without type information, a type Jackson does
+         *     not support, a class it finds no way to create): a worker could not read its jobs
+         */
         public Queue<T> build() {
             return new Queue<>(this);
         }

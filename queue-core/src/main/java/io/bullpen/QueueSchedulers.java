@@ -36,7 +36,7 @@ final class QueueSchedulers<T> {
         Validation.jobId(id);
         Objects.requireNonNull(repeat, "repeat");
         Objects.requireNonNull(template, "template");
-        String data = adder.encodeData(template.name(), template.data());
+        String data = adder.encodeData(template.name(), id, template.data());
         String repeatJson = JsonCodec.encodeValue(repeat.describe(), "repeat");
         Instant now = clock.instant();
         long first = repeat.checkedFirstRun(id, now).toEpochMilli();

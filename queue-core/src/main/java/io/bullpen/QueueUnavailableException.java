@@ -8,6 +8,9 @@ package io.bullpen;
  * {@code timeout} (Redisson's defaults: 10 s and 3 s). The cause is the client library's
  * exception.
  *
+ * <p>Its subclass {@link RedisMemoryFullException} says Redis answered but refused a write at
+ * its {@code maxmemory} limit.
+ *
  * <p>After a timeout a write may still have been applied: adding again with the same custom
  * job id is safe (an existing id is not added twice).
  */

@@ -84,7 +84,16 @@ public final class Repeat {
                 + expression + "\": " + e.getMessage(), e);
     }
 
-    /** @return a cron schedule in UTC */
+    /**
+     * A cron schedule read in UTC: {@code cron("0 2 * * *")} runs at 02:00 UTC, whatever the
+     * zone of this JVM or of the server. For local time, name the zone with
+     * {@link #cron(String, ZoneId)} (across daylight-saving changes a time skipped in spring runs
+     * at the end of the gap, and a time repeated in autumn runs once).
+     *
+     * @param expression 5-field Unix cron ("0 2 * * *"), or 6 fields with seconds first
+     * @return a cron schedule in UTC
+     * @throws IllegalArgumentException naming the expression when it is invalid
+     */
     public static Repeat cron(String expression) {
         return cron(expression, ZoneOffset.UTC);
     }

@@ -2,40 +2,111 @@ package io.bullpen;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
+import io.bullpen.testing.Resp;
 import io.bullpen.testing.TestRedis;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
-/** Durable adds: an add completes only once replicas acknowledged it (WAIT on the same connection). */
+/**
+ * Durable adds: an add completes only once replicas acknowledged it (WAIT on the same connection);
+ * with too few replicas connected it fails at once and writes nothing.
+ */
 @BullpenTest
 class DurableAddTest {
 
     @Test
-    void withoutEnoughReplicasTheAddThrowsAndTheJobIsOnTheMasterOnly(BullpenTestContext ctx, TestRedis redis) {
+    void withNoReplicaConnectedTheAddFailsAtOnceAndWritesNothing(BullpenTestContext ctx, TestRedis redis) {
         Assumptions.assumeFalse(redis.isCluster(), "a standalone server has no replicas");
-        // A fresh script cache: the first durable add also goes through the NOSCRIPT reload.
+        // A fresh script cache: the replica count goes through the NOSCRIPT reload too.
         ctx.redisson().getScript().scriptFlush();
         Queue<String> queue = Queue.builder(ctx.redisson(), ctx.queueName(), String.class)
-                .durableAdds(1, Duration.ofMillis(200)).build();
+                .durableAdds(1, Duration.ofSeconds(5)).build();
 
-        assertThatThrownBy(() -> queue.add("report", "x", JobOptions.builder().jobId("order-1").build()))
-                .isInstanceOfSatisfying(NotReplicatedException.class, e -> {
-                    assertThat(e.required()).isEqualTo(1);
-                    assertThat(e.timeout()).isEqualTo(Duration.ofMillis(200));
-                    assertThat(e.getMessage()).contains(queue.name(), "1 replica(s)", "200 ms", "same custom job ids");
-                });
+        for (int i = 0; i < 2; i++) {
+            long began = System.nanoTime();
+            Throwable thrown = catchThrowable(() -> queue.add("report", "x", JobOptions.builder().jobId("order-1").build()));
+            Duration took = Duration.ofNanos(System.nanoTime() - began);
+            assertThat(thrown).isInstanceOfSatisfying(NotReplicatedException.class, e -> {
+                assertThat(e.written()).isFalse();
+                assertThat(e.required()).isEqualTo(1);
+                assertThat(e.getMessage()).contains(queue.name(), "no replica is connected", "nothing was added");
+            });
+            assertThat(took).as("without waiting out the 5 s timeout").isLessThan(Duration.ofSeconds(2));
+        }
+        assertThatThrownBy(() -> queue.addBulk(List.of(JobSpec.of("a", "1"), JobSpec.of("b", "2"))))
+                .isInstanceOfSatisfying(NotReplicatedException.class, e -> assertThat(e.written()).isFalse());
 
-        assertThat(queue.getJobCounts().waiting()).as("applied on the master").isEqualTo(1);
-        assertThat(queue.getJob("order-1")).isPresent();
-        // Adding again with the same id is idempotent (and still not replicated here).
-        assertThatThrownBy(() -> queue.add("report", "x", JobOptions.builder().jobId("order-1").build()))
-                .isInstanceOf(NotReplicatedException.class);
-        assertThat(queue.getJobCounts().waiting()).isEqualTo(1);
+        assertThat(queue.getJob("order-1")).isEmpty();
+        assertThat(queue.getJobCounts().waiting()).isZero();
+    }
+
+    @Test
+    void whenTheReplicaDoesNotAcknowledgeInTimeTheAddThrowsWithTheJobOnTheMaster(BullpenTestContext ctx,
+            TestRedis redis) throws Exception {
+        Assumptions.assumeFalse(redis.isCluster(), "starts a replica of one server");
+        Assumptions.assumeTrue(Files.isExecutable(Path.of(REDIS_SERVER)), "needs " + REDIS_SERVER);
+        Resp.text(redis.uri(), "CONFIG", "SET", "repl-diskless-sync-delay", "0");
+        Path dir = Files.createTempDirectory("replica");
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        Process replica = new ProcessBuilder(REDIS_SERVER, "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                "--save", "", "--appendonly", "no", "--dir", dir.toString(),
+                "--replicaof", redis.host(), Integer.toString(redis.port()))
+                .redirectErrorStream(true).redirectOutput(dir.resolve("replica.log").toFile()).start();
+        try {
+            await().atMost(Duration.ofSeconds(20)).until(() -> info(redis.host(), port).contains("master_link_status:up"));
+            Queue<String> queue = Queue.builder(ctx.redisson(), ctx.queueName(), String.class)
+                    .durableAdds(1, Duration.ofMillis(300)).build();
+            assertThat(queue.add("report", "x", JobOptions.builder().jobId("order-0").build()).id()).isEqualTo("order-0");
+
+            signal(replica, "STOP");
+            try {
+                assertThatThrownBy(() -> queue.add("report", "x", JobOptions.builder().jobId("order-1").build()))
+                        .isInstanceOfSatisfying(NotReplicatedException.class, e -> {
+                            assertThat(e.written()).isTrue();
+                            assertThat(e.timeout()).isEqualTo(Duration.ofMillis(300));
+                            assertThat(e.getMessage()).contains(queue.name(), "written on the master", "1 replica(s)",
+                                    "300 ms", "same custom job ids");
+                        });
+                assertThat(queue.getJob("order-1")).as("applied on the master").isPresent();
+                // Adding again with the same id is idempotent (and still not acknowledged here).
+                assertThatThrownBy(() -> queue.add("report", "x", JobOptions.builder().jobId("order-1").build()))
+                        .isInstanceOfSatisfying(NotReplicatedException.class, e -> assertThat(e.written()).isTrue());
+                assertThat(queue.getJobCounts().waiting()).isEqualTo(2);
+            } finally {
+                signal(replica, "CONT");
+            }
+        } finally {
+            replica.destroy();
+            replica.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static final String REDIS_SERVER = "/usr/bin/redis-server";
+
+    private static String info(String host, int port) {
+        try {
+            return Resp.text(host, port, "INFO", "replication");
+        } catch (Exception e) {
+            return "";
+        }
+    }
+
+    private static void signal(Process process, String signal) throws Exception {
+        new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start().waitFor();
     }
 
     @Test

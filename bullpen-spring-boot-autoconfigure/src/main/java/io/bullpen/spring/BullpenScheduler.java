@@ -10,11 +10,13 @@ import java.lang.annotation.Target;
  * On a {@link BullpenWorker} method: upserts a job scheduler of that worker's queue when the
  * application starts (idempotent: every instance of the application may do it). Exactly one of
  * {@link #cron()} and {@link #every()} is set. A bad cron expression, zone or interval fails the
- * application context at startup with a message naming the bean and method.
+ * application context at startup with a message naming the bean and method, and so does a
+ * scheduler without {@link #data()} on a worker whose data type is not {@code Void} or
+ * {@code Object} (its processor would get null).
  *
  * <pre>{@code
  * @BullpenWorker(queue = "reports")
- * @BullpenScheduler(id = "nightly", cron = "0 2 * * *", zone = "Europe/Berlin")
+ * @BullpenScheduler(id = "nightly", cron = "0 2 * * *", zone = "Europe/Berlin", data = "\"all\"")
  * void report(String data) { ... }
  * }</pre>
  */
@@ -37,6 +39,9 @@ public @interface BullpenScheduler {
     /** @return the name of the jobs it adds (default: the scheduler's id) */
     String name() default "";
 
-    /** @return the jobs' data as JSON, read as the worker's data type (default: none, null data) */
+    /**
+     * @return the jobs' data as JSON, read as the worker's data type; required unless that type is
+     *     {@code Void} or {@code Object} (default: none, null data)
+     */
     String data() default "";
 }

@@ -2,6 +2,7 @@ package io.bullpen.internal;
 
 import io.bullpen.BullpenException;
 import io.bullpen.QueueUnavailableException;
+import io.bullpen.RedisMemoryFullException;
 import java.net.ConnectException;
 import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.CompletionException;
@@ -10,6 +11,7 @@ import java.util.function.Supplier;
 import org.redisson.api.options.MapOptions;
 import org.redisson.api.options.PlainOptions;
 import org.redisson.client.RedisConnectionException;
+import org.redisson.client.RedisOutOfMemoryException;
 import org.redisson.client.RedisTimeoutException;
 import org.redisson.client.codec.StringCodec;
 
@@ -18,7 +20,8 @@ import org.redisson.client.codec.StringCodec;
  * caller. Objects come without Redisson's retries: with the server down, its defaults (4 retries,
  * 1-2 s apart) made each call wait about 5 s before failing, the first add on a new queue
  * included. A failure to reach Redis becomes a {@link QueueUnavailableException} naming the queue
- * and the operation; every other failure passes through unchanged. Not API.
+ * and the operation, a write refused at {@code maxmemory} a {@link RedisMemoryFullException}; every
+ * other failure passes through unchanged. Not API.
  */
 public final class RedisCalls {
     private RedisCalls() {
@@ -70,7 +73,7 @@ public final class RedisCalls {
 
     /**
      * @return a {@link QueueUnavailableException} when Redis could not be reached or did not answer
-     *     in time; otherwise the failure itself (a checked one wrapped in a {@link BullpenException})
+     *     in time, a {@link RedisMemoryFullException} when it refused a write at {@code maxmemory}; otherwise the failure itself (a checked one wrapped in a {@link BullpenException})
      */
     public static RuntimeException translate(String queue, String operation, Throwable error) {
         Throwable e = ScriptRunner.unwrap(error);
@@ -78,6 +81,9 @@ public final class RedisCalls {
             return q;
         }
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (isOutOfMemory(t)) {
+                return new RedisMemoryFullException(queue, operation, e);
+            }
             if (t instanceof RedisTimeoutException) {
                 return new QueueUnavailableException(queue, operation, "Redis did not answer in time" + detail(t), e);
             }
@@ -87,5 +93,17 @@ public final class RedisCalls {
             }
         }
         return e instanceof RuntimeException re ? re : new BullpenException(String.valueOf(e.getMessage()), e);
+    }
+
+    /**
+     * Redis's OOM reply, as Redisson maps it or, from inside a script, as a script error whose
+     * text starts with the command's "OOM command not allowed" (Redisson's form prefixes it).
+     */
+    static boolean isOutOfMemory(Throwable t) {
+        if (t instanceof RedisOutOfMemoryException) {
+            return true;
+        }
+        String m = t.getMessage();
+        return m != null && (m.startsWith("OOM ") || m.contains("OOM command not allowed"));
     }
 }

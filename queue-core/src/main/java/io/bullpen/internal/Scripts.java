@@ -46,6 +46,10 @@ public final class Scripts {
     private final ScriptKeys scriptKeys;
     private final int addReplicas;
     private final Duration addReplicaTimeout;
+    /** When (System.nanoTime) connectedReplicas last found enough replicas; 0 = not since the last miss. */
+    private volatile long replicasSeenAt;
+    /** How long a count of enough replicas is trusted before the next add asks again. */
+    private static final long REPLICAS_FRESH_NANOS = 1_000_000_000L;
 
     /**
      * @param redisson the client
@@ -125,15 +129,42 @@ public final class Scripts {
                 });
     }
 
+    /**
+     * A durable add: when enough replicas were not seen within the last second, asks how many are
+     * connected first, and with too few refuses the add before writing anything (WAIT would only
+     * wait out its timeout); then the script and WAIT on one connection.
+     */
     private <R> CompletionStage<R> replicatedAdd(List<Object> keys, List<Object> args) {
+        long seen = replicasSeenAt;
+        if (seen != 0 && System.nanoTime() - seen < REPLICAS_FRESH_NANOS) {
+            return replicatedWrite(keys, args);
+        }
+        return connectedReplicas().thenCompose(connected -> {
+            if (connected < addReplicas) {
+                throw new NotReplicatedException(k.queue(), addReplicas, addReplicaTimeout, connected);
+            }
+            replicasSeenAt = Math.max(1, System.nanoTime());
+            return this.<R>replicatedWrite(keys, args);
+        });
+    }
+
+    private <R> CompletionStage<R> replicatedWrite(List<Object> keys, List<Object> args) {
         return runner.<R>runReplicated("addJob", ReturnType.LIST, keys, addReplicas, addReplicaTimeout, args.toArray())
                 .exceptionally(error -> {
                     Throwable cause = ScriptRunner.unwrap(error);
                     if (cause instanceof IllegalStateException notSynced) {
+                        // The next add counts the replicas again: with too few it fails at once.
+                        replicasSeenAt = 0;
                         throw new NotReplicatedException(k.queue(), addReplicas, addReplicaTimeout, notSynced);
                     }
                     throw cause instanceof RuntimeException r ? r : new CompletionException(cause);
                 });
+    }
+
+    /** connectedReplicas: how many replicas are connected to the queue's master. */
+    public CompletionStage<Integer> connectedReplicas() {
+        return runner.<Long>run("connectedReplicas", ReturnType.LONG, scriptKeys.of("connectedReplicas"))
+                .thenApply(Long::intValue);
     }
 
     /** moveToActive: takes up to {@code f.count()} jobs (see the script header). */

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** promote, retryJob, removeJob, pause, getCounts, getJobs, getState, updateProgress, addLog. */
+/** promote, retryJob, removeJob, pause, getCounts, getJobs, getState, updateProgress, addLog, connectedReplicas. */
 @BullpenTest
 class AdminScriptsTest {
     private ScriptFixture f;
@@ -159,6 +159,14 @@ class AdminScriptsTest {
                 .job("f1").zadd(f.k.failed(), "f1", 1).job("f2").zadd(f.k.failed(), "f2", 2).meta("paused", "1");
 
         assertThat(join(f.scripts.getCounts())).isEqualTo(new JobCounts(2, 1, 1, 1, 1, 2, true));
+    }
+
+    @Test
+    void connectedReplicasCountsTheReplicasOfTheQueuesMasterAndWritesNothing(io.bullpen.testing.TestRedis redis) {
+        org.junit.jupiter.api.Assumptions.assumeFalse(redis.isCluster(), "the cluster's masters have a replica each");
+
+        assertThat(join(f.scripts.connectedReplicas())).isZero();
+        assertThat(f.snap().keys()).isEmpty();
     }
 
     @Test

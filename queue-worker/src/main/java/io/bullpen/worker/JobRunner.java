@@ -20,19 +20,23 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Runs one attempt of a job, with a slot already held:
  * 1. reads the job (data that cannot be read fails it as unrecoverable); a job whose start a
  *    rate limit booked in the future ({@link JobFields#START_IN}) waits for it on the timer
  *    thread, its slot held and its lock renewed; on close it is given back unstarted;
- * 2. runs the processor on the executor; at the job's timeout interrupts it and fails the
- *    attempt whether it stops or not (see {@link AttemptTimeouts});
+ * 2. runs the processor on the executor, with the queue and the job's id in the MDC
+ *    ({@link #MDC_QUEUE}, {@link #MDC_JOB_ID}) while it runs; at the job's timeout interrupts it
+ *    and fails the attempt whether it stops or not (see {@link AttemptTimeouts});
  * 3. builds the outcome ({@link Finish#completed}, {@link Finish#failed}, {@link Finish#limited}
  *    for a {@link RateLimitedException}, {@link Finish#step} for a processor that asked for a delay
- *    through {@link JobContext#delay}; a step job's staged data rides on whichever it is) and
+ *    through {@link JobContext#delay}; a step job's staged data rides on whichever it is), logs a
+ *    failed attempt once ({@link JobFailures}: not a limited one, a step or a cancel) and
  *    submits it to the
  *    {@link Finisher}, which batches it, retries Redis errors, and takes the slot's next job in
  *    the same call;
@@ -48,6 +52,10 @@ import org.slf4j.LoggerFactory;
 final class JobRunner<T, R> {
     private static final Logger log = LoggerFactory.getLogger(JobRunner.class);
     private static final int STACKTRACE_MAX_CHARS = 8_000;
+    /** MDC key holding the queue's name while a processor runs. */
+    static final String MDC_QUEUE = "bullpen.queue";
+    /** MDC key holding the job's id while a processor runs. */
+    static final String MDC_JOB_ID = "bullpen.jobId";
 
     private final WorkerRuntime<T, R> rt;
     private final Finisher finisher;
@@ -55,6 +63,7 @@ final class JobRunner<T, R> {
     private final AttemptTimeouts timeouts;
     /** Attempts waiting for the start a rate limit booked. */
     private final BookedStarts<T> booked;
+    private final JobFailures failures;
     /** Take-ahead: pairs buffered jobs with free slots, hands them back on close. */
     final AheadFeeder<T, R> ahead;
 
@@ -64,6 +73,8 @@ final class JobRunner<T, R> {
         this.finisher = new Finisher(rt, ahead::takenAhead);
         this.slots = rt.slots;
         this.timeouts = timeouts;
+        this.failures = new JobFailures(rt.settings.queue(), System::nanoTime,
+                (task, ms) -> rt.scheduler.schedule(task, ms, TimeUnit.MILLISECONDS));
         this.booked = new BookedStarts<>(rt.scheduler, rt::running, this::dispatch, (attempt, raw) -> {
             slots.end(attempt);
             giveBack(attempt.job.id(), attempt.lockToken);
@@ -99,7 +110,7 @@ final class JobRunner<T, R> {
         try {
             job = WireFormat.job(raw.id(), hash, rt.dataType);
         } catch (BullpenException | IllegalArgumentException e) {
-            log.error("job {} of queue {} cannot be read; failing it", raw.id(), rt.settings.queue(), e);
+            failures.unreadable(raw.id(), e);
             finish(null, failed(raw.id(), raw.lockToken(), raw.attemptsMade(), e, true, JobOptions.defaults()), e, null);
             return null;
         }
@@ -125,6 +136,11 @@ final class JobRunner<T, R> {
     private static long startIn(RawJob raw) {
         String value = raw.hash().get(JobFields.START_IN);
         return value == null ? 0 : Long.parseLong(value);
+    }
+
+    /** On close: logs the count of failures left out of the log, if any, without waiting for its time. */
+    void failureSummary() {
+        failures.summary();
     }
 
     /** On close: every job still waiting for its booked start goes back to its line at once, unstarted. */
@@ -196,6 +212,11 @@ final class JobRunner<T, R> {
         boolean owned;
         AttemptObservers observers = AttemptObservers.open(rt.listener.instruments(), rt.settings.queue(), job);
         long began = System.nanoTime();
+        // Restored afterwards: an application's executor may run this on a thread with MDC of its own.
+        String outerQueue = MDC.get(MDC_QUEUE);
+        String outerJobId = MDC.get(MDC_JOB_ID);
+        MDC.put(MDC_QUEUE, rt.settings.queue());
+        MDC.put(MDC_JOB_ID, job.id());
         try {
             result = rt.processor.process(new WorkerJobContext<>(rt, attempt));
         } catch (Throwable t) {
@@ -203,6 +224,8 @@ final class JobRunner<T, R> {
         } finally {
             owned = attempt.returned();
             Thread.interrupted();
+            restore(MDC_QUEUE, outerQueue);
+            restore(MDC_JOB_ID, outerJobId);
         }
         observers.ended(error);
         rt.takeAhead.processed(System.nanoTime() - began);
@@ -220,11 +243,8 @@ final class JobRunner<T, R> {
             slots.release();
             return null;
         }
-        if (error instanceof Error fatal && !(error instanceof AssertionError)) {
-            // Policy: the attempt fails (and is retried) like any other, and the worker goes on.
-            log.error("processor of job {} threw {}; the attempt fails and the worker keeps running{}", job.id(),
-                    fatal, fatal instanceof OutOfMemoryError ? " (this JVM is short of memory)" : "", fatal);
-        }
+        // Policy for an Error: the attempt fails (and is retried) like any other, and the worker goes
+        // on; JobFailures logs it at ERROR with its stack trace.
         // A cancelled job is not put back: its failure below ends it as cancelled (moveToFinished).
         if (error instanceof RateLimitedException limited && attempt.cancelReason() == null) {
             // Not a failure: the job goes back to the front of its line, unused attempt and all.
@@ -246,6 +266,9 @@ final class JobRunner<T, R> {
                 error = e;
                 unrecoverable = true;
             }
+        }
+        if (error != null) {
+            attemptFailed(attempt, error, unrecoverable);
         }
         Finish finish = error == null
                 ? Finish.completed(job.id(), attempt.lockToken, job.attemptsMade(), resultJson, job.options(),
@@ -275,9 +298,32 @@ final class JobRunner<T, R> {
         return nextAttempt;
     }
 
+    private static void restore(String key, String value) {
+        if (value == null) {
+            MDC.remove(key);
+        } else {
+            MDC.put(key, value);
+        }
+    }
+
+    /**
+     * Logs a failed attempt once. A cancelled job (it fails as cancelled, never retried) and one
+     * whose lock was lost (its result is rejected, and that is logged) are not processor failures.
+     * The last attempt is known here: moveToFinished fails the job for good by the same rule (the
+     * attempts made at take, plus this one, against the job's attempts; or unrecoverable).
+     */
+    private void attemptFailed(ActiveJob<T> attempt, Throwable error, boolean unrecoverable) {
+        if (attempt.cancelReason() != null || attempt.lockLost()) {
+            return;
+        }
+        Job<T> job = attempt.job;
+        failures.attemptFailed(job, error, unrecoverable || job.attemptsMade() + 1 >= job.options().attempts());
+    }
+
     /** The timeout won over the processor: fail the attempt now, through the normal finish. */
     private void timedOut(ActiveJob<T> attempt, JobTimeoutException error) {
         Job<T> job = attempt.job;
+        attemptFailed(attempt, error, false);
         finish(attempt, failed(job.id(), attempt.lockToken, job.attemptsMade(), error, false, job.options())
                 .withStagedData(attempt.stagedData()), error, null);
     }

@@ -131,6 +131,8 @@ final class WorkerLifecycle<T, R> {
         }
         heartbeat.leave();
         rt.scheduler.shutdownNow();
+        // A summary of unlogged failures that was still due is said now.
+        runner.failureSummary();
         if (ownExecutor) {
             rt.executor.shutdownNow();
         } else {

@@ -20,6 +20,7 @@ import io.bullpen.spring.boot.test.TestBeans.BadCron;
 import io.bullpen.spring.boot.test.TestBeans.Invoice;
 import io.bullpen.spring.boot.test.TestBeans.Order;
 import io.bullpen.spring.boot.test.TestBeans.Producer;
+import io.bullpen.spring.boot.test.TestBeans.SchedulerWithoutData;
 import io.bullpen.spring.boot.test.TestBeans.Shipping;
 import io.bullpen.spring.boot.test.TestBeans.Slow;
 import io.bullpen.spring.boot.test.TestBeans.TwoParameters;
@@ -174,6 +175,14 @@ public abstract class BullpenStarterTests {
                     .hasStackTraceContaining("bean 'reportsBean' method BadCron.run(String)")
                     .hasStackTraceContaining("not a cron");
         });
+    }
+
+    @Test
+    void aSchedulerWithoutDataOnATypedWorkerFailsTheContextNamingIt() {
+        runner.withBean("reportsBean", SchedulerWithoutData.class).run(context -> assertThat(context.getStartupFailure())
+                .hasStackTraceContaining("bean 'reportsBean' method SchedulerWithoutData.run(String)")
+                .hasStackTraceContaining("job scheduler \"daily-report\"")
+                .hasStackTraceContaining("no data (null)"));
     }
 
     @Test

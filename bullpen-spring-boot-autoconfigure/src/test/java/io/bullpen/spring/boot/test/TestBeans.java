@@ -67,6 +67,13 @@ public final class TestBeans {
         }
     }
 
+    public static class SchedulerWithoutData {
+        @BullpenWorker(queue = "reports")
+        @BullpenScheduler(id = "daily-report", every = "1h")
+        public void run(String data) {
+        }
+    }
+
     public static class UnknownZone {
         @BullpenWorker(queue = "reports")
         @BullpenScheduler(id = "nightly", cron = "0 2 * * *", zone = "Mars/Olympus")

@@ -21,7 +21,7 @@ public class DemoApplication {
          * @return the result
          */
         @BullpenWorker(queue = "reports", concurrency = "${reports.concurrency:3}")
-        @BullpenScheduler(id = "nightly", cron = "0 2 * * *", zone = "Europe/Berlin")
+        @BullpenScheduler(id = "nightly", cron = "0 2 * * *", zone = "Europe/Berlin", data = "{\"day\":\"today\"}")
         public String report(JobContext<Report> ctx) {
             Report r = ctx.job().data();
             return "report for " + (r == null ? "today" : r.day());
