@@ -1,6 +1,8 @@
 --[[
   removeJobScheduler: delete a job scheduler and its pending iteration (unless a worker is
   running it: that job finishes normally). Job keys are built from jobKeyPrefix (same slot).
+  With an owner, only a scheduler that carries that owner's mark is removed (a configuration
+  removing a scheduler it declared and no longer declares; see upsertJobScheduler).
 
   KEYS:
     1 schedulers    ZSET    <prefix>:{<queue>}:schedulers
@@ -13,8 +15,9 @@
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 schedulerId   the scheduler
+    3 owner         optional: remove only when the scheduler's owner is this one
   Returns:
-    1 removed; 0 there was no such scheduler
+    1 removed; 0 there was no such scheduler (or, with an owner, none with that owner's mark)
   Events:
     removed (the pending iteration, prev = its state)
 ]]
@@ -22,6 +25,9 @@
 --- @include "emitEvent"
 
 local q = { events = KEY.events, meta = KEY.meta }
+if ARGV[3] and redis.call("HGET", KEY.scheduler, "owner") ~= ARGV[3] then
+  return 0
+end
 local pending = redis.call("HGET", KEY.scheduler, "jobId")
 if not pending then
   redis.call("ZREM", KEY.schedulers, ARGV[2])

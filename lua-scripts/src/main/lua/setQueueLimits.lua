@@ -9,6 +9,12 @@
   Global concurrency: field concurrency.
   Then meta flow (see readMeta) is set while a limit, a manual limit (limitedUntil) or groups
   (groups, gsettings) are in use, and deleted when none is.
+  Owner: a configuration that declares a setting marks it with its owner (rl:owner,
+  concurrency:owner), written with the setting; a write without an owner (the API, the
+  dashboard) clears the mark. A removal with an owner removes only a setting that carries that
+  owner's mark (a configuration removing what it declared and no longer declares); without an
+  owner it removes the setting whoever wrote it. Flow and the marker are touched only when a
+  setting changed.
 
   KEYS:
     1 meta          HASH    <prefix>:{<queue>}:meta
@@ -18,8 +24,10 @@
     2 ratePer       the window in ms (with rateMax)
     3 rateBurst     extra starts after idling, "0" = none (with rateMax)
     4 concurrency   the global concurrency, "-" = remove, "" = unchanged
+    5 owner         the declaring configuration's owner, "" = none (see Owner above)
   Returns:
-    1
+    the number of the two settings written or removed (0-2); removing an absent setting, or one
+    without this owner's mark, counts none
   Events:
     none
 ]]
@@ -27,9 +35,18 @@
 --- @include "redisNowMs"
 
 local q = {meta = KEY.meta, marker = KEY.marker}
-local rateMax, ratePer, rateBurst, concurrency = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local rateMax, ratePer, rateBurst, concurrency, owner = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local changed = 0
+-- With an owner, a removal takes only a setting that carries that owner's mark.
+local marks = redis.call("HMGET", KEY.meta, "rl:owner", "concurrency:owner", "rl:max", "concurrency")
+
 if rateMax == "-" then
-  redis.call("HDEL", KEY.meta, "rl:max", "rl:per", "rl:burst", "rl:tat")
+  if owner == "" or marks[1] == owner then
+    if marks[3] then
+      changed = changed + 1
+    end
+    redis.call("HDEL", KEY.meta, "rl:max", "rl:per", "rl:burst", "rl:tat", "rl:owner")
+  end
 elseif rateMax ~= "" then
   redis.call("HSET", KEY.meta, "rl:max", rateMax, "rl:per", ratePer)
   if rateBurst == "0" then
@@ -44,11 +61,31 @@ elseif rateMax ~= "" then
       redis.call("HSET", KEY.meta, "rl:tat", string.format("%.3f", latest))
     end
   end
+  if owner == "" then
+    redis.call("HDEL", KEY.meta, "rl:owner")
+  else
+    redis.call("HSET", KEY.meta, "rl:owner", owner)
+  end
+  changed = changed + 1
 end
 if concurrency == "-" then
-  redis.call("HDEL", KEY.meta, "concurrency")
+  if owner == "" or marks[2] == owner then
+    if marks[4] then
+      changed = changed + 1
+    end
+    redis.call("HDEL", KEY.meta, "concurrency", "concurrency:owner")
+  end
 elseif concurrency ~= "" then
   redis.call("HSET", KEY.meta, "concurrency", concurrency)
+  if owner == "" then
+    redis.call("HDEL", KEY.meta, "concurrency:owner")
+  else
+    redis.call("HSET", KEY.meta, "concurrency:owner", owner)
+  end
+  changed = changed + 1
+end
+if changed == 0 then
+  return 0
 end
 -- flow tells readMeta to read the flow-control fields: kept while any of them is in use.
 local inUse = redis.call("HMGET", KEY.meta, "concurrency", "rl:max", "limitedUntil", "groups", "gsettings")
@@ -58,4 +95,4 @@ else
   redis.call("HDEL", KEY.meta, "flow")
 end
 signalWorkers(q, 0)
-return 1
+return changed

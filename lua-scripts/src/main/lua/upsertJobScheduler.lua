@@ -30,9 +30,12 @@
     11 endAt        no iteration after this (epoch ms, -1 = none)
     12 firstDue     due time of the first iteration (epoch ms; 0 = the schedule has no run)
     13 following    the run after firstDue (epoch ms; 0 = unknown)
-    14 traceContext only when the upsert carries trace headers (tracing): the headers (see
+    14 owner        the declaring configuration's owner ("" = none): stored as the scheduler's
+                    owner, with the definition, also when the definition is unchanged; an upsert
+                    without one (the API) clears it. Not part of the definition.
+    15 traceContext only when the upsert carries trace headers (tracing): the headers (see
                     TraceHeaders), stored as tc on the scheduler and copied to every iteration it
-                    makes (an upsert without it has exactly 13 arguments and stores none; a changed
+                    makes (an upsert without it has exactly 14 arguments and stores none; a changed
                     definition without it drops an earlier one). Not part of the definition: the
                     same definition with other headers changes nothing.
   Returns:
@@ -52,9 +55,15 @@ local q = {
 }
 queueContext(q)
 local sKey, schedulerId = KEY.scheduler, ARGV[3]
+local owner = ARGV[14]
 local old = redis.call("HMGET", sKey, "name", "data", "opts", "repeat", "jobId", "priority", "tc")
 if old[1] and old[1] == ARGV[4] and old[2] == ARGV[5] and old[3] == ARGV[6] and old[4] == ARGV[8]
     and old[6] == ARGV[7] then
+  if owner == "" then
+    redis.call("HDEL", sKey, "owner")
+  else
+    redis.call("HSET", sKey, "owner", owner)
+  end
   return {0, old[5] or ""}
 end
 if old[5] and old[5] ~= "" then
@@ -75,8 +84,13 @@ end
 redis.call("HSET", sKey, "name", ARGV[4], "data", ARGV[5], "opts", ARGV[6], "priority", ARGV[7], "repeat", ARGV[8],
     "misfire", ARGV[9], "limit", ARGV[10], "endAt", ARGV[11], "jobId", "")
 redis.call("HSETNX", sKey, "iterations", 0)
-if ARGV[14] then
-  redis.call("HSET", sKey, "tc", ARGV[14])
+if owner == "" then
+  redis.call("HDEL", sKey, "owner")
+else
+  redis.call("HSET", sKey, "owner", owner)
+end
+if ARGV[15] then
+  redis.call("HSET", sKey, "tc", ARGV[15])
 elseif old[7] then
   redis.call("HDEL", sKey, "tc")
 end

@@ -5,8 +5,10 @@
   unchanged); limitedUntil = Redis now + delayMs is set on the queue (meta) or, for scope
   "group" on a job with a group (field grp), on the group (groupmeta:<g>, which the group pick
   honours; meta gsettings is set so it reads it; meta flow with either, see readMeta); a job without a group limits the queue. A
-  limit already further out is kept. The caller releases the lock and lease with the batch's
-  others. Emits waiting (prev = active).
+  limit already further out is kept. Idle workers are woken (marker, score = now + delayMs on
+  the caller's clock): nothing else tells them of the job, and the put-back job would wait for
+  their timers. The caller releases the lock and lease with the batch's others. Emits waiting
+  (prev = active).
   Returns the state the job is now in.
 ]]
 --- @include "redisNowMs"
@@ -15,6 +17,7 @@
 --- @include "emitEvent"
 --- @include "intText"
 --- @include "queueContext"
+--- @include "signalWorkers"
 
 local function putBackLimited(q, jobId, delayMs, scope)
   local jobKey = q.jobPrefix .. jobId
@@ -40,6 +43,10 @@ local function putBackLimited(q, jobId, delayMs, scope)
     end
   end
   local state = pushReady(q, jobId, tonumber(job[1]) or 0, true, group)
+  -- The job is ready again once the limit passes: idle workers must hear of it (their timers
+  -- were set before it existed). The score is when, on the caller's clock; a woken worker's
+  -- take tells it to wait until then.
+  signalWorkers(q, q.now + delayMs)
   emitEvent(q, "waiting", jobId, "prev", "active")
   return state
 end

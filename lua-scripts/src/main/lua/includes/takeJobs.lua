@@ -16,7 +16,10 @@
   start minus the horizon (nextWakeTimes).
   Then, when work is left another blocked worker is woken, unless q.finishing (the caller is a
   finishing worker, which never consumed the marker); when this take emptied the queue a
-  "drained" event is emitted. Appends one array per job to out: the job hash as HGETALL (with
+  "drained" event is emitted and, when it filled the caller's slots (a worker that will not
+  wait) and a job is delayed or a group waits out its rate limit, the marker gets the earliest
+  due time or release: the signal the caller consumed may have been the only news of it for the
+  idle workers, and a group this take parked is news to them. Appends one array per job to out: the job hash as HGETALL (with
   the fence), then the jobId and the lockToken; returns how many jobs it took.
   Take-ahead (docs/adr/0003-take-ahead.md): after the f.count jobs for free slots it takes up to f.ahead more,
   which the worker buffers; leaseJob marks them ahd = "1". A queue with any limit (limitTake) or
@@ -33,6 +36,7 @@
 --- @include "limitTake"
 --- @include "releaseGroupSlot"
 --- @include "readMeta"
+--- @include "nextGroupRelease"
 
 local function takeJobs(q, f, out)
   if f.count + f.ahead <= 0 or isPaused(q) then
@@ -91,6 +95,18 @@ local function takeJobs(q, f, out)
       end
     else
       emitEvent(q, "drained", nil)
+      -- A worker that filled its slots gets no wake times and will not wait: the marker it
+      -- consumed may have been the only news of a delayed job's due time, or this take parked a
+      -- group under its rate limit, and the idle workers' timers were set before either: the
+      -- marker goes back with the earlier of the two times.
+      if not q.finishing and taken >= f.count then
+        local delayed = redis.call("ZRANGE", q.delayed, 0, 0, "WITHSCORES")
+        local wake = delayed[2] and math.floor(tonumber(delayed[2]) / 4096) or -1
+        wake = earliestWake(wake, nextGroupRelease(q))
+        if wake >= 0 then
+          signalWorkers(q, wake)
+        end
+      end
     end
   end
   return taken

@@ -132,6 +132,19 @@ public final class Queue<T> {
         return adder.defaults().options();
     }
 
+    /**
+     * The settings and job schedulers of this queue as a configuration declares them, marked with
+     * its owner, so that configuration can remove them once it no longer declares them (see
+     * {@link DeclaredSettings}). Writes nothing by itself.
+     *
+     * @param owner the configuration's owner, e.g. the application's name
+     * @return the declared settings of this queue for that owner
+     * @throws IllegalArgumentException for a blank owner, one over 200 characters or with control characters
+     */
+    public DeclaredSettings<T> declaredBy(String owner) {
+        return new DeclaredSettings<>(keys.queue(), registration, limits, schedulers, owner);
+    }
+
     /** @return the prefix of the queue's Redis keys */
     public String prefix() {
         return keys.prefix();
@@ -290,13 +303,15 @@ public final class Queue<T> {
     /**
      * Limits how many jobs of this queue start, across all workers: at most {@code limit.max()}
      * in any window of {@code limit.per()} (plus its burst). Stored in Redis and applied at once
-     * by every worker; replaces the previous limit and wakes waiting workers.
+     * by every worker; replaces the previous limit and wakes waiting workers. A limit a
+     * configuration declared ({@link Queue#declaredBy(String)}) loses its owner's mark: the
+     * configuration no longer removes it.
      *
      * @param limit the limit
      */
     public void setRateLimit(RateLimit limit) {
         register("setRateLimit");
-        limits.setRateLimit(Objects.requireNonNull(limit, "limit"));
+        limits.setRateLimit(Objects.requireNonNull(limit, "limit"), null);
     }
 
     /** @return the queue's rate limit, empty when none is set */
@@ -306,19 +321,20 @@ public final class Queue<T> {
 
     /** Removes the queue's rate limit and wakes waiting workers. */
     public void removeRateLimit() {
-        limits.removeRateLimit();
+        limits.removeRateLimit(null);
     }
 
     /**
      * Caps how many jobs of this queue are active at once across all workers, counted from the
-     * live leases (a crashed worker's jobs stop counting when their locks expire).
+     * live leases (a crashed worker's jobs stop counting when their locks expire). As with
+     * {@link #setRateLimit(RateLimit)}, a declaring configuration's mark is cleared.
      *
      * @param concurrency the cap, at least 1
      * @throws IllegalArgumentException for a cap under 1
      */
     public void setGlobalConcurrency(long concurrency) {
         register("setGlobalConcurrency");
-        limits.setGlobalConcurrency(concurrency);
+        limits.setGlobalConcurrency(concurrency, null);
     }
 
     /** @return the queue's global concurrency, empty when none is set */
@@ -328,7 +344,7 @@ public final class Queue<T> {
 
     /** Removes the queue's global concurrency cap and wakes waiting workers. */
     public void removeGlobalConcurrency() {
-        limits.removeGlobalConcurrency();
+        limits.removeGlobalConcurrency(null);
     }
 
     /**
@@ -532,7 +548,9 @@ public final class Queue<T> {
      * Creates or updates a repeating job: a scheduler that keeps exactly one pending iteration
      * (a job with the id {@code repeat-<id>-<due millis>}) and creates the next one when a worker
      * takes it. Calling it again with the same definition changes nothing, however many
-     * producers do so at once; a new definition replaces the pending iteration.
+     * producers do so at once; a new definition replaces the pending iteration. A scheduler a
+     * configuration declared ({@link Queue#declaredBy(String)}) loses its owner's mark: the
+     * configuration no longer removes it.
      *
      * @param id the scheduler id (same rules as job ids)
      * @param repeat when jobs run
@@ -545,7 +563,7 @@ public final class Queue<T> {
      *     before the first run); nothing is written
      */
     public boolean upsertJobScheduler(String id, Repeat repeat, JobTemplate<T> template) {
-        return schedulers.upsert(id, repeat, template);
+        return schedulers.upsert(id, repeat, template, null);
     }
 
     /**
@@ -563,7 +581,7 @@ public final class Queue<T> {
      * @return true when there was such a scheduler
      */
     public boolean removeJobScheduler(String id) {
-        return schedulers.remove(id);
+        return schedulers.remove(id, null);
     }
 
     // --- queue-wide operations, in chunks of at most 1,000 jobs (QueueAdmin) ---

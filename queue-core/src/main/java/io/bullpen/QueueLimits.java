@@ -31,9 +31,11 @@ final class QueueLimits {
         this.scripts = scripts;
     }
 
-    void setRateLimit(RateLimit limit) {
+    /** @param owner the declaring configuration's owner, null for none (the API: clears the mark) */
+    void setRateLimit(RateLimit limit, String owner) {
         // RateLimit validated itself; per is stored in whole ms (at least 1, checked there).
-        Futures.join(scripts.setQueueLimits(Long.toString(limit.max()), limit.per().toMillis(), limit.burst(), null));
+        Futures.join(scripts.setQueueLimits(Long.toString(limit.max()), limit.per().toMillis(), limit.burst(), null,
+                owner));
     }
 
     Optional<RateLimit> getRateLimit() {
@@ -48,15 +50,20 @@ final class QueueLimits {
                 burst == null ? 0 : Long.parseLong(burst)));
     }
 
-    void removeRateLimit() {
-        Futures.join(scripts.setQueueLimits(REMOVE, 0, 0, null));
+    /**
+     * @param owner null: remove whoever wrote it; else only when it carries this owner's mark
+     * @return whether a rate limit was removed
+     */
+    boolean removeRateLimit(String owner) {
+        return Futures.join(scripts.setQueueLimits(REMOVE, 0, 0, null, owner)) > 0;
     }
 
-    void setGlobalConcurrency(long concurrency) {
+    /** @param owner the declaring configuration's owner, null for none (the API: clears the mark) */
+    void setGlobalConcurrency(long concurrency, String owner) {
         if (concurrency < 1 || concurrency > 1_000_000_000L) {
             throw new IllegalArgumentException("global concurrency must be between 1 and 1000000000 but was " + concurrency);
         }
-        Futures.join(scripts.setQueueLimits(null, 0, 0, Long.toString(concurrency)));
+        Futures.join(scripts.setQueueLimits(null, 0, 0, Long.toString(concurrency), owner));
     }
 
     OptionalLong getGlobalConcurrency() {
@@ -64,8 +71,17 @@ final class QueueLimits {
         return stored == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(stored));
     }
 
-    void removeGlobalConcurrency() {
-        Futures.join(scripts.setQueueLimits(null, 0, 0, REMOVE));
+    /**
+     * @param owner null: remove whoever wrote it; else only when it carries this owner's mark
+     * @return whether a global concurrency was removed
+     */
+    boolean removeGlobalConcurrency(String owner) {
+        return Futures.join(scripts.setQueueLimits(null, 0, 0, REMOVE, owner)) > 0;
+    }
+
+    /** @return the owners whose marks the rate limit and the global concurrency carry (absent: none) */
+    Map<String, String> owners() {
+        return meta(MetaFields.RATE_OWNER, MetaFields.CONCURRENCY_OWNER);
     }
 
     private Map<String, String> meta(String... fields) {

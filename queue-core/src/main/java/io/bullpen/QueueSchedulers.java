@@ -32,7 +32,8 @@ final class QueueSchedulers<T> {
         this.register = register;
     }
 
-    boolean upsert(String id, Repeat repeat, JobTemplate<T> template) {
+    /** @param owner the declaring configuration's owner, null for none (the API: clears the mark) */
+    boolean upsert(String id, Repeat repeat, JobTemplate<T> template, String owner) {
         Validation.jobId(id);
         Objects.requireNonNull(repeat, "repeat");
         Objects.requireNonNull(template, "template");
@@ -53,7 +54,7 @@ final class QueueSchedulers<T> {
         List<Object> reply;
         try {
             reply = RedisCalls.join(queue, "upsertJobScheduler", scripts.upsertJobScheduler(now.toEpochMilli(), id,
-                    definition, first, following, observers == null ? null : observers.traceContext));
+                    definition, first, following, observers == null ? null : observers.traceContext, owner));
         } catch (RuntimeException e) {
             if (observers != null) {
                 observers.endedIds(List.of(), e);
@@ -87,7 +88,20 @@ final class QueueSchedulers<T> {
         return out;
     }
 
-    boolean remove(String id) {
-        return RedisCalls.join(queue, "removeJobScheduler", scripts.removeJobScheduler(Objects.requireNonNull(id, "id")));
+    /** @param owner null: remove whoever wrote it; else only when it carries this owner's mark */
+    boolean remove(String id, String owner) {
+        return RedisCalls.join(queue, "removeJobScheduler",
+                scripts.removeJobScheduler(Objects.requireNonNull(id, "id"), owner));
+    }
+
+    /** @return the ids of the schedulers that carry this owner's mark */
+    List<String> idsOwnedBy(String owner) {
+        List<String> ids = new ArrayList<>();
+        for (Map.Entry<String, Map<String, String>> e : RedisCalls.join(queue, "getJobSchedulers", scripts.getJobSchedulers())) {
+            if (owner.equals(e.getValue().get(SchedulerFields.OWNER))) {
+                ids.add(e.getKey());
+            }
+        }
+        return ids;
     }
 }

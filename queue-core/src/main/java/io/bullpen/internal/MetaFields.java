@@ -29,6 +29,13 @@ public final class MetaFields {
     public static final String RATE_BURST = "rl:burst";
     /** Rate limit state: the GCRA theoretical arrival time (Redis clock, ms, fractional). */
     public static final String RATE_TAT = "rl:tat";
+    /**
+     * The owner of the configuration that declared the rate limit (see {@code DeclaredSettings});
+     * absent when the API or the dashboard wrote it.
+     */
+    public static final String RATE_OWNER = "rl:owner";
+    /** The owner of the configuration that declared the global concurrency; absent as for {@link #RATE_OWNER}. */
+    public static final String CONCURRENCY_OWNER = "concurrency:owner";
     /** No job starts before this time (Redis clock, ms): set by a processor's RateLimitedException. */
     public static final String LIMITED_UNTIL = "limitedUntil";
 

@@ -37,4 +37,9 @@ public final class SchedulerFields {
      * copied to every iteration; only when an instrumentation gave some. Absent otherwise.
      */
     public static final String TRACE_CONTEXT = "tc";
+    /**
+     * The owner of the configuration that declared the scheduler (see {@code DeclaredSettings});
+     * absent when it was upserted through the API.
+     */
+    public static final String OWNER = "owner";
 }

@@ -36,7 +36,13 @@ public final class SchedulerScripts {
     /** upsertJobScheduler: returns whether anything changed, and the pending iteration's id. */
     public CompletionStage<List<Object>> upsertJobScheduler(long now, String schedulerId, Definition d, long firstDue,
                                                             long following) {
-        return upsertJobScheduler(now, schedulerId, d, firstDue, following, null);
+        return upsertJobScheduler(now, schedulerId, d, firstDue, following, null, null);
+    }
+
+    /** upsertJobScheduler with the upsert's trace headers and no owner (see the next overload). */
+    public CompletionStage<List<Object>> upsertJobScheduler(long now, String schedulerId, Definition d, long firstDue,
+                                                            long following, String traceContext) {
+        return upsertJobScheduler(now, schedulerId, d, firstDue, following, traceContext, null);
     }
 
     /**
@@ -45,13 +51,15 @@ public final class SchedulerScripts {
      *
      * @param traceContext the headers as {@link TraceHeaders#encode} wrote them; null for none
      *     (then the call is exactly the plain one)
+     * @param owner the declaring configuration's owner, stored as the scheduler's mark; null for
+     *     none (the mark is cleared)
      */
     public CompletionStage<List<Object>> upsertJobScheduler(long now, String schedulerId, Definition d, long firstDue,
-                                                            long following, String traceContext) {
+                                                            long following, String traceContext, String owner) {
         List<Object> args = new ArrayList<>(List.of(k.jobPrefix(),
                 Long.toString(now), schedulerId, d.name(), d.data(), d.opts(), Integer.toString(d.priority()),
                 d.repeatJson(), d.misfire(), Long.toString(d.limit()), Long.toString(d.endAt()), Long.toString(firstDue),
-                Long.toString(following)));
+                Long.toString(following), owner == null ? "" : owner));
         if (traceContext != null) {
             args.add(traceContext);
         }
@@ -67,8 +75,20 @@ public final class SchedulerScripts {
 
     /** removeJobScheduler: true when there was such a scheduler. */
     public CompletionStage<Boolean> removeJobScheduler(String schedulerId) {
+        return removeJobScheduler(schedulerId, null);
+    }
+
+    /**
+     * removeJobScheduler, with an owner: removes the scheduler only when it carries that owner's mark.
+     *
+     * @param owner the owner, null for none (removed whoever wrote it)
+     * @return true when a scheduler was removed
+     */
+    public CompletionStage<Boolean> removeJobScheduler(String schedulerId, String owner) {
         List<Object> keys = keys("removeJobScheduler", schedulerId);
-        return runner.<Long>run("removeJobScheduler", ReturnType.LONG, keys, k.jobPrefix(), schedulerId).thenApply(r -> r == 1);
+        Object[] args = owner == null ? new Object[] {k.jobPrefix(), schedulerId}
+                : new Object[] {k.jobPrefix(), schedulerId, owner};
+        return runner.<Long>run("removeJobScheduler", ReturnType.LONG, keys, args).thenApply(r -> r == 1);
     }
 
     /** getJobSchedulers: id to stored fields, in next-run order. */

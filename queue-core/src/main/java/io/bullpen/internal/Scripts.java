@@ -319,6 +319,7 @@ public final class Scripts {
     /**
      * setQueueLimits: sets or removes the queue's rate limit and global concurrency in meta and
      * wakes the blocked workers. Each value: null = unchanged, {@code "-"} = remove, else the value.
+     * Written without an owner: a setting it writes carries no owner's mark.
      *
      * @param rateMax starts per window
      * @param ratePerMs the window in ms (with rateMax)
@@ -327,10 +328,22 @@ public final class Scripts {
      * @return when done
      */
     public CompletionStage<Void> setQueueLimits(String rateMax, long ratePerMs, long rateBurst, String concurrency) {
-        return runner.<Object>run("setQueueLimits", ReturnType.LONG, scriptKeys.of("setQueueLimits"),
-                        rateMax == null ? "" : rateMax, Long.toString(ratePerMs), Long.toString(rateBurst),
-                        concurrency == null ? "" : concurrency)
-                .thenAccept(reply -> { });
+        return setQueueLimits(rateMax, ratePerMs, rateBurst, concurrency, null).thenAccept(reply -> { });
+    }
+
+    /**
+     * setQueueLimits with the declaring configuration's owner: a value it writes carries the
+     * owner's mark (none: the mark is cleared), and a removal ({@code "-"}) removes only a
+     * setting that carries this owner's mark (none: whoever wrote it).
+     *
+     * @param owner the owner, null for none
+     * @return how many of the two settings were written or removed
+     */
+    public CompletionStage<Long> setQueueLimits(String rateMax, long ratePerMs, long rateBurst, String concurrency,
+                                                String owner) {
+        return runner.<Long>run("setQueueLimits", ReturnType.LONG, scriptKeys.of("setQueueLimits"),
+                rateMax == null ? "" : rateMax, Long.toString(ratePerMs), Long.toString(rateBurst),
+                concurrency == null ? "" : concurrency, owner == null ? "" : owner);
     }
 
     /** getCounts: counts per state and the paused flag, read atomically. */

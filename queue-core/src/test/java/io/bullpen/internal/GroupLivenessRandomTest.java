@@ -33,6 +33,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * drops locks and moves the clock past the leases: what a Redis restart does to a worker. After
  * every step the queue invariant holds and no group is stranded: a group with ready jobs and a
  * free slot is in groups:ready (nothing else would bring it back, and the queue would never drain).
+ * Two idle workers wait as a real one does (on the marker, or until the wake time of their last
+ * short take): whenever a job may run (an expired lease to recover, or a group with ready jobs and
+ * a free slot under the global concurrency) while one of them is idle, the marker holds a member
+ * or an idle worker's wake time has come.
  */
 @BullpenTest
 class GroupLivenessRandomTest {
@@ -59,9 +63,11 @@ class GroupLivenessRandomTest {
         List<String> orphans = new ArrayList<>();
         long now = NOW;
         int added = 0;
+        // Idle workers: wake time of their last short take (-1: none); absent = busy (fetches when it acts).
+        Map<Integer, Long> idle = new LinkedHashMap<>();
         for (int step = 0; step < 200; step++) {
             now += random.nextInt(20);
-            int op = random.nextInt(10);
+            int op = random.nextInt(12);
             String last = "";
             try {
                 switch (op) {
@@ -102,6 +108,31 @@ class GroupLivenessRandomTest {
                             last = "finish " + id + " lost=" + lost + " " + res;
                         }
                     }
+                    case 10, 11 -> {
+                        int w = random.nextInt(2);
+                        Long wakeAt = idle.get(w);
+                        boolean woken = wakeAt == null || f.redisson.getScoredSortedSet(f.k.marker(),
+                                org.redisson.client.codec.StringCodec.INSTANCE).pollFirst() != null
+                                || (wakeAt > 0 && wakeAt <= now);
+                        if (woken) {
+                            boolean mayRun = mayRun(f.snap(), true);
+                            int count = random.nextInt(2) + 1;
+                            FetchResult r = join(f.scripts.moveToActive(now, fetch(count)));
+                            r.jobs().forEach(j -> held.put(j.id(), j.lockToken()));
+                            if (r.jobs().size() < count) {
+                                long due = r.nextDelayedDue();
+                                long lease = r.nextLeaseExpiry();
+                                idle.put(w, due < 0 ? lease : lease < 0 ? due : Math.min(due, lease));
+                            } else {
+                                idle.remove(w);
+                            }
+                            assertThat(!mayRun || !r.jobs().isEmpty()).as("seed %d step %d: idle worker %d's take "
+                                    + "got nothing though a job may run", seed, step, w).isTrue();
+                            last = "idle worker " + w + " took " + r.jobs().stream().map(RawJob::id).toList();
+                        } else {
+                            last = "idle worker " + w + " sleeps on";
+                        }
+                    }
                     default -> {
                         // A crash: the orphans' and some held jobs' locks expire, the clock passes the leases.
                         orphans.forEach(id -> f.expire(id));
@@ -126,6 +157,12 @@ class GroupLivenessRandomTest {
             QueueSnapshot s = f.snap();
             QueueInvariant.assertHolds(s);
             checkLive(s, seed, step, last);
+            long at = now;
+            if (idle.isEmpty() || !mayRun(s, false) || idle.values().stream().anyMatch(w -> w > 0 && w <= at)) {
+                continue;
+            }
+            assertThat(s.exists("marker")).as("seed %d step %d after %s: a job may run and workers %s wait: the "
+                    + "marker must wake one", seed, step, last, idle).isTrue();
         }
         // Every worker gone: later fetches recover the leases and run everything, and the queue drains.
         held.keySet().forEach(id -> f.expire(id));
@@ -144,6 +181,32 @@ class GroupLivenessRandomTest {
         assertThat(c.waiting() + c.active() + c.delayed() + c.prioritized()).as("seed %d: left after the drain: %s", seed, c)
                 .isZero();
         f.assertInvariant();
+    }
+
+    /**
+     * Whether a take would get a job: under the global concurrency (5 live leases) a group has
+     * ready jobs and fewer than 2 active, or (with {@code stalled}) a lease expired, which the
+     * take recovers. An expired lease is not a signal's business: an idle worker's stalled-job
+     * check finds it within its stalled interval.
+     */
+    private static boolean mayRun(QueueSnapshot s, boolean stalled) {
+        long redisNow = System.currentTimeMillis();
+        long live = s.leases().values().stream().filter(e -> e > redisNow).count();
+        if (stalled && live < s.leases().size()) {
+            return true;
+        }
+        if (live >= 5) {
+            return false;
+        }
+        for (String g : GROUPS) {
+            if (s.exists("group:" + g)) {
+                long active = Long.parseLong(s.exists("groupmeta:" + g) ? s.hash("groupmeta:" + g).getOrDefault("active", "0") : "0");
+                if (active < 2) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static void checkLive(QueueSnapshot s, long seed, int step, String last) {

@@ -331,6 +331,22 @@ class GroupScriptsTest {
     }
 
     @Test
+    void aTakeThatFillsItsSlotsAndParksAGroupGivesTheGroupsReleaseToTheMarker() {
+        join(groups.setGroupSettings("a", "rl:max", "1", "rl:per", "60000"));
+        join(f.scripts.addJob(NOW, List.of(grouped("a1", "a"), grouped("a2", "a"))));
+        // The worker's BZPOPMIN took the add's signal.
+        f.redisson.getKeys().delete(f.k.marker());
+
+        assertThat(take(1)).containsExactly("1");
+
+        // It will not wait (its slot is full); the idle workers' timers know nothing of the release.
+        QueueSnapshot s = f.snap();
+        double release = s.zset("groups:limited").get("a");
+        assertThat(s.zset("marker")).containsOnly(entry("0", release));
+        f.assertInvariant();
+    }
+
+    @Test
     void delayedGroupedJobsGoToTheirGroupWhenPromoted() {
         join(f.scripts.addJob(NOW, List.of(new NewJob(null, "later", "{}", "", 100, 0, false, "a"))));
         assertThat(f.snap().exists("group:a")).isFalse();

@@ -2,11 +2,13 @@ package io.bullpen.internal;
 
 import static io.bullpen.internal.ScriptFixture.LOCK_MS;
 import static io.bullpen.internal.ScriptFixture.NOW;
+import static io.bullpen.internal.ScriptFixture.complete;
 import static io.bullpen.internal.ScriptFixture.fetch;
 import static io.bullpen.internal.ScriptFixture.join;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
+import io.bullpen.Retention;
 import io.bullpen.internal.ScriptTypes.FetchArgs;
 import io.bullpen.internal.ScriptTypes.FetchResult;
 import io.bullpen.internal.ScriptTypes.RawJob;
@@ -113,6 +115,33 @@ class MoveToActiveScriptTest {
         assertThat(s.leases()).containsOnlyKeys("1", "2", "p1");
         assertThat(new java.util.HashSet<>(s.leases().values())).as("one lease expiry for the whole take").hasSize(1);
         f.assertInvariant();
+    }
+
+    @Test
+    void aTakeThatFillsItsSlotsGivesTheNextDelayedDueBackToTheMarker() {
+        // The marker this worker consumed may have been the only news of d's due time for the
+        // idle workers; it took all it asked for, so it will not wait and reports nothing.
+        f.job("1").waiting("1").job("d").delayed("d", NOW + 700).job("e").delayed("e", NOW + 900);
+
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(1)));
+
+        assertThat(r.jobs()).extracting(RawJob::id).containsExactly("1");
+        assertThat(r.nextDelayedDue()).isEqualTo(-1);
+        assertThat(f.snap().zset("marker")).containsOnly(entry("0", (double) NOW + 700));
+        f.assertInvariant();
+    }
+
+    @Test
+    void aTakeThatComesUpShortOrFinishesLeavesTheMarkerAloneForDelayedJobs() {
+        // Short: the reply's wake time covers d. A finishing worker's take never consumed the marker.
+        f.job("1").waiting("1").job("d").delayed("d", NOW + 700);
+        join(f.scripts.moveToActive(NOW, fetch(2)));
+        assertThat(f.snap().exists("marker")).isFalse();
+
+        f.job("2").waiting("2");
+        join(f.scripts.moveToFinished(NOW, fetch(1), complete("1", "w:1", "null", Retention.keepAll())));
+        assertThat(f.snap().active()).containsExactly("2");
+        assertThat(f.snap().exists("marker")).isFalse();
     }
 
     @Test

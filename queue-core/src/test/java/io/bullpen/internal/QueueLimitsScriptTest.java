@@ -6,6 +6,7 @@ import static io.bullpen.internal.ScriptFixture.complete;
 import static io.bullpen.internal.ScriptFixture.fetch;
 import static io.bullpen.internal.ScriptFixture.join;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 import static org.assertj.core.api.Assertions.within;
 
 import io.bullpen.JobState;
@@ -73,6 +74,31 @@ class QueueLimitsScriptTest {
         join(f.scripts.setQueueLimits("-", 0, 0, "-"));
         assertThat(f.snap().meta()).doesNotContainKeys("rl:max", "rl:per", "rl:burst", "rl:tat", "concurrency");
         assertThat(marker()).containsEntry("0", 0.0);
+    }
+
+    @Test
+    void anOwnersWriteMarksTheSettingAWriteWithoutOneClearsTheMarkAndAnOwnersRemovalTakesOnlyWhatItMarked() {
+        assertThat(join(f.scripts.setQueueLimits("2", 1000, 0, "3", "app"))).isEqualTo(2L);
+        assertThat(f.snap().meta()).containsEntry("rl:owner", "app").containsEntry("concurrency:owner", "app");
+        clearMarker();
+
+        // Another owner's removal takes nothing, and wakes no worker.
+        assertThat(join(f.scripts.setQueueLimits("-", 0, 0, "-", "other"))).isZero();
+        assertThat(f.snap().meta()).containsEntry("rl:max", "2").containsEntry("concurrency", "3");
+        assertThat(marker()).isEmpty();
+
+        // A write without an owner (the API, the dashboard) clears the mark of what it writes only.
+        join(f.scripts.setQueueLimits(null, 0, 0, "5", null));
+        assertThat(f.snap().meta()).doesNotContainKey("concurrency:owner").containsEntry("rl:owner", "app");
+        assertThat(join(f.scripts.setQueueLimits("-", 0, 0, "-", "app"))).isEqualTo(1L);
+        assertThat(f.snap().meta()).doesNotContainKeys("rl:max", "rl:per", "rl:owner")
+                .containsEntry("concurrency", "5");
+
+        // A removal without an owner takes a marked setting too, with its mark.
+        join(f.scripts.setQueueLimits(null, 0, 0, "4", "app"));
+        assertThat(join(f.scripts.setQueueLimits(null, 0, 0, "-", null))).isEqualTo(1L);
+        assertThat(f.snap().meta()).doesNotContainKeys("concurrency", "concurrency:owner", "flow");
+        assertThat(join(f.scripts.setQueueLimits("-", 0, 0, "-", null))).as("nothing left to remove").isZero();
     }
 
     @Test
@@ -223,6 +249,30 @@ class QueueLimitsScriptTest {
         assertThat(f.snap().eventNames()).containsExactly("waiting");
         assertThat(f.snap().events().get(0)).containsEntry("jobId", "a").containsEntry("prev", "active");
         f.assertInvariant();
+    }
+
+    @Test
+    void aLimitedResultWakesIdleWorkersForThePutBackJob() {
+        // Idle workers set their timers before the job came back: without a signal it would wait
+        // for them however quiet the queue.
+        f.job("a", "ats", "1").active("a", "w:1", LOCK_MS, NOW + LOCK_MS);
+        f.job("b", "grp", "tenant-1", "ats", "1").active("b", "w:2", LOCK_MS, NOW + LOCK_MS);
+
+        join(f.scripts.moveToFinished(NOW, fetch(0), Finish.limited("a", "w:1", 5_000, false)));
+        assertThat(f.snap().zset("marker")).containsOnly(entry("0", (double) NOW + 5_000));
+
+        join(f.scripts.moveToFinished(NOW, fetch(0), Finish.limited("b", "w:2", 2_000, true)));
+        assertThat(f.snap().zset("marker")).as("the earlier of the two").containsOnly(entry("0", (double) NOW + 2_000));
+        f.assertInvariant();
+    }
+
+    @Test
+    void aLimitedResultOnAPausedQueueWakesNobody() {
+        f.job("a", "ats", "1").active("a", "w:1", LOCK_MS, NOW + LOCK_MS).meta("paused", "1");
+
+        join(f.scripts.moveToFinished(NOW, fetch(0), Finish.limited("a", "w:1", 5_000, false)));
+
+        assertThat(f.snap().exists("marker")).isFalse();
     }
 
     @Test

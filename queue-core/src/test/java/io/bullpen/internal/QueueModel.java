@@ -47,6 +47,11 @@ final class QueueModel implements QueueModelTypes {
     private long seq;
     private long fenceCounter;
     private boolean paused;
+    /**
+     * Meta holds limitedUntil (a processor's RateLimitedException put its job back): the take
+     * ignores ahead while it is there; the first take after it passed deletes it.
+     */
+    boolean limitedUntilSet;
     /** Deduplication id -> the job that owns it (dedup:<id>; plain mode: until the owner ends). */
     private final Map<String, String> dedupOwners = new HashMap<>();
     /** Statistics for the test's summary: jobs deleted by retention, delayed jobs promoted by fetches. */
@@ -160,6 +165,53 @@ final class QueueModel implements QueueModelTypes {
             next.add(moveToActive(now, nextCount));
         }
         return state;
+    }
+
+    /**
+     * moveToFinished's limited outcome (the processor threw RateLimitedException): the job goes
+     * back to the front of its line without using an attempt (ats - 1), and meta gets
+     * limitedUntil; a job cancelled while active fails for good instead (the attempt counts).
+     * Returns the label of the state the job went to.
+     */
+    String limited(long now, String id, int nextCount, List<Fetch> next) {
+        Job job = jobs.get(id);
+        if (job == null || job.state != State.ACTIVE) {
+            throw new IllegalStateException("model: limiting " + id + " which is not active: " + job);
+        }
+        leases.remove(id);
+        job.lockToken = null;
+        String state;
+        if (job.cancel != null) {
+            job.attemptsMade++;
+            job.finishedOn = now;
+            finishInto(job, State.FAILED, failed, now, job.opts.onFail());
+            releaseDedup(job);
+            state = "failed";
+        } else {
+            job.attemptsStarted--;
+            limitedUntilSet = true;
+            state = pushReady(job, true);
+        }
+        if (nextCount > 0) {
+            next.add(moveToActive(now, nextCount));
+        }
+        return state;
+    }
+
+    /**
+     * Whether a worker's take would get a job now: the queue is not paused and a job is ready or
+     * a delayed one is due (the take promotes it). A queue limit here is at most a few ms long,
+     * within the take's booking horizon, so it holds no job back.
+     */
+    boolean runnable(long now) {
+        if (paused) {
+            return false;
+        }
+        if (!wait.isEmpty() || !prioritized.isEmpty()) {
+            return true;
+        }
+        long due = nextDelayedDue();
+        return due >= 0 && due <= now;
     }
 
     /** Ends or removal: the id is freed when it still names this job. */

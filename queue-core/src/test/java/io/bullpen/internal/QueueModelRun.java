@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
+import org.awaitility.Awaitility;
 
 /** One seeded run of {@link QueueModelTest}: the random source, both sides and the history of operations. */
 final class QueueModelRun {
@@ -52,6 +53,14 @@ final class QueueModelRun {
     final List<String> knownIds = new ArrayList<>();
     /** How often each kind of operation and outcome happened, printed after the run. */
     final Map<String, Integer> tally = new TreeMap<>();
+    /** The idle workers and the liveness check. */
+    final QueueModelLiveness liveness;
+    /**
+     * Redis's clock (epoch ms, this host's) after which the queue limit a limited outcome set has
+     * passed, -1 for none: every take but the limiting finish's own waits for it, so the model
+     * knows the take deletes it.
+     */
+    long limitedUntilReal = -1;
     int maxJobs;
     int step;
     String op = "(none)";
@@ -68,6 +77,7 @@ final class QueueModelRun {
         Futures.join(scripts.setQueueSettings(10));
         this.clock = ctx.clock();
         this.start = clock.millis();
+        this.liveness = new QueueModelLiveness(this);
     }
 
     void run() {
@@ -77,6 +87,7 @@ final class QueueModelRun {
                 randomOp();
                 record();
                 checkState();
+                liveness.check();
             } catch (AssertionError e) {
                 throw e;
             } catch (RuntimeException e) {
@@ -100,6 +111,15 @@ final class QueueModelRun {
             changeJob();
             return;
         }
+        if (rnd.nextInt(100) < 15) {
+            liveness.act();
+            return;
+        }
+        if (rnd.nextInt(100) < 2) {
+            // A quiet gap: nothing happens for 5-60 s, then the run goes on.
+            advance(5_000 + rnd.nextInt(55_001));
+            return;
+        }
         int r = rnd.nextInt(100);
         if (r < 16) {
             addOne();
@@ -114,6 +134,8 @@ final class QueueModelRun {
         } else if (r < 68) {
             boolean ok = rnd.nextBoolean();
             finishHeld(ok, !ok && rnd.nextInt(100) < 15, 1 + rnd.nextInt(2));
+        } else if (r < 70) {
+            limitHeld(rnd.nextBoolean() ? 0 : 1 + rnd.nextInt(2));
         } else if (r < 75) {
             if (rnd.nextInt(100) < 40) {
                 cancel(pickId(rnd.nextBoolean() ? State.ACTIVE : State.WAITING));
@@ -177,20 +199,47 @@ final class QueueModelRun {
     }
 
     void take(int count) {
-        long now = now();
         // Take-ahead: the jobs held ahead come in the same take order after the
         // slots' ones, leased like them (the queue has no limit, so the ahead counts).
         int ahead = rnd.nextInt(100) < 30 ? 1 + rnd.nextInt(3) : 0;
-        op = "moveToActive@" + rel(now) + " count=" + count + " ahead=" + ahead;
+        take(count, ahead, "");
+    }
+
+    /** moveToActive as a worker calls it, against the model; returns the script's reply. */
+    FetchResult take(int count, int ahead, String who) {
+        awaitLimitPassed();
+        long now = now();
+        op = who + "moveToActive@" + rel(now) + " count=" + count + " ahead=" + ahead;
         FetchResult actual = Futures.join(scripts.moveToActive(now, fetch(count).withAhead(ahead)));
-        Fetch expected = model.moveToActive(now, count + ahead);
-        if (ahead > 0 && expected.jobs().size() >= count) {
+        // While meta holds limitedUntil the take ignores ahead; a take deletes it once passed.
+        int modelAhead = model.limitedUntilSet ? 0 : ahead;
+        Fetch expected = model.moveToActive(now, count + modelAhead);
+        takeDeletesPassedLimit();
+        if (modelAhead > 0 && expected.jobs().size() >= count) {
             // The wake times go only to a worker whose slots were not all filled.
             expected = new Fetch(expected.jobs(), -1, -1);
         }
         op += " -> " + taken(actual);
         count("take." + actual.jobs().size() + (model.isPaused() ? ".paused" : ""));
         assertFetch("moveToActive", actual, expected);
+        return actual;
+    }
+
+    /** Before a take: the queue limit a limited outcome set has passed on Redis's clock (a few ms at most). */
+    void awaitLimitPassed() {
+        if (limitedUntilReal >= 0) {
+            long until = limitedUntilReal;
+            Awaitility.await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(5))
+                    .until(() -> System.currentTimeMillis() > until + 1);
+            limitedUntilReal = -1;
+        }
+    }
+
+    /** A take that got past the pause check deleted a passed limitedUntil. */
+    void takeDeletesPassedLimit() {
+        if (!model.isPaused() && limitedUntilReal < 0) {
+            model.limitedUntilSet = false;
+        }
     }
 
     void finishHeld(boolean ok, boolean unrecoverable, int nextCount) {
@@ -209,9 +258,15 @@ final class QueueModelRun {
                 o.dedupId(), null, -1, 0);
         op = "moveToFinished@" + rel(now) + " " + (ok ? "complete " : unrecoverable ? "fail(unrecoverable) " : "fail ")
                 + job + " retention=" + finish.retention() + " next=" + nextCount;
+        if (nextCount > 0) {
+            awaitLimitPassed();
+        }
         FinishResult actual = Futures.join(scripts.moveToFinished(now, fetch(nextCount), finish));
         List<Fetch> next = new ArrayList<>();
         String expectedState = model.finish(now, id, ok, unrecoverable, nextCount, next);
+        if (nextCount > 0) {
+            takeDeletesPassedLimit();
+        }
         op += " -> " + actual.state().label() + " " + taken(actual.next());
         count("finish." + actual.state().label() + (nextCount > 0 ? "+next" + actual.next().jobs().size() : ""));
         assertThat(actual.state()).as(desc("moveToFinished target state")).isEqualTo(JobState.fromLabel(expectedState));
@@ -221,6 +276,39 @@ final class QueueModelRun {
             assertThat(actual.next().jobs()).as(desc("moveToFinished without fetch")).isEmpty();
             assertThat(actual.next().nextDelayedDue()).as(desc("nextDelayedDue without fetch")).isEqualTo(-1);
             assertThat(actual.next().nextLeaseExpiry()).as(desc("nextLeaseExpiry without fetch")).isEqualTo(-1);
+        }
+    }
+
+    /**
+     * A held job's processor threw RateLimitedException with a delay of 1-40 ms (queue scope):
+     * the job goes back to the front of its line and the queue waits that long on Redis's clock,
+     * within the take's booking horizon, so a take in the same call still gets jobs.
+     */
+    void limitHeld(int nextCount) {
+        List<String> held = new ArrayList<>(model.active());
+        if (held.isEmpty()) {
+            take(1 + rnd.nextInt(3));
+            return;
+        }
+        String id = held.get(rnd.nextInt(held.size()));
+        QueueModel.Job job = model.job(id);
+        long delayMs = 1 + rnd.nextInt(40);
+        long now = now();
+        op = "moveToFinished@" + rel(now) + " limited " + delayMs + "ms " + job + " next=" + nextCount;
+        FinishResult actual = Futures.join(scripts.moveToFinished(now, fetch(nextCount),
+                Finish.limited(id, model.lockToken(id), delayMs, false)));
+        long limitPassedAt = System.currentTimeMillis() + delayMs;
+        List<Fetch> next = new ArrayList<>();
+        String expectedState = model.limited(now, id, nextCount, next);
+        if (!expectedState.equals("failed")) {
+            // A cancelled job fails instead and sets no limit.
+            limitedUntilReal = Math.max(limitedUntilReal, limitPassedAt);
+        }
+        op += " -> " + actual.state().label() + " " + taken(actual.next());
+        count("limited." + actual.state().label() + (nextCount > 0 ? "+next" + actual.next().jobs().size() : ""));
+        assertThat(actual.state()).as(desc("limited outcome's target state")).isEqualTo(JobState.fromLabel(expectedState));
+        if (nextCount > 0) {
+            assertFetch("moveToFinished (limited) next", actual.next(), next.get(0));
         }
     }
 

@@ -74,6 +74,31 @@ class SchedulerScriptsTest {
     }
 
     @Test
+    void theOwnersMarkIsWrittenWithTheDefinitionAnUpsertWithoutOneClearsItAndAnOwnersRemovalTakesOnlyItsOwn() {
+        var tick = new SchedulerScripts.Definition("tick", "{}", "", 0, EVERY_MINUTE, "RUN_ONCE_NOW", -1, -1);
+        join(scripts.upsertJobScheduler(NOW, "s", tick, NOW + 60_000, NOW + 120_000, null, "app"));
+        assertThat(f.snap().hash("scheduler:s")).containsEntry(SchedulerFields.OWNER, "app");
+
+        // The same definition without an owner changes nothing but the mark.
+        List<Object> same = join(scripts.upsertJobScheduler(NOW, "s", tick, NOW + 60_000, NOW + 120_000, null, null));
+        assertThat(same.get(0)).isEqualTo(0L);
+        assertThat(f.snap().hash("scheduler:s")).doesNotContainKey(SchedulerFields.OWNER);
+        assertThat(join(scripts.removeJobScheduler("s", "app"))).as("no longer app's").isFalse();
+        assertThat(f.snap().zset("schedulers")).containsKey("s");
+
+        // The same definition with an owner marks it again; only that owner's removal takes it.
+        join(scripts.upsertJobScheduler(NOW, "s", tick, NOW + 60_000, NOW + 120_000, null, "app"));
+        assertThat(f.snap().hash("scheduler:s")).containsEntry(SchedulerFields.OWNER, "app");
+        assertThat(join(scripts.removeJobScheduler("s", "other"))).isFalse();
+        assertThat(join(scripts.removeJobScheduler("s", "app"))).isTrue();
+        QueueSnapshot s = f.snap();
+        assertThat(s.zset("schedulers")).isEmpty();
+        assertThat(s.delayed()).isEmpty();
+        assertThat(s.hash("scheduler:s")).isEmpty();
+        f.assertInvariant();
+    }
+
+    @Test
     void takingThePendingIterationCreatesTheNextOneInTheSameCall() {
         upsert(NOW, NOW + 60_000);
 

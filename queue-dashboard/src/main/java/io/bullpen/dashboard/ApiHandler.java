@@ -14,7 +14,7 @@ import java.util.Optional;
 
 /**
  * The read routes of API.md: config, the queue list, one queue (counts, schedulers, metrics), a
- * page of jobs, one job, the queues' limits, a page of groups, the live workers. No token needed.
+ * page of jobs, one job, the queues' limits, a page of groups, the live workers. No token needed, unless the dashboard is built with {@code tokenForReads} (the router checks it).
  */
 final class ApiHandler {
     /** Minutes of metrics in the queue view: the last hour. */

@@ -5,7 +5,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * The action token check. The token comes only from the {@value #HEADER} header, never from a
+ * The token check of actions, and of reads when the dashboard is built with
+ * {@code tokenForReads}. The token comes only from the {@value #HEADER} header, never from a
  * cookie or the query string, so a cross-site form or link cannot carry it (and a browser sends
  * a custom header cross-site only after a CORS preflight, which this server never allows). The
  * comparison is over SHA-256 digests with {@link MessageDigest#isEqual}: its time depends on
@@ -34,9 +35,24 @@ final class Auth {
         if (expected == null) {
             throw HttpError.unauthorized("actions are disabled: the dashboard has no token configured");
         }
+        check(request, "missing " + HEADER + " header");
+    }
+
+    /**
+     * @param request a read request of a dashboard whose reads need the token
+     * @throws HttpError 401 when no token is configured, or the header is missing or wrong
+     */
+    void requireForRead(Request request) {
+        if (expected == null) {
+            throw HttpError.unauthorized("this dashboard's reads need its token, and it has none configured");
+        }
+        check(request, "missing " + HEADER + " header: this dashboard's reads need its token");
+    }
+
+    private void check(Request request, String missing) {
         String given = request.header(HEADER);
         if (given == null || given.isEmpty()) {
-            throw HttpError.unauthorized("missing " + HEADER + " header");
+            throw HttpError.unauthorized(missing);
         }
         if (!MessageDigest.isEqual(expected, sha256(given))) {
             throw HttpError.unauthorized("wrong token in the " + HEADER + " header");

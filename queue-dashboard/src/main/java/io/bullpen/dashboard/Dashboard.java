@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.redisson.api.RedissonClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +37,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Safe by default: it listens on 127.0.0.1 only, answers only loopback {@code Host} names
  * there, and allows actions only with the configured token sent in the {@code X-Bullpen-Token}
- * header. It does not own the {@link RedissonClient}.
+ * header. Reachable from the network, set {@link Builder#tokenForReads(boolean)} so reads need the
+ * token too. It does not own the {@link RedissonClient}.
  */
 public final class Dashboard implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Dashboard.class);
@@ -52,6 +54,7 @@ public final class Dashboard implements AutoCloseable {
     private final StaticFiles staticFiles;
     private final QueueRegistry registry;
     private final Auth auth;
+    private final BooleanSupplier tokenForReads;
     private final Object lock = new Object();
     private HttpServer server;
     private ExecutorService httpThreads;
@@ -68,6 +71,7 @@ public final class Dashboard implements AutoCloseable {
         this.staticFiles = b.staticFiles;
         this.registry = new QueueRegistry(b.redisson, b.prefix, b.queues.isEmpty() ? null : b.queues);
         this.auth = new Auth(b.token);
+        this.tokenForReads = b.tokenForReads;
     }
 
     /**
@@ -109,11 +113,17 @@ public final class Dashboard implements AutoCloseable {
             http.start();
             this.server = http;
             this.events = hub;
-            log.info("Bullpen dashboard at {} ({})", url(), readOnly ? "read-only"
-                    : actions ? "actions enabled" : "actions disabled: no token configured");
+            boolean readsNeedToken = tokenForReads.getAsBoolean();
+            log.info("Bullpen dashboard at {} ({}{})", url(), readOnly ? "read-only"
+                    : actions ? "actions enabled" : "actions disabled: no token configured",
+                    readsNeedToken ? "; reads need the token" : "");
             if (actions && !address.getAddress().isLoopbackAddress()) {
                 log.warn("the dashboard's actions are reachable from the network over plain HTTP on {}: "
                         + "put it behind TLS", host);
+            }
+            if (!readsNeedToken && !address.getAddress().isLoopbackAddress()) {
+                log.warn("the dashboard on {} shows queues and job data (data, failed reasons, stack traces) to "
+                        + "anyone who reaches it: set a token and tokenForReads(true), or keep it on 127.0.0.1", host);
             }
         }
     }
@@ -129,7 +139,11 @@ public final class Dashboard implements AutoCloseable {
 
     private Router router(AllowedHosts hosts, ApiHandler api, EventsHub hub) {
         ActionHandler actionHandler = readOnly ? null : new ActionHandler(registry, auth);
-        return Router.table(hosts, api, actionHandler, hub, staticFiles);
+        return Router.table(hosts, api, actionHandler, hub, staticFiles, request -> {
+            if (tokenForReads.getAsBoolean()) {
+                auth.requireForRead(request);
+            }
+        });
     }
 
     /** The routes and a started event poller, for {@link Builder#buildHandler(InetAddress)}. */
@@ -216,6 +230,7 @@ public final class Dashboard implements AutoCloseable {
         private Duration pingInterval = Duration.ofSeconds(15);
         private int maxEventStreams = 32;
         private StaticFiles staticFiles = new StaticFiles();
+        private BooleanSupplier tokenForReads = () -> false;
 
         private Builder(RedissonClient redisson) {
             this.redisson = Objects.requireNonNull(redisson, "redisson");
@@ -254,6 +269,33 @@ public final class Dashboard implements AutoCloseable {
          */
         public Builder token(String token) {
             this.token = token == null || token.isBlank() ? null : token;
+            return this;
+        }
+
+        /**
+         * @param required true: reading the API (queues, jobs with their data, failed reasons and
+         *     stack traces, the live events) needs the token too, in the {@code X-Bullpen-Token}
+         *     header; the page asks for it once and keeps it for the browser tab (sessionStorage).
+         *     Without a configured token every read is then refused (401). Default false: reads
+         *     are open, which suits the default 127.0.0.1 binding; set it when the dashboard is
+         *     reachable from the network
+         * @return this builder
+         */
+        public Builder tokenForReads(boolean required) {
+            this.tokenForReads = () -> required;
+            return this;
+        }
+
+        /**
+         * As {@link #tokenForReads(boolean)}, decided by the server that mounts the handler
+         * ({@link #buildHandler(InetAddress)}) once it knows, e.g. after its security
+         * configuration is built: asked on every read, so it must be cheap.
+         *
+         * @param required whether reads need the token
+         * @return this builder
+         */
+        public Builder tokenForReads(BooleanSupplier required) {
+            this.tokenForReads = Objects.requireNonNull(required, "required");
             return this;
         }
 

@@ -13,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,20 +55,23 @@ final class Router implements HttpHandler {
      * The route table: every path the dashboard answers.
      *
      * @param actions the action routes, or null in read-only mode (they then do not exist: 404)
+     * @param reads checks a read of the API ({@code /api/*} GETs, the event stream included) before
+     *     it runs; the page's static files are never checked (a browser cannot send a header when
+     *     it opens a page: the page asks for the token and sends it with its API reads)
      */
     static Router table(Predicate<String> allowedHost, ApiHandler api, ActionHandler actions, EventsHub events,
-                        StaticFiles files) {
+                        StaticFiles files, Consumer<Request> reads) {
         Router router = new Router(allowedHost)
-                .get("/api/config", api::config)
-                .get("/api/queues", api::queues)
-                .get("/api/queues/{q}", api::queue)
-                .get("/api/queues/{q}/jobs", api::jobs)
-                .get("/api/queues/{q}/jobs/{id}", api::job)
-                .get("/api/queues/{q}/limits", api::limits)
-                .get("/api/queues/{q}/groups", api::groups)
-                .get("/api/queues/{q}/workers", api::workers)
-                .get("/api/limits", api::allLimits)
-                .get("/api/events", events::connect)
+                .get("/api/config", guarded(reads, api::config))
+                .get("/api/queues", guarded(reads, api::queues))
+                .get("/api/queues/{q}", guarded(reads, api::queue))
+                .get("/api/queues/{q}/jobs", guarded(reads, api::jobs))
+                .get("/api/queues/{q}/jobs/{id}", guarded(reads, api::job))
+                .get("/api/queues/{q}/limits", guarded(reads, api::limits))
+                .get("/api/queues/{q}/groups", guarded(reads, api::groups))
+                .get("/api/queues/{q}/workers", guarded(reads, api::workers))
+                .get("/api/limits", guarded(reads, api::allLimits))
+                .get("/api/events", guarded(reads, events::connect))
                 .get("/", files::index)
                 .get("/{file}", files::file);
         if (actions != null) {
@@ -83,6 +87,13 @@ final class Router implements HttpHandler {
                     .post("/api/queues/{q}/groups/{g}/resume", actions::resumeGroup);
         }
         return router;
+    }
+
+    private static Handler guarded(Consumer<Request> check, Handler handler) {
+        return request -> {
+            check.accept(request);
+            handler.handle(request);
+        };
     }
 
     Router get(String pattern, Handler handler) {

@@ -34,6 +34,7 @@ import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -189,7 +190,10 @@ class DashboardBrowserIT {
             driver.findElement(By.id("token-save")).click();
             wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("flash"), "Job " + doomed + " moved to waiting"));
             new WebDriverWait(driver, WAIT).until(d -> queue.getState(doomed) == JobState.WAITING);
-            wait.until(d -> d.findElement(By.cssSelector(".title-line .badge")).getText().toLowerCase(Locale.ROOT).equals("waiting"));
+            // The page redraws the job when its reload or a live count brings a change: look again then.
+            new WebDriverWait(driver, WAIT).ignoring(StaleElementReferenceException.class)
+                    .until(d -> d.findElement(By.cssSelector(".title-line .badge")).getText().toLowerCase(Locale.ROOT)
+                            .equals("waiting"));
             assertThat(js.executeScript("return sessionStorage.getItem('bullpen.dashboard.token')")).isEqualTo(TOKEN);
             assertThat(driver.findElements(By.cssSelector("#job-actions button[data-action='retry']"))).isEmpty();
             screenshot(driver, screenshots.resolve("job-detail-after-retry.png"));

@@ -51,6 +51,53 @@ class SecurityTest {
     }
 
     @Test
+    void withTokenForReadsEveryApiReadNeedsTheTokenInItsHeaderAndThePageItselfDoesNot(BullpenTestContext ctx) {
+        String name = ctx.queueName();
+        Queue<Payload> q = Queue.builder(ctx.redisson(), name, Payload.class).build();
+        String id = q.add("secret", new Payload(SCRIPT, IMG)).id();
+        try (Dashboard d = start(Dashboard.builder(ctx.redisson()).token(TOKEN).tokenForReads(true))) {
+            for (String path : List.of("/api/config", "/api/queues", "/api/queues/" + name, "/api/queues/" + name
+                    + "/jobs?state=waiting", "/api/queues/" + name + "/jobs/" + id, "/api/queues/" + name + "/limits",
+                    "/api/queues/" + name + "/groups", "/api/queues/" + name + "/workers", "/api/limits", "/api/events")) {
+                assertError(get(d, path), 401, "missing X-Bullpen-Token header");
+                assertError(read(d, path, "wrong"), 401, "wrong token");
+                assertThat(read(d, path + (path.contains("?") ? "&" : "?") + "token=" + TOKEN, null).status())
+                        .as("a token in the URL is not read").isEqualTo(401);
+            }
+            Reply job = read(d, "/api/queues/" + name + "/jobs/" + id, TOKEN);
+            assertThat(job.status()).isEqualTo(200);
+            assertThat(job.json().get("name").asText()).isEqualTo("secret");
+            assertThat(read(d, "/api/queues", TOKEN).body()).contains(name);
+            // The page and its scripts load without it: the page asks for the token.
+            assertThat(get(d, "/").status()).isEqualTo(200);
+            assertThat(get(d, "/app.js").status()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void withTokenForReadsAndNoTokenConfiguredEveryReadIsRefusedSayingWhy(BullpenTestContext ctx) {
+        try (Dashboard d = start(Dashboard.builder(ctx.redisson()).tokenForReads(true))) {
+            assertError(get(d, "/api/queues"), 401, "none configured");
+            assertError(read(d, "/api/queues", "anything"), 401, "none configured");
+        }
+        try (Dashboard d = start(Dashboard.builder(ctx.redisson()).token(TOKEN).tokenForReads(false))) {
+            assertThat(get(d, "/api/queues").status()).as("reads open by default on loopback").isEqualTo(200);
+        }
+    }
+
+    private static Reply read(Dashboard d, String path, String token) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(Http.uri(d, path)).GET();
+        if (token != null) {
+            b.header("X-Bullpen-Token", token);
+        }
+        if (path.startsWith("/api/events")) {
+            // The stream never ends: a refused read is answered at once, an accepted one is not read here.
+            b.timeout(java.time.Duration.ofSeconds(2));
+        }
+        return Http.send(b);
+    }
+
+    @Test
     void hostileJobContentComesBackAsEscapedJson(BullpenTestContext ctx) {
         String name = ctx.queueName();
         Queue<Payload> q = Queue.builder(ctx.redisson(), name, Payload.class).build();

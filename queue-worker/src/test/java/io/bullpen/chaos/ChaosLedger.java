@@ -38,6 +38,8 @@ final class ChaosLedger {
     final LongAdder addFailures = new LongAdder();
     /** Processor starts per job id (this JVM's processors and the parsed logs of child JVMs). */
     final Map<String, AtomicInteger> starts = new ConcurrentHashMap<>();
+    /** When this JVM's processors started each job (epoch ms, in order): what the trickle's lateness is measured on. */
+    final Map<String, List<Long>> startTimes = new ConcurrentHashMap<>();
     /** onCompleted / onFailed(final) callbacks per job id, from in-process workers. */
     final Map<String, AtomicInteger> completedCallbacks = new ConcurrentHashMap<>();
     final Map<String, AtomicInteger> finalFailedCallbacks = new ConcurrentHashMap<>();
@@ -55,8 +57,15 @@ final class ChaosLedger {
         acked.put(id, seq);
     }
 
-    void started(String id) {
-        starts.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
+    /** @return how many times the job has started, this start included */
+    int started(String id) {
+        startTimes.computeIfAbsent(id, k -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(System.currentTimeMillis());
+        return starts.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
+    }
+
+    /** @return when this JVM's processors started the job, in order (empty when never) */
+    List<Long> startTimes(String id) {
+        return startTimes.getOrDefault(id, List.of());
     }
 
     void completed(String id) {

@@ -7,6 +7,7 @@ import io.bullpen.Job;
 import io.bullpen.JobCounts;
 import io.bullpen.Queue;
 import io.bullpen.QueueEvents;
+import io.bullpen.RateLimitedException;
 import io.bullpen.worker.Worker;
 import io.bullpen.worker.WorkerListener;
 import java.time.Duration;
@@ -59,7 +60,11 @@ final class ChaosSupport {
                 .maxStalledCount(maxStalled)
                 .closeTimeout(Duration.ofSeconds(10))
                 .processor(ctx -> {
-                    ledger.started(ctx.job().id());
+                    int start = ledger.started(ctx.job().id());
+                    if (ctx.job().data() <= Trickle.LIMITED_DATA && start == 1) {
+                        // A trickle job that hits a rate limit on its first start (see Trickle).
+                        throw new RateLimitedException(Trickle.LIMIT);
+                    }
                     Thread.sleep(ThreadLocalRandom.current().nextInt(jobMin, jobMax + 1));
                     return "ok";
                 })
@@ -122,12 +127,15 @@ final class ChaosSupport {
     /**
      * The common end of a fault scenario: the producer done and the queue drained; the QueueEvents
      * listener caught up (it has seen the last finish once its count matches Redis's); the
-     * listener and every worker still running (a fault must not stop them); the workers closed.
+     * listener and every worker still running (a fault must not stop them); then the liveness
+     * phase on the same workers ({@link Trickle}: every job starts within lock + 1 s of when it
+     * may run); the workers closed.
      *
-     * @return the run's length in ms since {@code t0}, taken before the workers close
+     * @param groups the trickle's jobs go to this many groups (0: none)
+     * @return the run's length in ms since {@code t0}, taken before the trickle
      */
     static long settle(Queue<Long> queue, SteadyProducer producer, ChaosLedger ledger, QueueEvents events,
-                       List<Worker<Long, String>> workers, long t0) {
+                       List<Worker<Long, String>> workers, long t0, Duration lock, int groups) throws InterruptedException {
         awaitDrained(queue, producer, Duration.ofSeconds(pick(120, 300)));
         await("events caught up").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
                 .until(() -> {
@@ -138,6 +146,9 @@ final class ChaosSupport {
         assertThat(events.isRunning()).as("the QueueEvents listener is still running").isTrue();
         for (Worker<Long, String> w : workers) {
             assertThat(w.isRunning()).as("worker %s still running", w.name()).isTrue();
+        }
+        Trickle.run(queue, ledger, lock, groups);
+        for (Worker<Long, String> w : workers) {
             w.close(Duration.ofSeconds(10));
         }
         return runMillis;

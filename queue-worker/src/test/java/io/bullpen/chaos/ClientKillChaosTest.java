@@ -77,7 +77,7 @@ class ClientKillChaosTest extends ChaosRedisTest {
                     .pollInterval(Duration.ofMillis(5)).until(() -> ledger.firstCompletionAtOrAfter(afterLastKill) > 0);
             long resumeMs = ledger.firstCompletionAtOrAfter(afterLastKill) - afterLastKill;
 
-            long runMillis = ChaosSupport.settle(queue, producer, ledger, events, workers, t0);
+            long runMillis = ChaosSupport.settle(queue, producer, ledger, events, workers, t0, LOCK, 0);
 
             ChaosLedger.Tally t = ledger.tally(producerClient, name);
             ledger.checkEvents(t);

@@ -74,7 +74,7 @@ class RedisPauseChaosTest extends ChaosRedisTest {
                 rounds.add(line);
                 log.info(line);
             }
-            long runMillis = ChaosSupport.settle(queue, producer, ledger, events, workers, t0);
+            long runMillis = ChaosSupport.settle(queue, producer, ledger, events, workers, t0, LOCK, 0);
 
             ChaosLedger.Tally t = ledger.tally(producerClient, name);
             ledger.checkEvents(t);

@@ -94,7 +94,7 @@ class RedisRestartChaosTest extends ChaosRedisTest {
                 resumes.add(line);
                 log.info(line);
             }
-            long runMillis = ChaosSupport.settle(queue, producer, ledger, events, workers, t0);
+            long runMillis = ChaosSupport.settle(queue, producer, ledger, events, workers, t0, LOCK, globalConcurrency > 0 ? GROUPS : 0);
 
             ChaosLedger.Tally t = ledger.tally(producerClient, name);
             ledger.checkEvents(t);

@@ -120,6 +120,8 @@ class WorkerKillChaosTest extends ChaosRedisTest {
             assertThat(events.isRunning()).as("the QueueEvents listener is still running").isTrue();
             child.destroyForcibly();
             child.waitFor(10, TimeUnit.SECONDS);
+            // The liveness phase on the in-process workers, which recovered the killed ones' jobs.
+            Trickle.run(queue, ledger, LOCK, globalConcurrency > 0 ? GROUPS : 0);
             for (Worker<Long, String> w : workers) {
                 w.close(Duration.ofSeconds(10));
             }

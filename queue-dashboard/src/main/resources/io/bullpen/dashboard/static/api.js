@@ -1,6 +1,8 @@
 /*
  * The server's API: its paths, GETs, and actions (POST with the token in the X-Bullpen-Token
- * header, asked for when missing and again after a 401).
+ * header, asked for when missing and again after a 401). Reads send the token too once the tab
+ * has one; a dashboard whose reads need it answers a read without it with 401, and the read then
+ * asks for it and tries again.
  */
 import { enc } from './routes.js';
 import { getToken, setToken, askToken } from './token.js';
@@ -22,6 +24,7 @@ export const api = {
     return 'api/queues/' + enc(q) + '/groups?limit=' + limit + (after != null ? '&after=' + enc(after) : '');
   },
   workers: function (q) { return 'api/queues/' + enc(q) + '/workers'; },
+  events: function () { return 'api/events'; },
   groupAction: function (q, g, action) { return 'api/queues/' + enc(q) + '/groups/' + enc(g) + '/' + action; },
   clean: function (q, st, graceMs) {
     return 'api/queues/' + enc(q) + '/clean?state=' + enc(st) + '&graceMs=' + graceMs;
@@ -71,12 +74,58 @@ function networkError(e) {
   throw new ApiError(0, 'Cannot reach the dashboard server (' + (e && e.message ? e.message : e) + ')');
 }
 
-export function getJson(path) {
-  return fetch(path, { headers: { Accept: 'application/json' }, cache: 'no-store', credentials: 'same-origin' })
-    .then(readBody, networkError);
+const CANCELLED = new ApiError(-1, 'cancelled');
+
+/** The headers of a request: the token, when this tab has one, travels only here. */
+export function authHeaders(accept) {
+  const headers = { Accept: accept };
+  const token = getToken();
+  if (token) {
+    headers['X-Bullpen-Token'] = token;
+  }
+  return headers;
 }
 
-const CANCELLED = new ApiError(-1, 'cancelled');
+/**
+ * After a 401 on a read: forgets a refused token and asks for one (once for every read waiting);
+ * resolves when a token was entered, rejects with the server's error when the prompt is cancelled.
+ */
+export function askTokenForReads(error) {
+  const hadToken = !!getToken();
+  setToken(null);
+  const message = hadToken ? 'The server refused that token (401). Enter it again.'
+    : 'This dashboard needs its token to show anything (' + error.message + '). It is kept in this tab only (sessionStorage).';
+  return askToken(message).then(function (t) {
+    if (!t) {
+      throw error;
+    }
+    setToken(t);
+  });
+}
+
+/**
+ * Opens the live event stream (api/events, Server-Sent Events) with the token header: a streaming
+ * fetch(), since EventSource cannot send a header. Resolves to the response; live.js reads its body.
+ */
+export function openEventStream() {
+  return fetch(api.events(), { headers: authHeaders('text/event-stream'), cache: 'no-store', credentials: 'same-origin' });
+}
+
+export function getJson(path) {
+  function attempt(retried) {
+    return fetch(path, { headers: authHeaders('application/json'), cache: 'no-store', credentials: 'same-origin' })
+      .then(readBody, networkError)
+      .catch(function (e) {
+        if (e instanceof ApiError && e.status === 401 && retried < 3) {
+          return askTokenForReads(e).then(function () {
+            return attempt(retried + 1);
+          });
+        }
+        throw e;
+      });
+  }
+  return attempt(0);
+}
 
 /** POSTs an action with the token header; asks for the token first, and again after a 401. */
 function postAction(path) {

@@ -1,6 +1,4 @@
 /* The dashboard's token: kept in this tab's sessionStorage, asked for in the token dialog. */
-import { state } from './state.js';
-
 const TOKEN_KEY = 'bullpen.dashboard.token';
 
 export function getToken() {
@@ -24,9 +22,9 @@ export function setToken(token) {
   updateTokenButton();
 }
 
-/** Shows "Forget token" only while there are actions and a token is kept. */
+/** Shows "Forget token" only while a token is kept. */
 export function updateTokenButton() {
-  document.getElementById('forget-token').hidden = !(state.config.actions && getToken());
+  document.getElementById('forget-token').hidden = !getToken();
 }
 
 let pendingTokenPrompt = null;

@@ -103,13 +103,18 @@ public class BullpenAutoConfiguration {
     }
 
     /**
-     * @return the workers of the {@code @BullpenWorker} methods, started and stopped with the context
+     * @return the workers of the {@code @BullpenWorker} methods, started and stopped with the
+     *     context; they write the declared settings marked with the owner
+     *     ({@code bullpen.config-owner}, else {@code spring.application.name})
      */
     @Bean
     BullpenWorkers bullpenWorkers(Bullpen bullpen, QueueRegistry queues, BullpenProperties properties,
                                   @Qualifier(WorkerMethodsRegistrar.WORKER_METHODS_BEAN)
-                                  WorkerMethodsRegistrar.WorkerMethods methods, BeanFactory beanFactory) {
-        return new BullpenWorkers(bullpen, queues, properties, methods.methods(), beanFactory);
+                                  WorkerMethodsRegistrar.WorkerMethods methods, BeanFactory beanFactory,
+                                  Environment environment) {
+        String owner = DeclaredConfiguration.owner(properties.getConfigOwner(),
+                environment.getProperty("spring.application.name"));
+        return new BullpenWorkers(bullpen, queues, properties, methods.methods(), beanFactory, owner);
     }
 
     /**

@@ -11,6 +11,20 @@ public class BullpenProperties {
     /** Prefix of every Redis key of the queues. */
     private String prefix = "bp";
 
+    /**
+     * Who owns the queue settings and @BullpenScheduler schedulers this application declares: they
+     * are marked with it in Redis, and at startup what carries this mark and is no longer declared
+     * is removed. Default: spring.application.name. Give each application its own.
+     */
+    private String configOwner;
+
+    /**
+     * Whether to remove at startup the queue settings (rate limit, global concurrency) and
+     * @BullpenScheduler schedulers this application's owner declared before and no longer
+     * declares. Settings written through the API or the dashboard are never removed.
+     */
+    private boolean removeUndeclared = true;
+
     private final Worker worker = new Worker();
 
     /** Settings per queue, by queue name. */
@@ -30,6 +44,26 @@ public class BullpenProperties {
     /** @param prefix the key prefix */
     public void setPrefix(String prefix) {
         this.prefix = prefix;
+    }
+
+    /** @return the owner of the declared settings, null for spring.application.name */
+    public String getConfigOwner() {
+        return configOwner;
+    }
+
+    /** @param configOwner the owner of the declared settings */
+    public void setConfigOwner(String configOwner) {
+        this.configOwner = configOwner;
+    }
+
+    /** @return whether undeclared settings of this owner are removed at startup */
+    public boolean isRemoveUndeclared() {
+        return removeUndeclared;
+    }
+
+    /** @param removeUndeclared whether undeclared settings of this owner are removed at startup */
+    public void setRemoveUndeclared(boolean removeUndeclared) {
+        this.removeUndeclared = removeUndeclared;
     }
 
     /** @return the worker settings */
@@ -217,11 +251,22 @@ public class BullpenProperties {
         /** Address the dashboard listens on; 0.0.0.0 exposes it to the network. */
         private String bindAddress = "127.0.0.1";
 
-        /** Secret that actions must send in the X-Bullpen-Token header; none: no actions allowed. */
+        /**
+         * Secret that actions must send in the X-Bullpen-Token header (none: no actions allowed);
+         * under the application's server (path) reads need it too, unless a Spring Security
+         * SecurityFilterChain covers the path or public-read is set.
+         */
         private String token;
 
         /** Whether the dashboard offers no actions at all. */
         private boolean readOnly;
+
+        /**
+         * Whether the dashboard mounted under the application's server (path) lets anyone read it
+         * (queues, jobs, their data and errors) without the token. By default reads need the token
+         * too, unless a Spring Security SecurityFilterChain covers the path.
+         */
+        private boolean publicRead;
 
         /** @return whether the dashboard is served */
         public boolean isEnabled() {
@@ -281,6 +326,16 @@ public class BullpenProperties {
         /** @param readOnly whether the dashboard is read-only */
         public void setReadOnly(boolean readOnly) {
             this.readOnly = readOnly;
+        }
+
+        /** @return whether the mounted dashboard is readable without the token */
+        public boolean isPublicRead() {
+            return publicRead;
+        }
+
+        /** @param publicRead whether the mounted dashboard is readable without the token */
+        public void setPublicRead(boolean publicRead) {
+            this.publicRead = publicRead;
         }
     }
 

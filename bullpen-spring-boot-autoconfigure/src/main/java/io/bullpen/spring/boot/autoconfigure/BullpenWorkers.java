@@ -1,7 +1,6 @@
 package io.bullpen.spring.boot.autoconfigure;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.bullpen.JobTemplate;
 import io.bullpen.Queue;
 import io.bullpen.client.Bullpen;
 import io.bullpen.spring.QueueRegistry;
@@ -21,8 +20,9 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * Runs the {@code @BullpenWorker} methods: on start upserts their schedulers and starts one
- * worker per method; on stop (a phase inside the web server's, so the server still answers while
+ * Runs the {@code @BullpenWorker} methods: on start writes the queue settings, removes what this
+ * application declared before and no longer declares ({@link DeclaredConfiguration}), upserts
+ * the methods' schedulers and starts one worker per method; on stop (a phase inside the web server's, so the server still answers while
  * jobs drain) stops taking jobs, waits up to {@code bullpen.worker.shutdown-timeout} for the
  * running ones and hands the rest back to their queues at once (see {@link Worker#close(Duration)}).
  */
@@ -36,14 +36,16 @@ public final class BullpenWorkers implements SmartLifecycle {
     private final BullpenProperties properties;
     private final List<WorkerMethod> methods;
     private final BeanFactory beanFactory;
+    private final DeclaredConfiguration declared;
     private final ObjectMapper json = new ObjectMapper().findAndRegisterModules();
     private final List<Worker<?, ?>> workers = new ArrayList<>();
     private volatile boolean running;
     private volatile boolean draining;
 
     BullpenWorkers(Bullpen bullpen, QueueRegistry queues, BullpenProperties properties, List<WorkerMethod> methods,
-                   BeanFactory beanFactory) {
+                   BeanFactory beanFactory, String configOwner) {
         this.bullpen = bullpen;
+        this.declared = new DeclaredConfiguration(bullpen, properties, configOwner, methods);
         this.queues = queues;
         this.properties = properties;
         this.methods = methods;
@@ -61,7 +63,8 @@ public final class BullpenWorkers implements SmartLifecycle {
         if (running) {
             return;
         }
-        QueueSettingsApplier.apply(bullpen, properties);
+        declared.applyQueueSettings();
+        declared.removeUndeclared();
         if (properties.getWorker().isEnabled()) {
             for (WorkerMethod m : methods) {
                 try {
@@ -93,7 +96,7 @@ public final class BullpenWorkers implements SmartLifecycle {
             throw new IllegalArgumentException("@BullpenScheduler \"" + s.id() + "\": data is not a "
                     + m.dataType() + " in JSON: " + e.getMessage(), e);
         }
-        queue.upsertJobScheduler(s.id(), s.repeat(), JobTemplate.of(s.jobName(), data));
+        declared.upsertScheduler(queue, s, data);
         log.info("job scheduler {} of queue {} upserted ({})", s.id(), m.queue(), s.repeat());
     }
 

@@ -1,30 +1,12 @@
 package io.bullpen.spring.boot.autoconfigure;
 
-import io.bullpen.Queue;
 import io.bullpen.RateLimit;
-import io.bullpen.client.Bullpen;
 import java.time.Duration;
 import org.springframework.boot.convert.DurationStyle;
 
-/** Applies the queue-level settings of {@code bullpen.queues.*} (rate limit, global concurrency) at startup. */
+/** Reads the queue-level settings of {@code bullpen.queues.*} (the rate limit's text); {@link DeclaredConfiguration} writes them. */
 final class QueueSettingsApplier {
     private QueueSettingsApplier() {
-    }
-
-    static void apply(Bullpen bullpen, BullpenProperties properties) {
-        properties.getQueues().forEach((name, s) -> {
-            if (s.getRateLimit() == null && s.getGlobalConcurrency() == null) {
-                return;
-            }
-            // An untyped handle for the settings only: the typed one stays free for the application.
-            Queue<Object> queue = Queue.builder(bullpen.redisson(), name, Object.class).prefix(bullpen.prefix()).build();
-            if (s.getRateLimit() != null) {
-                queue.setRateLimit(rateLimit(name, s.getRateLimit()));
-            }
-            if (s.getGlobalConcurrency() != null) {
-                queue.setGlobalConcurrency(s.getGlobalConcurrency());
-            }
-        });
     }
 
     /** "100/1s" -> 100 per second. */

@@ -19,6 +19,7 @@ class ConfigurationMetadataTest {
         assertThat(json).contains("\"bullpen.prefix\"", "\"bullpen.worker.enabled\"", "\"bullpen.worker.shutdown-timeout\"",
                 "\"bullpen.queues\"", "\"bullpen.dashboard.enabled\"", "\"bullpen.dashboard.port\"",
                 "\"bullpen.dashboard.bind-address\"", "\"bullpen.dashboard.path\"", "\"bullpen.dashboard.token\"", "\"bullpen.dashboard.read-only\"",
+                "\"bullpen.dashboard.public-read\"", "\"bullpen.config-owner\"", "\"bullpen.remove-undeclared\"",
                 "\"bullpen.metrics.enabled\"", "\"bullpen.tracing.enabled\"");
         // Descriptions come from the fields' Javadoc.
         assertThat(json).contains("How long shutdown waits for running jobs");

@@ -24,11 +24,13 @@ public class BullpenDashboardManagementContextConfiguration {
     /**
      * @param handler the dashboard, from the main context
      * @param properties the settings, from the main context
+     * @param access who may read it, from the main context
      * @return the servlet at {@code <path>/*} on the management server
      */
     @Bean
     ServletRegistrationBean<DashboardServlet> bullpenDashboardServlet(DashboardHandler handler,
-                                                                      BullpenProperties properties) {
-        return BullpenDashboardServletAutoConfiguration.registration(handler, properties);
+                                                                      BullpenProperties properties,
+                                                                      DashboardReadAccess access) {
+        return BullpenDashboardServletAutoConfiguration.registration(handler, properties, access);
     }
 }
