@@ -5,7 +5,6 @@ import io.bullpen.internal.Validation;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
@@ -25,7 +24,7 @@ import java.util.function.DoubleSupplier;
  *
  * <p>Delays have millisecond precision (finer parts are dropped when the backoff is created),
  * because the job's options are stored as JSON in milliseconds and every process must rebuild
- * the same backoff from them: see {@link #describe()} and {@link #fromDescription(Map)}.
+ * the same backoff from them.
  * Instances are immutable and compare by value.
  */
 public sealed interface Backoff permits FixedBackoff, ExponentialBackoff, ScheduleBackoff {
@@ -98,33 +97,6 @@ public sealed interface Backoff permits FixedBackoff, ExponentialBackoff, Schedu
     }
 
     /**
-     * Rebuilds a backoff from the map produced by {@link #describe()}, as decoded by Jackson
-     * from a job's stored options: numbers may be Integer, Long or whole Doubles. Keys not used
-     * by the given type are ignored.
-     *
-     * @param description a map with a {@code "type"} of fixed, exponential or schedule
-     * @return a backoff equal to the one described
-     * @throws NullPointerException if {@code description} is null
-     * @throws IllegalArgumentException if the type is unknown or a value is missing or invalid
-     */
-    static Backoff fromDescription(Map<String, ?> description) {
-        Objects.requireNonNull(description, "backoff description must not be null");
-        Object type = description.get("type");
-        if ("fixed".equals(type)) {
-            return FixedBackoff.fromDescription(description);
-        }
-        if ("exponential".equals(type)) {
-            return ExponentialBackoff.fromDescription(description);
-        }
-        if ("schedule".equals(type)) {
-            return ScheduleBackoff.fromDescription(description);
-        }
-        throw new IllegalArgumentException("unknown backoff type "
-                + (type instanceof String s ? Validation.quote(s) : String.valueOf(type))
-                + "; expected fixed, exponential or schedule");
-    }
-
-    /**
      * The delay before the next retry, jittered with {@link ThreadLocalRandom} where the
      * backoff has jitter.
      *
@@ -149,15 +121,4 @@ public sealed interface Backoff permits FixedBackoff, ExponentialBackoff, Schedu
      *     value outside [0, 1)
      */
     Duration delay(int attemptsMade, DoubleSupplier random);
-
-    /**
-     * A JSON-friendly description from which {@link #fromDescription(Map)} rebuilds an equal
-     * backoff in any process: {@code {"type":"fixed","delay":ms}},
-     * {@code {"type":"exponential","delay":baseMs,"max":ms,"jitter":fraction}} (max and jitter
-     * only when set) or {@code {"type":"schedule","delays":[ms, ...]}}. Milliseconds are Longs,
-     * the jitter a Double.
-     *
-     * @return an unmodifiable map with a stable key order
-     */
-    Map<String, Object> describe();
 }

@@ -32,11 +32,18 @@ public final class DeclaredSettings<T> {
     /** The longest owner accepted. */
     static final int MAX_OWNER_LENGTH = 200;
 
-    private final Queue<T> queue;
+    private final String queue;
+    private final QueueRegistration registration;
+    private final QueueLimits limits;
+    private final QueueSchedulers<T> schedulers;
     private final String owner;
 
-    DeclaredSettings(Queue<T> queue, String owner) {
+    DeclaredSettings(String queue, QueueRegistration registration, QueueLimits limits, QueueSchedulers<T> schedulers,
+                     String owner) {
         this.queue = queue;
+        this.registration = registration;
+        this.limits = limits;
+        this.schedulers = schedulers;
         this.owner = checkOwner(owner);
     }
 
@@ -61,8 +68,8 @@ public final class DeclaredSettings<T> {
      */
     public void setRateLimit(RateLimit limit) {
         Objects.requireNonNull(limit, "limit");
-        queue.register("setRateLimit");
-        queue.limits.setRateLimit(limit, owner);
+        registration.register("setRateLimit");
+        limits.setRateLimit(limit, owner);
     }
 
     /**
@@ -72,8 +79,8 @@ public final class DeclaredSettings<T> {
      * @throws IllegalArgumentException for a cap under 1
      */
     public void setGlobalConcurrency(long concurrency) {
-        queue.register("setGlobalConcurrency");
-        queue.limits.setGlobalConcurrency(concurrency, owner);
+        registration.register("setGlobalConcurrency");
+        limits.setGlobalConcurrency(concurrency, owner);
     }
 
     /**
@@ -86,7 +93,7 @@ public final class DeclaredSettings<T> {
      * @return whether the definition changed
      */
     public boolean upsertJobScheduler(String id, Repeat repeat, JobTemplate<T> template) {
-        return queue.schedulers.upsert(id, repeat, template, owner);
+        return schedulers.upsert(id, repeat, template, owner);
     }
 
     /**
@@ -95,7 +102,7 @@ public final class DeclaredSettings<T> {
      * @return whether it was removed (false: none, or set by someone else or by hand)
      */
     public boolean removeRateLimit() {
-        return queue.limits.removeRateLimit(owner);
+        return limits.removeRateLimit(owner);
     }
 
     /**
@@ -104,17 +111,17 @@ public final class DeclaredSettings<T> {
      * @return whether it was removed (false: none, or set by someone else or by hand)
      */
     public boolean removeGlobalConcurrency() {
-        return queue.limits.removeGlobalConcurrency(owner);
+        return limits.removeGlobalConcurrency(owner);
     }
 
     /** @return whether the queue's rate limit carries this owner's mark */
     public boolean ownsRateLimit() {
-        return owner.equals(queue.limits.owners().get(MetaFields.RATE_OWNER));
+        return owner.equals(limits.owners().get(MetaFields.RATE_OWNER));
     }
 
     /** @return whether the queue's global concurrency carries this owner's mark */
     public boolean ownsGlobalConcurrency() {
-        return owner.equals(queue.limits.owners().get(MetaFields.CONCURRENCY_OWNER));
+        return owner.equals(limits.owners().get(MetaFields.CONCURRENCY_OWNER));
     }
 
     /**
@@ -124,16 +131,16 @@ public final class DeclaredSettings<T> {
      * @return whether it was removed (false: none, or upserted by someone else or by hand)
      */
     public boolean removeJobScheduler(String id) {
-        return queue.schedulers.remove(id, owner);
+        return schedulers.remove(id, owner);
     }
 
     /** @return the ids of the queue's job schedulers that carry this owner's mark */
     public List<String> getJobSchedulerIds() {
-        return queue.schedulers.idsOwnedBy(owner);
+        return schedulers.idsOwnedBy(owner);
     }
 
     @Override
     public String toString() {
-        return "DeclaredSettings[queue=" + queue.name() + ", owner=" + owner + "]";
+        return "DeclaredSettings[queue=" + queue + ", owner=" + owner + "]";
     }
 }

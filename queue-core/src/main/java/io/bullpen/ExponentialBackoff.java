@@ -156,8 +156,8 @@ public final class ExponentialBackoff implements Backoff {
         return base << doublings;
     }
 
-    @Override
-    public Map<String, Object> describe() {
+    /** @return the description {@link BackoffText} stores (see there) */
+    Map<String, Object> describe() {
         Map<String, Object> description = new LinkedHashMap<>();
         description.put("type", "exponential");
         description.put("delay", baseMillis);

@@ -35,8 +35,8 @@ final class FixedBackoff implements Backoff {
         return Duration.ofMillis(delayMillis);
     }
 
-    @Override
-    public Map<String, Object> describe() {
+    /** @return the description {@link BackoffText} stores (see there) */
+    Map<String, Object> describe() {
         Map<String, Object> description = new LinkedHashMap<>();
         description.put("type", "fixed");
         description.put("delay", delayMillis);

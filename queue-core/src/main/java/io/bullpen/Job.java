@@ -43,9 +43,8 @@ public final class Job<T> {
     }
 
     /**
-     * Rebuilds a job from its Redis hash (field names as in the project's DESIGN.md: name, data,
-     * opts, timestamp, ...). Used by Bullpen's queue and worker; jobs normally come from
-     * {@link Queue}.
+     * Rebuilds a job from its Redis hash (field names in {@link JobFields}: name, data, opts,
+     * timestamp, ...). The worker reaches it through {@code io.bullpen.internal.WireFormat}.
      *
      * @param id the job id
      * @param hash the job hash's fields
@@ -54,7 +53,7 @@ public final class Job<T> {
      * @return the job
      * @throws BullpenException when the data or options cannot be read
      */
-    public static <T> Job<T> fromHash(String id, Map<String, String> hash, JavaType dataType) {
+    static <T> Job<T> fromHash(String id, Map<String, String> hash, JavaType dataType) {
         Objects.requireNonNull(id, "id");
         String dataJson = hash.get(JobFields.DATA);
         T data;
@@ -123,7 +122,7 @@ public final class Job<T> {
      * @param attemptsMade the number of ended attempts
      * @return the copy (same data object)
      */
-    public Job<T> withAttemptsMade(int attemptsMade) {
+    Job<T> withAttemptsMade(int attemptsMade) {
         // One pass into an immutable map, which the constructor's copy keeps as it is.
         String value = Integer.toString(attemptsMade);
         @SuppressWarnings("unchecked")
@@ -225,8 +224,8 @@ public final class Job<T> {
         return Optional.ofNullable(hash.get(JobFields.DEDUP_ID));
     }
 
-    /** @return the raw hash fields, as stored in Redis */
-    public Map<String, String> rawFields() {
+    /** @return the hash fields, as stored in Redis */
+    Map<String, String> rawFields() {
         return hash;
     }
 

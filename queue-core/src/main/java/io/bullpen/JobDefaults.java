@@ -1,14 +1,14 @@
 package io.bullpen;
 
-import static io.bullpen.JobOptionsSetters.ATTEMPTS;
-import static io.bullpen.JobOptionsSetters.BACKOFF;
-import static io.bullpen.JobOptionsSetters.DELAY;
-import static io.bullpen.JobOptionsSetters.GROUP;
-import static io.bullpen.JobOptionsSetters.LIFO;
-import static io.bullpen.JobOptionsSetters.PRIORITY;
-import static io.bullpen.JobOptionsSetters.REMOVE_ON_COMPLETE;
-import static io.bullpen.JobOptionsSetters.REMOVE_ON_FAIL;
-import static io.bullpen.JobOptionsSetters.TIMEOUT;
+import static io.bullpen.JobOptions.ATTEMPTS;
+import static io.bullpen.JobOptions.BACKOFF;
+import static io.bullpen.JobOptions.DELAY;
+import static io.bullpen.JobOptions.GROUP;
+import static io.bullpen.JobOptions.LIFO;
+import static io.bullpen.JobOptions.PRIORITY;
+import static io.bullpen.JobOptions.REMOVE_ON_COMPLETE;
+import static io.bullpen.JobOptions.REMOVE_ON_FAIL;
+import static io.bullpen.JobOptions.TIMEOUT;
 
 import java.util.Objects;
 

@@ -19,8 +19,8 @@ import java.util.Optional;
  *         .build();
  * }</pre>
  *
- * <p>The options are stored with the job as JSON ({@link #describe()}), so every process that
- * touches the job, in Java or not, applies the same ones. Durations have millisecond
+ * <p>The options are stored with the job as JSON, so every process that touches the job, in Java
+ * or not, applies the same ones. Durations have millisecond
  * precision. Immutable; compares by value.
  *
  * <p>A queue's default options ({@code Queue.Builder.defaultJobOptions}) fill in every option the
@@ -33,7 +33,25 @@ public final class JobOptions {
     /** Highest priority value (2^21); the priority is part of a score that must stay exact. */
     public static final int MAX_PRIORITY = 1 << 21;
 
+    static {
+        // Hands the package-private codec (describe, fromDescription, Job.fromHash) to the internals.
+        io.bullpen.internal.WireFormat.install(new WireAccess());
+    }
+
     private static final JobOptions DEFAULTS = new Builder().build();
+
+    // The bits of the options a builder's setter set, so a queue's default options fill in only the others.
+    static final int DELAY = 1;
+    static final int PRIORITY = 1 << 1;
+    static final int ATTEMPTS = 1 << 2;
+    static final int BACKOFF = 1 << 3;
+    static final int JOB_ID = 1 << 4;
+    static final int LIFO = 1 << 5;
+    static final int REMOVE_ON_COMPLETE = 1 << 6;
+    static final int REMOVE_ON_FAIL = 1 << 7;
+    static final int TIMEOUT = 1 << 8;
+    static final int GROUP = 1 << 9;
+    static final int DEDUPLICATION = 1 << 10;
 
     private final Duration delay;
     private final int priority;
@@ -46,7 +64,7 @@ public final class JobOptions {
     private final Duration timeout;
     private final String group;
     private final Deduplication deduplication;
-    /** The options a builder's setter set (JobOptionsSetters bits); not part of the value. */
+    /** The options a builder's setter set (the bits above); not part of the value. */
     private final int explicit;
 
     private JobOptions(Builder b) {
@@ -115,7 +133,7 @@ public final class JobOptions {
      * @throws NullPointerException if {@code description} is null
      * @throws IllegalArgumentException if a value has the wrong type or is invalid
      */
-    public static JobOptions fromDescription(Map<String, ?> description) {
+    static JobOptions fromDescription(Map<String, ?> description) {
         return JobOptionsText.read(description);
     }
 
@@ -244,7 +262,7 @@ public final class JobOptions {
         return Optional.ofNullable(deduplication);
     }
 
-    /** @return whether a setter set the option (a JobOptionsSetters bit), even to its default value */
+    /** @return whether a setter set the option (one of the bits above), even to its default value */
     boolean sets(int option) {
         return (explicit & option) != 0;
     }
@@ -252,7 +270,7 @@ public final class JobOptions {
     /**
      * A JSON-friendly description holding only the options that differ from
      * {@link #defaults()}, so stored job hashes stay lean: keys {@code delay} (ms, Long),
-     * {@code priority} and {@code attempts} (Integer), {@code backoff} ({@link Backoff#describe()}),
+     * {@code priority} and {@code attempts} (Integer), {@code backoff} ({@link BackoffText#describe(Backoff)}),
      * {@code jobId} (String), {@code lifo} (Boolean), {@code removeOnComplete} and
      * {@code removeOnFail} ({@link Retention#describe()}), {@code timeout} (ms, Long), {@code group}
      * (String), {@code deduplication} (an object: {@code id}, {@code ttl} and {@code debounce} in ms,
@@ -261,7 +279,7 @@ public final class JobOptions {
      *
      * @return an unmodifiable map with a stable key order
      */
-    public Map<String, Object> describe() {
+    Map<String, Object> describe() {
         return JobOptionsText.describe(this);
     }
 
@@ -297,9 +315,165 @@ public final class JobOptions {
      * Collects options fluently; {@link #build()} validates them all at once, so setters can
      * be called in any order. Not thread-safe; reusable after {@code build()}.
      */
-    public static final class Builder extends JobOptionsSetters {
+    public static final class Builder {
+        Duration delay = Duration.ZERO;
+        int priority;
+        int attempts = 1;
+        Backoff backoff;
+        String jobId;
+        boolean lifo;
+        Retention removeOnComplete = Retention.keepAll();
+        Retention removeOnFail = Retention.keepAll();
+        Duration timeout;
+        String group;
+        Deduplication deduplication;
+        /** Which options a setter set (the bits of JobOptions). */
+        int explicit;
 
         private Builder() {
+        }
+
+        /**
+         * Sets how long after being added the job becomes ready.
+         *
+         * @param delay the delay, >= 0
+         * @return this builder
+         */
+        public Builder delay(Duration delay) {
+            this.delay = delay;
+            explicit |= DELAY;
+            return this;
+        }
+
+        /**
+         * Sets the priority: 0 for none, 1 to {@value JobOptions#MAX_PRIORITY} where lower
+         * values run first.
+         *
+         * @param priority the priority
+         * @return this builder
+         */
+        public Builder priority(int priority) {
+            this.priority = priority;
+            explicit |= PRIORITY;
+            return this;
+        }
+
+        /**
+         * Sets how many times the job may run in total, the first attempt included.
+         *
+         * @param attempts the attempts, >= 1
+         * @return this builder
+         */
+        public Builder attempts(int attempts) {
+            this.attempts = attempts;
+            explicit |= ATTEMPTS;
+            return this;
+        }
+
+        /**
+         * Sets the wait before each retry.
+         *
+         * @param backoff the backoff, or null to retry immediately
+         * @return this builder
+         */
+        public Builder backoff(Backoff backoff) {
+            this.backoff = backoff;
+            explicit |= BACKOFF;
+            return this;
+        }
+
+        /**
+         * Sets a custom job id, which makes adding idempotent: a second add with the same id
+         * returns the existing job. Numeric ids are reserved for automatic ids.
+         *
+         * @param jobId the id: up to 256 characters, not all digits, without {@code { } :} or
+         *     whitespace; or null for an automatic id
+         * @return this builder
+         */
+        public Builder jobId(String jobId) {
+            this.jobId = jobId;
+            explicit |= JOB_ID;
+            return this;
+        }
+
+        /**
+         * Sets whether the job goes to the front of the wait list; cannot be combined with a
+         * priority.
+         *
+         * @param lifo true for last in, first out
+         * @return this builder
+         */
+        public Builder lifo(boolean lifo) {
+            this.lifo = lifo;
+            explicit |= LIFO;
+            return this;
+        }
+
+        /**
+         * Sets which completed jobs to keep.
+         *
+         * @param retention the retention
+         * @return this builder
+         */
+        public Builder removeOnComplete(Retention retention) {
+            this.removeOnComplete = retention;
+            explicit |= REMOVE_ON_COMPLETE;
+            return this;
+        }
+
+        /**
+         * Sets which failed jobs to keep.
+         *
+         * @param retention the retention
+         * @return this builder
+         */
+        public Builder removeOnFail(Retention retention) {
+            this.removeOnFail = retention;
+            explicit |= REMOVE_ON_FAIL;
+            return this;
+        }
+
+        /**
+         * Sets how long one attempt may run. At the timeout the worker interrupts the processor
+         * and fails the attempt ("timed out after ...ms", retried per attempts and backoff) at
+         * once, whether the processor stops or not: its lock is released and its slot runs the
+         * next job. Java cannot stop a thread that ignores interrupts; such a processor runs on
+         * until it returns, and what it returns then is discarded.
+         *
+         * @param timeout the timeout, >= 1ms, or null for no limit
+         * @return this builder
+         */
+        public Builder timeout(Duration timeout) {
+            this.timeout = timeout;
+            explicit |= TIMEOUT;
+            return this;
+        }
+
+        /**
+         * Puts the job in a group (e.g. a tenant): the queue takes jobs round robin over the
+         * groups that have ready jobs, FIFO (or by priority) inside a group, and applies the
+         * group's concurrency, rate limit, max size and pause.
+         *
+         * @param group the group: 1-128 characters, no control characters; or null for none
+         * @return this builder
+         */
+        public Builder group(String group) {
+            this.group = group;
+            explicit |= GROUP;
+            return this;
+        }
+
+        /**
+         * Deduplicates the add by an id (see {@link Deduplication}): while another job owns the
+         * id, the add creates no job and returns the owner ({@link Job#isDeduplicated()}).
+         *
+         * @param deduplication the deduplication, or null for none
+         * @return this builder
+         */
+        public Builder deduplication(Deduplication deduplication) {
+            this.deduplication = deduplication;
+            explicit |= DEDUPLICATION;
+            return this;
         }
 
         /**

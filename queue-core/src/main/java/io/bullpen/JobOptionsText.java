@@ -33,7 +33,7 @@ final class JobOptionsText {
             b.attempts(Validation.intNumber("attempts", value));
         }
         if ((value = description.get("backoff")) != null) {
-            b.backoff(Backoff.fromDescription(map("backoff", value)));
+            b.backoff(BackoffText.fromDescription(map("backoff", value)));
         }
         if ((value = description.get("jobId")) != null) {
             if (!(value instanceof String id)) {
@@ -94,7 +94,7 @@ final class JobOptionsText {
             d.put("attempts", o.attempts());
         }
         if (o.backoff().isPresent()) {
-            d.put("backoff", o.backoff().get().describe());
+            d.put("backoff", BackoffText.describe(o.backoff().get()));
         }
         if (o.jobId().isPresent()) {
             d.put("jobId", o.jobId().get());

@@ -22,10 +22,12 @@ final class QueueGroups {
     /** The most groups one page of {@link #getGroups} returns. */
     static final int MAX_PAGE = 1000;
 
+    private final RedissonClient redisson;
     private final KeyScheme keys;
     private final GroupScripts scripts;
 
     QueueGroups(RedissonClient redisson, KeyScheme keys, Scripts scripts) {
+        this.redisson = redisson;
         this.keys = keys;
         this.scripts = new GroupScripts(redisson, keys);
     }
@@ -87,6 +89,14 @@ final class QueueGroups {
 
     void removeDefaultGroupRateLimit() {
         defaults("removeDefaultGroupRateLimit", "rl:max", "", "rl:per", "", "rl:burst", "");
+    }
+
+    CompletionStage<OptionalLong> defaultConcurrency() {
+        return QueueGroupDefaults.concurrency(redisson, keys);
+    }
+
+    CompletionStage<Optional<RateLimit>> defaultRateLimit() {
+        return QueueGroupDefaults.rateLimit(redisson, keys);
     }
 
     List<GroupInfo> getGroups(String after, int limit) {

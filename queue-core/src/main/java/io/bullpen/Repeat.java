@@ -267,7 +267,7 @@ public final class Repeat {
     }
 
     /** @return a JSON-friendly description, stored with the scheduler (stable field names) */
-    public Map<String, Object> describe() {
+    Map<String, Object> describe() {
         Map<String, Object> d = new LinkedHashMap<>();
         if (cron != null) {
             d.put("cron", cron);
@@ -297,7 +297,7 @@ public final class Repeat {
      * @param d a map from {@link #describe()} (numbers as Jackson reads them)
      * @return the schedule it describes
      */
-    public static Repeat fromDescription(Map<String, ?> d) {
+    static Repeat fromDescription(Map<String, ?> d) {
         Repeat r = d.get("cron") != null
                 ? cron(String.valueOf(d.get("cron")), String.valueOf(d.get("zone") == null ? "UTC" : d.get("zone")))
                 : every(Duration.ofMillis(Validation.wholeNumber("every", d.get("every"))));

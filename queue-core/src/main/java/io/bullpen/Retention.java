@@ -99,7 +99,7 @@ public final class Retention {
      * @throws NullPointerException if {@code description} is null
      * @throws IllegalArgumentException if a value is not a valid count or age
      */
-    public static Retention fromDescription(Map<String, ?> description) {
+    static Retention fromDescription(Map<String, ?> description) {
         Objects.requireNonNull(description, "retention description must not be null");
         Object countValue = description.get("count");
         Object ageValue = description.get("age");
@@ -161,7 +161,7 @@ public final class Retention {
      *
      * @return an unmodifiable map with a stable key order
      */
-    public Map<String, Object> describe() {
+    Map<String, Object> describe() {
         Map<String, Object> description = new LinkedHashMap<>();
         if (count != NO_COUNT_LIMIT) {
             description.put("count", count);

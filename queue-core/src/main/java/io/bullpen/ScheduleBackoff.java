@@ -42,8 +42,8 @@ final class ScheduleBackoff implements Backoff {
         return Duration.ofMillis(stepsMillis[Math.min(attemptsMade, stepsMillis.length) - 1]);
     }
 
-    @Override
-    public Map<String, Object> describe() {
+    /** @return the description {@link BackoffText} stores (see there) */
+    Map<String, Object> describe() {
         List<Long> delays = new ArrayList<>(stepsMillis.length);
         for (long step : stepsMillis) {
             delays.add(step);

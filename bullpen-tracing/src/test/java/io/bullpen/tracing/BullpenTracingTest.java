@@ -9,6 +9,7 @@ import io.bullpen.JobSpec;
 import io.bullpen.JobTemplate;
 import io.bullpen.Queue;
 import io.bullpen.Repeat;
+import io.bullpen.internal.WireFormat;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
 import io.bullpen.worker.Worker;
@@ -110,9 +111,9 @@ class BullpenTracingTest {
                 .doesNotHaveLowCardinalityKeyValueWithKey("messaging.message.id")
                 .doesNotHaveHighCardinalityKeyValueWithKey("error.type");
         assertThat(named("bullpen.send")).as("stopped before add returned").hasSize(1);
-        String stored = queue.getJob(job.id()).orElseThrow().rawFields().get("tc");
+        String stored = WireFormat.fields(queue.getJob(job.id()).orElseThrow()).get("tc");
         assertThat(stored).as("a lone traceparent is stored as its value").isEqualTo(TRACEPARENT);
-        assertThat(job.rawFields().get("tc")).as("the job the add returns").isEqualTo(stored);
+        assertThat(WireFormat.fields(job).get("tc")).as("the job the add returns").isEqualTo(stored);
     }
 
     @Test
@@ -125,7 +126,7 @@ class BullpenTracingTest {
         assertThat(high(sends.get(0), "messaging.batch.message_count")).isEqualTo("3");
         assertThat(high(sends.get(0), "messaging.message.id")).isNull();
         for (Job<String> job : jobs) {
-            assertThat(queue.getJob(job.id()).orElseThrow().rawFields().get("tc")).contains(TRACEPARENT);
+            assertThat(WireFormat.fields(queue.getJob(job.id()).orElseThrow()).get("tc")).contains(TRACEPARENT);
         }
     }
 
@@ -217,11 +218,11 @@ class BullpenTracingTest {
                 .instrumentation(BullpenTracing.builder(TestObservationRegistry.create()).build()).build().add("no-handler", "z");
 
         for (Job<String> job : List.of(a, b, c)) {
-            Map<String, String> hash = plain.getJob(job.id()).orElseThrow().rawFields();
+            Map<String, String> hash = WireFormat.fields(plain.getJob(job.id()).orElseThrow());
             assertThat(hash).as("job %s", job.name()).doesNotContainKey("tc");
         }
         queue(ObservationRegistry.NOOP).upsertJobScheduler("s", Repeat.every(Duration.ofMinutes(1)), JobTemplate.of("s", "x"));
         String pending = plain.getJobSchedulers().get(0).pendingJobId().orElseThrow();
-        assertThat(plain.getJob(pending).orElseThrow().rawFields()).as("an iteration").doesNotContainKey("tc");
+        assertThat(WireFormat.fields(plain.getJob(pending).orElseThrow())).as("an iteration").doesNotContainKey("tc");
     }
 }

@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.redisson.api.RedissonClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,9 +30,8 @@ import org.slf4j.LoggerFactory;
  * <pre>{@code
  * Bullpen bullpen = Bullpen.builder(redisson).prefix("bp").build();
  * Queue<Order> orders = bullpen.queue("orders", Order.class);
- * Worker<Order, String> worker = bullpen.worker("orders", Order.class)
- *         .processor(ctx -> ship(ctx.job().data()))
- *         .build()
+ * Worker<Order, String> worker = bullpen.worker("orders", Order.class,
+ *         w -> w.processor(ctx -> ship(ctx.job().data())))
  *         .start();
  * ...
  * bullpen.close();   // closes the worker; the RedissonClient stays open
@@ -42,8 +43,9 @@ import org.slf4j.LoggerFactory;
  * listener still opens its own small client for blocking waits: a blocking wait holds its
  * connection for the whole wait, so they cannot share one connection.
  *
- * <p>The static builders ({@code Queue.builder}, {@code Worker.builder}, ...) stay, for settings
- * this class does not offer. Thread-safe.
+ * <p>Workers and the dashboard are built here from a function that configures their builder, so
+ * what this client hands out is what it owns. The static builders ({@code Queue.builder},
+ * {@code Worker.builder}, ...) stay, for objects this client does not own. Thread-safe.
  */
 public final class Bullpen implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Bullpen.class);
@@ -134,36 +136,51 @@ public final class Bullpen implements AutoCloseable {
     }
 
     /**
-     * A builder for a worker of a queue, with this client's prefix and instrumentations. The
-     * worker it builds is closed by {@link #close()}.
+     * Builds a worker of a queue with this client's prefix and instrumentations, and owns it: it
+     * is closed by {@link #close()}. {@code configure} receives the worker's builder and returns
+     * it (or the builder {@code processor(...)} returned), e.g.
+     * {@code bullpen.worker("orders", Order.class, w -> w.processor(ctx -> ship(ctx.job().data())).concurrency(4))}.
      *
      * @param queue the queue name
      * @param dataType the class of the jobs' data
+     * @param configure sets the processor and any other setting on the builder, and returns it
      * @param <T> the type of the jobs' data
-     * @return a builder; set a processor before {@code build()}
+     * @param <R> the type of the processor's result
+     * @return the worker, not yet started
+     * @throws IllegalStateException when this client is closed, or {@code configure} set no processor
      */
-    public <T> Worker.Builder<T, Object> worker(String queue, Class<T> dataType) {
+    public <T, R> Worker<T, R> worker(String queue, Class<T> dataType,
+                                      Function<Worker.Builder<T, Object>, Worker.Builder<T, R>> configure) {
         checkOpen();
-        return own(Worker.builder(redisson, queue, dataType));
+        return own(Worker.builder(redisson, queue, dataType), configure);
     }
 
     /**
-     * As {@link #worker(String, Class)}, for a generic data type.
+     * As {@link #worker(String, Class, Function)}, for a generic data type.
      *
      * @param queue the queue name
      * @param dataType the generic type of the jobs' data
+     * @param configure sets the processor and any other setting on the builder, and returns it
      * @param <T> the type of the jobs' data
-     * @return a builder
+     * @param <R> the type of the processor's result
+     * @return the worker, not yet started
      */
-    public <T> Worker.Builder<T, Object> worker(String queue, TypeReference<T> dataType) {
+    public <T, R> Worker<T, R> worker(String queue, TypeReference<T> dataType,
+                                      Function<Worker.Builder<T, Object>, Worker.Builder<T, R>> configure) {
         checkOpen();
-        return own(Worker.builder(redisson, queue, dataType));
+        return own(Worker.builder(redisson, queue, dataType), configure);
     }
 
-    private <T> Worker.Builder<T, Object> own(Worker.Builder<T, Object> b) {
-        b.prefix(prefix).onBuild(this::own);
+    private <T, R> Worker<T, R> own(Worker.Builder<T, Object> b,
+                                    Function<Worker.Builder<T, Object>, Worker.Builder<T, R>> configure) {
+        Objects.requireNonNull(configure, "configure");
+        b.prefix(prefix);
         instrumentations.forEach(b::instrumentation);
-        return b;
+        Worker.Builder<T, R> configured = Objects.requireNonNull(configure.apply(b),
+                "configure returned null: return the builder");
+        Worker<T, R> worker = configured.build();
+        own(worker);
+        return worker;
     }
 
     /**
@@ -181,14 +198,22 @@ public final class Bullpen implements AutoCloseable {
     }
 
     /**
-     * A builder for the dashboard, showing the queues under this client's prefix. The dashboard
-     * it builds is closed by {@link #close()}.
+     * Builds the dashboard, showing the queues under this client's prefix, and owns it: it is
+     * closed by {@link #close()}. {@code configure} receives the dashboard's builder and returns
+     * it, e.g. {@code bullpen.dashboard(d -> d.port(8080).token(secret))}.
      *
-     * @return a builder
+     * @param configure sets the port, token and any other setting on the builder, and returns it
+     * @return the dashboard, not yet listening: call {@link Dashboard#start()}
+     * @throws IllegalStateException when this client is closed
      */
-    public Dashboard.Builder dashboard() {
+    public Dashboard dashboard(UnaryOperator<Dashboard.Builder> configure) {
+        Objects.requireNonNull(configure, "configure");
         checkOpen();
-        return Dashboard.builder(redisson).prefix(prefix).onBuild(this::own);
+        Dashboard.Builder configured = Objects.requireNonNull(configure.apply(Dashboard.builder(redisson).prefix(prefix)),
+                "configure returned null: return the builder");
+        Dashboard dashboard = configured.build();
+        own(dashboard);
+        return dashboard;
     }
 
     /**

@@ -140,7 +140,7 @@ public final class JsonCodec {
 
     /** @return the options as stored in the job hash: only non-default fields, "" for defaults */
     public static String encodeOptions(JobOptions options) {
-        Map<String, Object> described = options.describe();
+        Map<String, Object> described = WireFormat.describe(options);
         if (described.isEmpty()) {
             return "";
         }
@@ -161,7 +161,7 @@ public final class JsonCodec {
             return (JobOptions) last[1];
         }
         try {
-            JobOptions options = JobOptions.fromDescription(MAP.readValue(json));
+            JobOptions options = WireFormat.jobOptions(MAP.readValue(json));
             lastOptions = new Object[] {json, options};
             return options;
         } catch (JsonProcessingException e) {

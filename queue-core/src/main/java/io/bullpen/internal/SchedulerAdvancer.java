@@ -52,7 +52,7 @@ public final class SchedulerAdvancer {
         }
         Repeat repeat;
         try {
-            repeat = Repeat.fromDescription(JsonCodec.mapper().readValue(u.repeatJson(), MAP));
+            repeat = WireFormat.repeat(JsonCodec.mapper().readValue(u.repeatJson(), MAP));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             log.warn("job scheduler {} has an unreadable schedule {}", u.schedulerId(), u.repeatJson());
             return;

@@ -231,7 +231,6 @@ public final class Dashboard implements AutoCloseable {
         private int maxEventStreams = 32;
         private StaticFiles staticFiles = new StaticFiles();
         private BooleanSupplier tokenForReads = () -> false;
-        private final java.util.List<java.util.function.Consumer<? super Dashboard>> onBuild = new java.util.ArrayList<>();
 
         private Builder(RedissonClient redisson) {
             this.redisson = Objects.requireNonNull(redisson, "redisson");
@@ -360,21 +359,8 @@ public final class Dashboard implements AutoCloseable {
         }
 
         /**
-         * Calls {@code hook} with each dashboard this builder builds, e.g. to close it at shutdown
-         * ({@code Bullpen} uses it to own the dashboards it hands out).
-         *
-         * @param hook called by {@link #build()} with the new dashboard
-         * @return this builder
-         */
-        public Builder onBuild(java.util.function.Consumer<? super Dashboard> hook) {
-            onBuild.add(Objects.requireNonNull(hook, "hook"));
-            return this;
-        }
-
-        /**
          * Builds the dashboard's request handler without a server of its own, to mount under
-         * another HTTP server; {@link #port(int)} and {@link #host(String)} do not apply, and
-         * {@link #onBuild} hooks are not called. The event poller starts now: close the handler
+         * another HTTP server; {@link #port(int)} and {@link #host(String)} do not apply. The event poller starts now: close the handler
          * when the server stops.
          *
          * @param servedOn the address the serving server listens on, for the {@code Host} check
@@ -397,9 +383,7 @@ public final class Dashboard implements AutoCloseable {
             if (token != null && token.length() < 16 && !readOnly) {
                 log.warn("the dashboard token is only {} characters: use a long random one", token.length());
             }
-            Dashboard dashboard = new Dashboard(this);
-            onBuild.forEach(hook -> hook.accept(dashboard));
-            return dashboard;
+            return new Dashboard(this);
         }
     }
 }

@@ -18,6 +18,7 @@ import io.bullpen.Queue;
 import io.bullpen.QueueMetrics;
 import io.bullpen.RateLimit;
 import io.bullpen.WorkerInfo;
+import io.bullpen.internal.WireFormat;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
@@ -148,7 +149,7 @@ final class JsonViews {
     /** {@code {"id", "name", "repeat", "nextRun", "iterations"}} */
     static ObjectNode scheduler(JobScheduler s) {
         ObjectNode node = object().put("id", s.id()).put("name", s.name());
-        node.set("repeat", MAPPER.valueToTree(s.repeat().describe()));
+        node.set("repeat", MAPPER.valueToTree(WireFormat.describe(s.repeat())));
         putTime(node, "nextRun", s.nextRun());
         return node.put("iterations", s.iterations());
     }
@@ -189,7 +190,7 @@ final class JsonViews {
     /** JobDetail: JobSummary plus data, options, result, stack traces, logs and bookkeeping. */
     static ObjectNode jobDetail(Job<?> job, JobState state, List<String> logs) {
         ObjectNode node = jobSummary(job, state).put("data", job.dataJson());
-        node.set("options", MAPPER.valueToTree(job.options().describe()));
+        node.set("options", MAPPER.valueToTree(WireFormat.describe(job.options())));
         node.put("returnValue", job.returnValueJson().orElse(null));
         job.stacktrace().forEach(node.putArray("stacktrace")::add);
         logs.forEach(node.putArray("logs")::add);

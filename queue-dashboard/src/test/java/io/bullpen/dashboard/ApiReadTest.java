@@ -18,6 +18,7 @@ import io.bullpen.MetricsType;
 import io.bullpen.Queue;
 import io.bullpen.Repeat;
 import io.bullpen.dashboard.Http.Reply;
+import io.bullpen.internal.WireFormat;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
 import java.time.Duration;
@@ -301,7 +302,7 @@ class ApiReadTest {
                      "stalledCount": 0, "fencingToken": null, "schedulerId": null}""".formatted(id,
                     stored.timestamp().toEpochMilli(), stored.processedOn().orElseThrow().toEpochMilli(),
                     stored.finishedOn().orElseThrow().toEpochMilli(),
-                    Http.JSON.valueToTree(options.backoff().orElseThrow().describe()))));
+                    Http.JSON.valueToTree(WireFormat.describe(options.backoff().orElseThrow())))));
         }
     }
 

@@ -6,6 +6,7 @@ import io.bullpen.instrument.Instrumentation.Processing;
 import io.bullpen.internal.Instrumentations;
 import io.bullpen.internal.JobFields;
 import io.bullpen.internal.TraceHeaders;
+import io.bullpen.internal.WireFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +34,7 @@ final class AttemptObservers {
         if (all.isEmpty()) {
             return NONE;
         }
-        Map<String, String> headers = TraceHeaders.decode(job.rawFields().get(JobFields.TRACE_CONTEXT));
+        Map<String, String> headers = TraceHeaders.decode(WireFormat.fields(job).get(JobFields.TRACE_CONTEXT));
         List<Processing> endings = new ArrayList<>(1);
         Instrumentations.each(all, "processStarting", i -> {
             Processing ending = i.processStarting(queue, job, headers);

@@ -1,5 +1,6 @@
 package io.bullpen.worker;
 
+import io.bullpen.JobTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;

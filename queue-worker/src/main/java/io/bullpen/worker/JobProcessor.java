@@ -1,5 +1,7 @@
 package io.bullpen.worker;
 
+import io.bullpen.UnrecoverableJobException;
+
 /**
  * The user's code that processes one job. Runs on the worker's executor; throwing fails the
  * attempt (retried per the job's attempts and backoff), throwing

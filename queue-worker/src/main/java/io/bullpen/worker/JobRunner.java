@@ -5,12 +5,15 @@ import io.bullpen.Job;
 import io.bullpen.JobOptions;
 import io.bullpen.JobNotFoundException;
 import io.bullpen.JobState;
+import io.bullpen.JobTimeoutException;
 import io.bullpen.LockLostException;
 import io.bullpen.RateLimitedException;
+import io.bullpen.UnrecoverableJobException;
 import io.bullpen.internal.JobFields;
 import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.ScriptTypes.Finish;
 import io.bullpen.internal.ScriptTypes.RawJob;
+import io.bullpen.internal.WireFormat;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.HashMap;
@@ -105,7 +108,7 @@ final class JobRunner<T, R> {
         }
         Job<T> job;
         try {
-            job = Job.fromHash(raw.id(), hash, rt.dataType);
+            job = WireFormat.job(raw.id(), hash, rt.dataType);
         } catch (BullpenException | IllegalArgumentException e) {
             failures.unreadable(raw.id(), e);
             finish(null, failed(raw.id(), raw.lockToken(), raw.attemptsMade(), e, true, JobOptions.defaults()), e, null);
@@ -346,7 +349,7 @@ final class JobRunner<T, R> {
         // The group the take gave saves the script reading it back (one command per grouped job);
         // an awaited job's flag, read at take, rides in the record: its finish reads nothing more.
         Finish finish = attempt == null ? outcome
-                : outcome.withGroup(attempt.group).awaited(attempt.job.rawFields().get(JobFields.AWAITED));
+                : outcome.withGroup(attempt.group).awaited(WireFormat.fields(attempt.job).get(JobFields.AWAITED));
         finisher.submit(finish, !slotPassed, attempt == null ? 0 : attempt.startedOn).thenAccept(settled -> {
             try {
                 report(finish, attempt, error, result, settled);

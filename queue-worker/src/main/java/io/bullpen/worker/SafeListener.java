@@ -4,6 +4,7 @@ import io.bullpen.Job;
 import io.bullpen.instrument.Instrumentation;
 import io.bullpen.instrument.Instrumentation.Outcome;
 import io.bullpen.internal.Instrumentations;
+import io.bullpen.internal.WireFormat;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -139,7 +140,7 @@ final class SafeListener<T, R> {
 
     /** Copied on the events thread, and only when someone listens: nothing on a job's path. */
     private static <T> Supplier<Job<T>> ended(Job<T> job) {
-        return () -> job.withAttemptsMade(job.attemptsMade() + 1);
+        return () -> WireFormat.withAttemptsMade(job, job.attemptsMade() + 1);
     }
 
     /** The end time is read here, on the worker's thread; the rest happens on the events thread. */

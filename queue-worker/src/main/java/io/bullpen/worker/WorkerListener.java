@@ -1,6 +1,7 @@
 package io.bullpen.worker;
 
 import io.bullpen.Job;
+import io.bullpen.JobTimeoutException;
 
 /**
  * In-process callbacks of one worker. Every method has an empty default, so implement only what

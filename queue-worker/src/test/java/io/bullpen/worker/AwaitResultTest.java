@@ -11,6 +11,7 @@ import io.bullpen.JobOptions;
 import io.bullpen.JobState;
 import io.bullpen.Queue;
 import io.bullpen.Retention;
+import io.bullpen.UnrecoverableJobException;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
 import java.time.Duration;

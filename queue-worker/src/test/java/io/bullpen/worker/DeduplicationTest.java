@@ -13,6 +13,7 @@ import io.bullpen.Queue;
 import io.bullpen.QueueEvents;
 import io.bullpen.events.DeduplicatedEvent;
 import io.bullpen.events.QueueEvent;
+import io.bullpen.internal.WireFormat;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
 import java.time.Duration;
@@ -283,8 +284,8 @@ class DeduplicationTest {
         JobOptions options = JobOptions.builder().attempts(2).deduplication(Deduplication.of("r").ttl(Duration.ofSeconds(9))
                 .debounce(Duration.ofMillis(1500)).keepLastIfActive()).build();
 
-        assertThat(JobOptions.fromDescription(options.describe())).isEqualTo(options);
-        assertThat(options.describe().get("deduplication")).isEqualTo(java.util.Map.of("id", "r", "ttl", 9000L,
+        assertThat(WireFormat.jobOptions(WireFormat.describe(options))).isEqualTo(options);
+        assertThat(WireFormat.describe(options).get("deduplication")).isEqualTo(java.util.Map.of("id", "r", "ttl", 9000L,
                 "debounce", 1500L, "keepLastIfActive", true));
         Job<Integer> job = queue.add("n", 1, options);
         assertThat(queue.getJob(job.id()).orElseThrow().options()).isEqualTo(options);

@@ -6,6 +6,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.bullpen.Job;
 import io.bullpen.JobOptions;
+import io.bullpen.internal.WireFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,9 +36,9 @@ class JobFailuresTest {
     }
 
     private static Job<String> job(String id, int attemptsMade, int attempts) {
-        Job<String> job = Job.fromHash(id, Map.of("name", "charge", "data", "\"x\"", "timestamp", "1",
+        Job<String> job = WireFormat.job(id, Map.of("name", "charge", "data", "\"x\"", "timestamp", "1",
                 "opts", "{\"attempts\":" + attempts + "}"), io.bullpen.internal.JsonCodec.type(String.class));
-        return job.withAttemptsMade(attemptsMade);
+        return WireFormat.withAttemptsMade(job, attemptsMade);
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.bullpen.Job;
 import io.bullpen.JobSpec;
 import io.bullpen.JobState;
 import io.bullpen.Queue;
+import io.bullpen.internal.WireFormat;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
 import java.time.Duration;
@@ -98,7 +99,7 @@ class TakeAheadWorkerTest {
         assertThat(maxBuffered.get()).as("jobs were taken ahead").isPositive();
         assertThat(queue.getJobCounts().active()).isZero();
         for (Job<Integer> job : queue.getJobs(JobState.COMPLETED, 0, 200)) {
-            assertThat(job.rawFields().get("ahd")).isNotEqualTo("1");
+            assertThat(WireFormat.fields(job).get("ahd")).isNotEqualTo("1");
             assertThat(job.attemptsStarted()).isEqualTo(1);
             assertThat(job.processedOn().orElseThrow()).isBeforeOrEqualTo(job.finishedOn().orElseThrow());
         }
@@ -161,7 +162,7 @@ class TakeAheadWorkerTest {
                 Job<Integer> now = queue.getJob(j.id()).orElseThrow();
                 assertThat(now.attemptsStarted()).isZero();
                 assertThat(now.stalledCount()).isZero();
-                assertThat(now.rawFields()).doesNotContainKey("ahd");
+                assertThat(WireFormat.fields(now)).doesNotContainKey("ahd");
             }
             assertThat(buffered).isBetween(1, 5);
         } finally {
@@ -217,7 +218,7 @@ class TakeAheadWorkerTest {
         try {
             for (int i = 0; i < 2; i++) {
                 start(builder().concurrency(3).takeAhead(50).processor(c -> {
-                    if (c.job().rawFields().containsKey("ahd")) {
+                    if (WireFormat.fields(c.job()).containsKey("ahd")) {
                         markedAhead.incrementAndGet();
                     }
                     return 0;

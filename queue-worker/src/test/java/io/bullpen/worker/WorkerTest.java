@@ -9,6 +9,7 @@ import io.bullpen.Job;
 import io.bullpen.JobOptions;
 import io.bullpen.JobState;
 import io.bullpen.Queue;
+import io.bullpen.UnrecoverableJobException;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
 import java.time.Duration;

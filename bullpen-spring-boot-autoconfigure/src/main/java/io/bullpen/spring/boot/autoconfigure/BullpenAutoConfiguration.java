@@ -138,8 +138,8 @@ public class BullpenAutoConfiguration {
     @Conditional(OwnDashboardPort.class)
     Dashboard bullpenDashboard(Bullpen bullpen, BullpenProperties properties) {
         BullpenProperties.Dashboard p = properties.getDashboard();
-        Dashboard dashboard = bullpen.dashboard().port(p.getPort()).host(p.getBindAddress()).token(p.getToken())
-                .readOnly(p.isReadOnly()).build();
+        Dashboard dashboard = bullpen.dashboard(d -> d.port(p.getPort()).host(p.getBindAddress()).token(p.getToken())
+                .readOnly(p.isReadOnly()));
         dashboard.start();
         log.info("Bullpen dashboard at {}{}", dashboard.url(),
                 p.getToken() == null || p.getToken().isBlank() ? " (no bullpen.dashboard.token: actions are off)" : "");

@@ -105,27 +105,27 @@ public final class BullpenWorkers implements SmartLifecycle {
         Method method = AopUtils.selectInvocableMethod(m.method(), bean.getClass());
         ReflectionUtils.makeAccessible(method);
         BullpenProperties.QueueSettings settings = properties.getQueues().get(m.queue());
-        var builder = bullpen.worker(m.queue(), m.dataTypeReference())
-                .closeTimeout(properties.getWorker().getShutdownTimeout());
         Integer concurrency = m.concurrency() != null ? m.concurrency()
                 : settings != null && settings.getConcurrency() != null ? settings.getConcurrency() : null;
-        if (concurrency != null) {
-            builder.concurrency(concurrency);
-        }
-        if (settings != null) {
-            if (settings.getLockDuration() != null) {
-                builder.lockDuration(settings.getLockDuration());
-            }
-            if (settings.getStalledInterval() != null) {
-                builder.stalledInterval(settings.getStalledInterval());
-            }
-            if (settings.getMaxStalledCount() != null) {
-                builder.maxStalledCount(settings.getMaxStalledCount());
-            }
-        }
         boolean context = m.takesContext();
-        return builder.processor((JobContext<Object> ctx) -> invoke(bean, method, context ? ctx : ctx.job().data()))
-                .build().start();
+        return bullpen.worker(m.queue(), m.dataTypeReference(), builder -> {
+            builder.closeTimeout(properties.getWorker().getShutdownTimeout());
+            if (concurrency != null) {
+                builder.concurrency(concurrency);
+            }
+            if (settings != null) {
+                if (settings.getLockDuration() != null) {
+                    builder.lockDuration(settings.getLockDuration());
+                }
+                if (settings.getStalledInterval() != null) {
+                    builder.stalledInterval(settings.getStalledInterval());
+                }
+                if (settings.getMaxStalledCount() != null) {
+                    builder.maxStalledCount(settings.getMaxStalledCount());
+                }
+            }
+            return builder.processor((JobContext<Object> ctx) -> invoke(bean, method, context ? ctx : ctx.job().data()));
+        }).start();
     }
 
     private static Object invoke(Object bean, Method method, Object argument) throws Exception {

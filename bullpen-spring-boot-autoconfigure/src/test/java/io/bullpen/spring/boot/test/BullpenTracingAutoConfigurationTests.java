@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.bullpen.Job;
 import io.bullpen.client.Bullpen;
 import io.bullpen.instrument.Instrumentation;
+import io.bullpen.internal.WireFormat;
 import io.bullpen.spring.boot.autoconfigure.BullpenAutoConfiguration;
 import io.bullpen.spring.boot.autoconfigure.BullpenTracingAutoConfiguration;
 import io.bullpen.testing.BullpenTestContext;
@@ -62,7 +63,7 @@ public abstract class BullpenTracingAutoConfigurationTests {
             assertThat(app.getBean(BullpenTracing.class).processParent()).isEqualTo(BullpenTracing.ProcessParent.PRODUCER);
             assertThat(app.getBeanProvider(Instrumentation.class).stream()).hasAtLeastOneElementOfType(BullpenTracing.class);
             Job<String> job = app.getBean(Bullpen.class).queue("traced", String.class).add("a", "x");
-            assertThat(job.rawFields()).containsKey("tc");
+            assertThat(WireFormat.fields(job)).containsKey("tc");
         });
     }
 

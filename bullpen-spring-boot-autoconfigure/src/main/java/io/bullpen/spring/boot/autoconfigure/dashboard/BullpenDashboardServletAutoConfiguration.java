@@ -1,6 +1,7 @@
 package io.bullpen.spring.boot.autoconfigure.dashboard;
 
 import io.bullpen.client.Bullpen;
+import io.bullpen.dashboard.Dashboard;
 import io.bullpen.dashboard.DashboardHandler;
 import io.bullpen.spring.boot.autoconfigure.BullpenAutoConfiguration;
 import io.bullpen.spring.boot.autoconfigure.BullpenProperties;
@@ -103,7 +104,8 @@ public class BullpenDashboardServletAutoConfiguration {
         } catch (UnknownHostException e) {
             throw new IllegalArgumentException("cannot resolve the server address " + address, e);
         }
-        return bullpen.dashboard().token(p.getToken()).readOnly(p.isReadOnly()).tokenForReads(access::tokenNeeded)
+        return Dashboard.builder(bullpen.redisson()).prefix(bullpen.prefix()).token(p.getToken()).readOnly(p.isReadOnly())
+                .tokenForReads(access::tokenNeeded)
                 .buildHandler(servedOn);
     }
 

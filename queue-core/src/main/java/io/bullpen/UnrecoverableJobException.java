@@ -1,4 +1,4 @@
-package io.bullpen.worker;
+package io.bullpen;
 
 /**
  * Thrown by a processor to fail the job at once, skipping its remaining attempts (for errors a

@@ -1,4 +1,4 @@
-package io.bullpen.worker;
+package io.bullpen;
 
 /** The reason an attempt failed when it ran past its job's {@code timeout}. */
 public class JobTimeoutException extends RuntimeException {
