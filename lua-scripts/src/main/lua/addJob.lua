@@ -58,20 +58,20 @@
 
 local q = {
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker, meta = KEY.meta,
-  events = KEY.events, jobPrefix = ARGV[1], now = tonumber(ARGV[2]), trimLazily = true
+  events = KEY.events, jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now), trimLazily = true
 }
 local idKey = KEY.id
 local results = {}
 -- Trace headers ride as one extra last argument, so a call without them is unchanged.
 local lastJobArg, traceContext = #ARGV, nil
-if (#ARGV - 2) % 11 == 1 then
+if (#ARGV - ARG_FROM.job + 1) % 11 == 1 then
   lastJobArg, traceContext = #ARGV - 1, ARGV[#ARGV]
 end
 
 -- Max sizes first: a call that would overfill a group writes nothing. (No table unless a job
 -- has a group: an add of ungrouped jobs pays nothing for groups.)
 local adding
-for i = 3, lastJobArg, 11 do
+for i = ARG_FROM.job, lastJobArg, 11 do
   local group = ARGV[i + 7]
   if group ~= "" and tonumber(ARGV[i + 4]) <= 0 and (ARGV[i] == "" or redis.call("EXISTS", q.jobPrefix .. ARGV[i]) == 0) then
     adding = adding or {}
@@ -88,7 +88,7 @@ if adding then
   end
 end
 
-for i = 3, lastJobArg, 11 do
+for i = ARG_FROM.job, lastJobArg, 11 do
   local jobId = ARGV[i]
   local name, data, opts = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
   local delay, priority, lifo = tonumber(ARGV[i + 4]), tonumber(ARGV[i + 5]), ARGV[i + 6] == "1"
@@ -120,7 +120,7 @@ for i = 3, lastJobArg, 11 do
   elseif not claimed then
     results[#results + 1] = {owner, 2}
   else
-    local fields = {"name", name, "data", data, "timestamp", ARGV[2]}
+    local fields = {"name", name, "data", data, "timestamp", ARG.now}
     if opts ~= "" then
       fields[#fields + 1] = "opts"
       fields[#fields + 1] = opts
