@@ -95,7 +95,11 @@
     a step: delayed),
     or an error code for a result that
     was rejected and changed nothing: -1 job not found, -2 lock missing (expired or recovered,
-    or the same job twice in one call), -3 lock held by another token. Then the fetch as in
+    or the same job twice in one call), -3 lock held by another token. A record whose lock
+    token is the job's finishedLock (written with every accepted outcome) was applied by an
+    earlier call whose reply was lost (a worker sends a call again after a dropped
+    connection): it changes nothing and answers the job's state now instead (a retried job that
+    another worker took since: waiting). Then the fetch as in
     moveToActive's reply (0, 0, 0, -1, -1, 0 when count = 0).
   Awaited jobs (keepResult): a completed or failed-for-good job that is awaited (outcome suffix,
   or, while meta's awaits > 0, its awaited field) gets result:<id> (JSON, PX ttl), also when
@@ -138,6 +142,8 @@ local outcomes = {}
 -- Deferred to one call each per batch: leases to drop (a held lock means the job is in leases,
 -- the set of active jobs), finished-set adds. The lock field goes at once (releaseLock).
 local leaseIds = {}
+-- Jobs whose record this call accepted: a second record for one of them is rejected, not a repeat.
+local releasedHere = {}
 local setAdds = {[q.completed] = {}, [q.failed] = {}}
 local finishedCount = {completed = 0, failed = 0}
 local policies, policySeen = {}, {}
@@ -182,7 +188,7 @@ local function finish(i, setKey, kind, jobId, keepCount, keepAgeMs, ...)
   end
 end
 
-local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
+local function fail(i, jobKey, jobId, lockToken, value, attemptsMade, keepCount, keepAgeMs)
   -- Cancelled while active (cancelJob set cancel): failed for good, never retried. Read here,
   -- on the failure path only: a completion costs nothing more.
   local cancel = redis.call("HGET", jobKey, "cancel")
@@ -190,9 +196,10 @@ local function fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
     value = "cancelled: " .. cancel
   end
   if startedOn then
-    redis.call("HSET", jobKey, "atm", attemptsMade, "failedReason", value, "processedOn", startedOn, "ahd", "0")
+    redis.call("HSET", jobKey, "atm", attemptsMade, "failedReason", value, "processedOn", startedOn, "ahd", "0",
+      "finishedLock", lockToken)
   else
-    redis.call("HSET", jobKey, "atm", attemptsMade, "failedReason", value)
+    redis.call("HSET", jobKey, "atm", attemptsMade, "failedReason", value, "finishedLock", lockToken)
   end
   local stackLimit = tonumber(ARGV[i + 9])
   if ARGV[i + 8] ~= "" and stackLimit > 0 then
@@ -242,6 +249,7 @@ end
 local function releaseLock(jobKey, jobId)
   redis.call("HDEL", jobKey, "lock")
   leaseIds[#leaseIds + 1] = jobId
+  releasedHere[jobId] = true
 end
 
 -- The record's group: nil = unknown (releaseGroupSlot reads it), false = none.
@@ -286,10 +294,26 @@ while i <= #ARGV do
       redis.call("HDEL", jobKey, "ahd")
     end
   elseif check < 0 then
+    -- The same record sent again (its first call landed but its reply was lost with the
+    -- connection): the job remembers the lock token of the attempt that ended it, and the
+    -- answer is where the job is now (a retried job another worker took since: waiting).
+    -- Inline, not a function: every function a script defines costs each call.
+    local repeated = check ~= -1 and not releasedHere[jobId] and redis.call("HGET", jobKey, "finishedLock") == lockToken
+    if repeated then
+      check = "waiting"
+      for _, s in ipairs({{q.completed, "completed"}, {q.failed, "failed"}, {q.delayed, "delayed"},
+          {q.prioritized, "prioritized"}}) do
+        if redis.call("ZSCORE", s[1], jobId) then
+          check = s[2]
+          break
+        end
+      end
+    end
     outcomes[#outcomes + 1] = check
   elseif outcome == "limited" or outcome == "step" then
     -- The attempt ends without a result: the job goes back in front (limited) or to delayed (step).
     releaseLock(jobKey, jobId)
+    redis.call("HSET", jobKey, "finishedLock", lockToken)
     flushCompleted()
     if started then
       redis.call("HDEL", jobKey, "ahd")
@@ -332,15 +356,17 @@ while i <= #ARGV do
       if value == "null" then
         -- A processor that returned nothing: no field (the event still carries it).
         if startedOn then
-          redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText, "processedOn", startedOn, "ahd", "0")
+          redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText, "processedOn", startedOn, "ahd", "0",
+            "finishedLock", lockToken)
         else
-          redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText)
+          redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText, "finishedLock", lockToken)
         end
       elseif startedOn then
         redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText, "returnValue", value,
-          "processedOn", startedOn, "ahd", "0")
+          "processedOn", startedOn, "ahd", "0", "finishedLock", lockToken)
       else
-        redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText, "returnValue", value)
+        redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText, "returnValue", value,
+          "finishedLock", lockToken)
       end
       if awaitTtl then
         keepResult(q, jobId, awaitTtl, "completed", value)
@@ -353,7 +379,7 @@ while i <= #ARGV do
       end
       outcomes[#outcomes + 1] = "completed"
     else
-      outcomes[#outcomes + 1] = fail(i, jobKey, jobId, value, attemptsMade, keepCount, keepAgeMs)
+      outcomes[#outcomes + 1] = fail(i, jobKey, jobId, lockToken, value, attemptsMade, keepCount, keepAgeMs)
     end
   end
   i = i + stride

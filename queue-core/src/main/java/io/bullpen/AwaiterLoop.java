@@ -20,13 +20,13 @@ import org.redisson.api.stream.StreamMessageId;
 import org.redisson.api.stream.StreamMultiReadArgs;
 import org.redisson.api.stream.StreamReadArgs;
 import org.redisson.client.codec.StringCodec;
-import org.redisson.connection.ConnectionListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link ResultAwaiter}'s one thread and its one small client (at most one blocking
- * connection per process and client):
+ * The {@link ResultAwaiter}'s one thread, reading on the small client the application client's
+ * workers and listeners share ({@link SmallClient}; at most one blocking connection of it per
+ * process and application client):
  * 1. takes new starts: a queue not read yet is read after the start's id, a queue read already
  *    from the smaller of its position and that id (so no event after a registration is skipped);
  * 2. reads the streams of the queues with awaits: one XREAD BLOCK (1 s: Redisson sends less as
@@ -39,7 +39,10 @@ import org.slf4j.LoggerFactory;
  *    then moves each queue's position to the stream's newest id at that call: a stream trimmed
  *    past the position (a gap) costs at most one recheck period, and a backlog is skipped;
  * 5. a queue without awaits is forgotten (read from its next start's id); with nothing pending
- *    for {@link #IDLE_MS} the thread shuts its client down and ends.
+ *    for {@link #IDLE_MS} the thread releases the shared client and ends;
+ * 6. a read that outlived its block time is abandoned, not cancelled (Redisson resets the
+ *    connection of a cancelled blocking call, which the shared client's other users would take
+ *    for a lost server): it ends on the server at its block time.
  */
 final class AwaiterLoop implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(AwaiterLoop.class);
@@ -73,6 +76,7 @@ final class AwaiterLoop implements Runnable {
 
     @Override
     public void run() {
+        SmallClient.Lease lease = null;
         RedissonClient small = null;
         long backoff = 0;
         long lastRecheck = System.nanoTime();
@@ -81,17 +85,18 @@ final class AwaiterLoop implements Runnable {
             while (true) {
                 try {
                     if (small == null) {
-                        small = SmallClient.create(awaiter.app, new ConnectionListener() {
+                        lease = SmallClient.acquire(awaiter.app, new SmallClient.Connections() {
                             @Override
-                            public void onConnect(InetSocketAddress address) {
+                            public void lost(InetSocketAddress address) {
                                 recheckNeeded = true;
                             }
 
                             @Override
-                            public void onDisconnect(InetSocketAddress address) {
+                            public void reconnected(InetSocketAddress address) {
                                 recheckNeeded = true;
                             }
                         });
+                        small = lease.client();
                     }
                     takeStarts();
                     if (awaiter.pending.get() == 0) {
@@ -122,8 +127,8 @@ final class AwaiterLoop implements Runnable {
             }
         } finally {
             awaiter.stopped(this);
-            if (small != null) {
-                small.shutdown(0, 100, TimeUnit.MILLISECONDS);
+            if (lease != null) {
+                lease.close();
             }
         }
     }
@@ -211,7 +216,6 @@ final class AwaiterLoop implements Runnable {
         } catch (java.util.concurrent.ExecutionException e) {
             throw new IllegalStateException(e.getCause());
         } catch (java.util.concurrent.TimeoutException e) {
-            read.cancel(true);
             throw new IllegalStateException("a stream read outlived its block time");
         }
     }

@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Tails one events stream on a thread of its own:
- * 1. on a small client of its own ({@link SmallClient}), so the blocking read never holds a
- *    connection of the application's pool;
+ * 1. on the small client shared by the application client's workers and listeners
+ *    ({@link SmallClient}), so the blocking read never holds a connection of the application's
+ *    pool and no listener starts a Redisson client (threads) of its own;
  * 2. reads with XREAD BLOCK (whole seconds: Redisson sends less than 1 s as "block forever")
  *    from the id of the last entry handed on, never from {@code $}: a read from {@code $} that
  *    times out or is re-sent after a reconnect would skip what was appended in between;
@@ -31,7 +32,9 @@ import org.slf4j.LoggerFactory;
  *    again from its position, so nothing still in the stream is missed;
  * 5. a watchdog abandons a read that outlived its block time by 2 s and reads again (the read
  *    is side-effect free, so a late answer is simply ignored);
- * 6. close ends the wait at once and shuts the small client down without a grace period.
+ * 6. close ends the wait at once and releases the shared client. A read is abandoned, never
+ *    cancelled: Redisson resets the connection of a cancelled blocking call, which the shared
+ *    client's other users would take for a lost server; it ends on the server at its block time.
  * Not API.
  */
 public final class EventReader implements AutoCloseable {
@@ -45,11 +48,10 @@ public final class EventReader implements AutoCloseable {
     private final String streamKey;
     private final BiConsumer<String, Map<String, String>> sink;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
-    private final RedissonClient client;
+    private final SmallClient.Lease lease;
     private final RStream<String, String> stream;
     private final Thread thread;
     private volatile String position;
-    private volatile CompletableFuture<Map<StreamMessageId, Map<String, String>>> pending;
 
     /**
      * Reads a user's starting point ({@code QueueEvents.Builder.lastEventId}).
@@ -89,8 +91,9 @@ public final class EventReader implements AutoCloseable {
     public EventReader(RedissonClient app, String streamKey, String after, BiConsumer<String, Map<String, String>> sink) {
         this.streamKey = streamKey;
         this.sink = sink;
-        this.client = SmallClient.create(app);
-        this.stream = client.getStream(streamKey, StringCodec.INSTANCE);
+        this.lease = SmallClient.acquire(app, new SmallClient.Connections() {
+        });
+        this.stream = lease.client().getStream(streamKey, StringCodec.INSTANCE);
         this.position = after != null ? after : newestOrNull();
         this.thread = new Thread(this::run, "bullpen-events-" + streamKey);
         thread.setDaemon(true);
@@ -160,7 +163,6 @@ public final class EventReader implements AutoCloseable {
         CompletableFuture<Map<StreamMessageId, Map<String, String>>> read = stream.readAsync(
                 StreamReadArgs.greaterThan(parse(position)).count(BATCH).timeout(Duration.ofSeconds(BLOCK_SECONDS)))
                 .toCompletableFuture();
-        pending = read;
         try {
             CompletableFuture.anyOf(read, closed).get(BLOCK_SECONDS * 1000 + WATCHDOG_MS, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -168,11 +170,8 @@ public final class EventReader implements AutoCloseable {
         } catch (ExecutionException e) {
             Throwable cause = ScriptRunner.unwrap(e.getCause());
             throw cause instanceof RuntimeException re ? re : new IllegalStateException(cause);
-        } finally {
-            pending = null;
         }
         if (!read.isDone()) {
-            read.cancel(true);
             return Map.of();
         }
         Map<StreamMessageId, Map<String, String>> entries = read.join();
@@ -209,17 +208,13 @@ public final class EventReader implements AutoCloseable {
 
     /**
      * Stops reading: ends a wait at once, lets an entry being handed on finish (waiting up to
-     * 1 s, unless called from the reader thread itself), then shuts the small client down.
+     * 1 s, unless called from the reader thread itself), then releases the shared client.
      * Idempotent.
      */
     @Override
     public void close() {
         if (!closed.complete(null)) {
             return;
-        }
-        CompletableFuture<?> read = pending;
-        if (read != null) {
-            read.cancel(true);
         }
         if (thread.isAlive() && Thread.currentThread() != thread) {
             try {
@@ -228,8 +223,6 @@ public final class EventReader implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        // A pending XREAD BLOCK would hold a graceful shutdown for its whole block time; nothing
-        // on this client needs draining.
-        client.shutdown(0, 100, TimeUnit.MILLISECONDS);
+        lease.close();
     }
 }

@@ -87,4 +87,10 @@ public final class JobFields {
      * active; a stalled job with "1" never ran, so no stall is counted (recoverStalledJobs).
      */
     public static final String AHEAD = "ahd";
+    /**
+     * The lock token of the attempt whose outcome moveToFinished last accepted (written with the
+     * outcome's own fields). A worker that sends a finish again after its connection dropped is
+     * told the job's state instead of a lost lock when this is its token.
+     */
+    public static final String FINISHED_LOCK = "finishedLock";
 }

@@ -91,14 +91,61 @@ class MoveToFinishedScriptTest {
     }
 
     @Test
-    void lockMissingIsReportedDistinctlyAndARepeatedFinishIsDetected() {
+    void lockMissingIsReportedDistinctly() {
+        // The lock field gone without a finish of this token (recovered, or a renewal found the lease expired).
         activeJob();
-        join(f.scripts.moveToFinished(NOW, fetch(0), complete("a", "w:1", "1", Retention.keepAll())));
+        f.redisson.getMap(f.k.job("a"), org.redisson.client.codec.StringCodec.INSTANCE).fastRemove("lock");
 
-        // A retried call (e.g. the reply was lost) finds the lock gone: it cannot complete twice.
         assertThatThrownBy(() -> join(f.scripts.moveToFinished(NOW, fetch(0), complete("a", "w:1", "1", Retention.keepAll()))))
                 .isInstanceOfSatisfying(LockLostException.class,
                         e -> assertThat(e.reason()).isEqualTo(LockLostException.Reason.MISSING));
+    }
+
+    static Stream<Arguments> repeatedFinishes() {
+        return Stream.of(
+                Arguments.of("completed", complete("a", "w:1", "1", Retention.keepAll()), JobState.COMPLETED),
+                Arguments.of("failed for good", fail("a", "w:1", "boom", 1, 0, false), JobState.FAILED),
+                Arguments.of("retried after a backoff", fail("a", "w:1", "boom", 3, 200, false), JobState.DELAYED),
+                Arguments.of("retried at once", fail("a", "w:1", "boom", 3, 0, false), JobState.WAITING));
+    }
+
+    /**
+     * A worker sends a finish again when its connection dropped before the reply: the first call
+     * may have landed. The repeat changes nothing and answers where the job is, not a lost lock.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("repeatedFinishes")
+    void aFinishSentAgainWithTheSameTokenAnswersTheJobsStateAndChangesNothing(String label, Finish finish,
+                                                                             JobState expected) {
+        activeJob();
+        FinishResult first = join(f.scripts.moveToFinished(NOW, fetch(0), finish));
+        QueueSnapshot before = f.snap();
+
+        FinishResult repeat = join(f.scripts.moveToFinished(NOW + 5, fetch(0), finish));
+
+        assertThat(first.state()).isEqualTo(expected);
+        assertThat(repeat.state()).isEqualTo(expected);
+        QueueSnapshot after = f.snap();
+        assertThat(after.job("a")).isEqualTo(before.job("a")).containsEntry("finishedLock", "w:1");
+        assertThat(after.events()).isEqualTo(before.events());
+        assertThat(after.completed()).isEqualTo(before.completed());
+        assertThat(after.failed()).isEqualTo(before.failed());
+        assertThat(after.delayed()).isEqualTo(before.delayed());
+        assertThat(after.waiting()).isEqualTo(before.waiting());
+        f.assertInvariant();
+    }
+
+    @Test
+    void aRepeatedFinishOfAJobAnotherWorkerTookSinceAnswersWaitingAndLeavesItsLock() {
+        activeJob();
+        join(f.scripts.moveToFinished(NOW, fetch(0), fail("a", "w:1", "boom", 3, 0, false)));
+        RawJob taken = join(f.scripts.moveToActive(NOW + 1, new ScriptTypes.FetchArgs(1, "w2", LOCK_MS, "", 10, 0, 1, 0)))
+                .jobs().get(0);
+
+        FinishResult repeat = join(f.scripts.moveToFinished(NOW + 2, fetch(0), fail("a", "w:1", "boom", 3, 0, false)));
+
+        assertThat(repeat.state()).isEqualTo(JobState.WAITING);
+        assertThat(f.snap().lock("a")).isEqualTo(taken.lockToken());
         assertThat(f.snap().job("a")).containsEntry("atm", "1");
     }
 

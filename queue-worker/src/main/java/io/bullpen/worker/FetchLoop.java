@@ -86,7 +86,10 @@ final class FetchLoop<T, R> implements Runnable {
         try {
             // The jobs start on the Redis client thread, as a finish's next job does: waking this
             // thread first would put one more thread hand-off between a wake-up and the start.
-            result = Futures.join(rt.scripts.moveToActive(rt.now(), rt.fetchArgs(free).withAhead(ahead)).thenApply(fetched -> {
+            // Sent again on the new connection if the connection drops before the reply (InFlightCalls).
+            io.bullpen.internal.ScriptTypes.FetchArgs args = rt.fetchArgs(free).withAhead(ahead);
+            result = Futures.join(rt.calls.call(() -> rt.scripts.moveToActive(rt.now(), args), rt::giveBackLate)
+                    .thenApply(fetched -> {
                 List<RawJob> jobs = fetched.jobs();
                 int forSlots = Math.min(slotsToFill, jobs.size());
                 for (int i = 0; i < forSlots; i++) {

@@ -34,9 +34,13 @@ import org.slf4j.LoggerFactory;
  * batch.
  *
  * <p>A Redis error (not a rejection) is retried alone with backoff, up to {@link #MAX_RETRIES}
- * times: the token check detects a repeat. If it never lands, the lock expires and the job is
- * recovered: at least once. Futures complete on a Redis client thread (or the timer thread for a
- * retry), so what follows them must not block.
+ * times; when the connection comes back, a result waiting out its backoff goes at once. A call
+ * under way when the connection drops is sent again once it is back ({@link InFlightCalls}).
+ * The token check detects a repeat: a record whose first call landed is answered with the job's
+ * state (moveToFinished's {@code finishedLock}), so it counts as recorded, not as a lost lock. If
+ * a result never lands, the lock expires and the job is recovered: at least once. Futures
+ * complete on a Redis client thread (or the timer thread for a retry), so what follows them must
+ * not block.
  *
  * <p>Take-ahead: each call also asks for the jobs the worker should hold beyond its
  * running ones ({@link WorkerRuntime#reserveAhead}); those come after the slots' jobs in the reply
@@ -82,9 +86,27 @@ final class Finisher {
     /** Takes the jobs a call took ahead (to the buffer). */
     private final Consumer<List<RawJob>> takenAhead;
 
+    /** Results waiting out a retry backoff, with the number of their next try. */
+    private final java.util.Map<Pending, Integer> backingOff = new java.util.concurrent.ConcurrentHashMap<>();
+
     Finisher(WorkerRuntime<?, ?> rt, Consumer<List<RawJob>> takenAhead) {
         this.rt = rt;
         this.takenAhead = takenAhead;
+        rt.calls.onReconnect(this::resendBackingOff);
+    }
+
+    /** The connection is back: results waiting out a backoff go now (from the timer thread). */
+    private void resendBackingOff() {
+        for (Pending p : backingOff.keySet()) {
+            Integer retry = backingOff.remove(p);
+            if (retry != null) {
+                try {
+                    rt.scheduler.execute(() -> resend(p, retry));
+                } catch (RejectedExecutionException closed) {
+                    p.done.complete(new Settled(null, null, new IllegalStateException("worker closed"), true));
+                }
+            }
+        }
     }
 
     /** A buffered job's processor started: the next call says so (unless it carries its result). */
@@ -163,7 +185,10 @@ final class Finisher {
         int ahead = rt.reserveAhead();
         long sentAt = System.nanoTime();
         try {
-            rt.scripts.moveToFinished(rt.now(), rt.fetchArgsAfterFinish(next).withAhead(ahead), finishes, startedOn, starts)
+            io.bullpen.internal.ScriptTypes.FetchArgs args = rt.fetchArgsAfterFinish(next).withAhead(ahead);
+            long[] startedOnAll = startedOn;
+            rt.calls.call(() -> rt.scripts.moveToFinished(rt.now(), args, finishes, startedOnAll, starts),
+                            late -> rt.giveBackLate(late.next()))
                     .whenComplete((result, failure) -> {
                         calls.decrementAndGet();
                         rt.takeAhead.roundTrip(System.nanoTime() - sentAt);
@@ -267,9 +292,15 @@ final class Finisher {
 
     private boolean schedule(Pending p, int retry, Throwable cause) {
         long delay = Math.min(5_000, 100L << retry);
+        backingOff.put(p, retry + 1);
         try {
-            rt.scheduler.schedule(() -> resend(p, retry + 1), delay, TimeUnit.MILLISECONDS);
+            rt.scheduler.schedule(() -> {
+                if (backingOff.remove(p) != null) {
+                    resend(p, retry + 1);
+                }
+            }, delay, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closed) {
+            backingOff.remove(p);
             return false;
         }
         log.warn("could not record the result of job {} (retry in {}ms): {}", p.finish.jobId(), delay, cause.toString());
@@ -277,12 +308,7 @@ final class Finisher {
     }
 
     private void resend(Pending p, int retry) {
-        CompletableFuture<FinishResult> call;
-        try {
-            call = resendCall(p).toCompletableFuture();
-        } catch (RuntimeException e) {
-            call = CompletableFuture.failedFuture(e);
-        }
+        CompletableFuture<FinishResult> call = rt.calls.call(() -> resendCall(p));
         call.whenComplete((result, failure) -> {
             if (result != null) {
                 rt.afterFetch(result.next());

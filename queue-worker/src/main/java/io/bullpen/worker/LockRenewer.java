@@ -10,14 +10,28 @@ import org.slf4j.LoggerFactory;
 /**
  * Renews the locks of every attempt in flight with one extendLocks call, every lockDuration / 2.
  * An attempt whose lock could not be renewed (it expired, or another worker holds it) is
- * cancelled and reported once: its result will be rejected by the token check.
+ * cancelled and reported once: its result will be rejected by the token check. A renewal under
+ * way when the connection drops is sent again once it is back ({@link InFlightCalls}); one that
+ * failed meanwhile runs again then, not a whole period later.
  */
 final class LockRenewer<T, R> implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(LockRenewer.class);
     private final WorkerRuntime<T, R> rt;
+    private volatile boolean failed;
 
     LockRenewer(WorkerRuntime<T, R> rt) {
         this.rt = rt;
+    }
+
+    /** The connection is back: a renewal that failed while it was away runs now (on the timer thread). */
+    void afterReconnect() {
+        if (failed && rt.running()) {
+            try {
+                rt.scheduler.execute(this);
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                // the worker is closing
+            }
+        }
     }
 
     @Override
@@ -39,7 +53,9 @@ final class LockRenewer<T, R> implements Runnable {
             return;
         }
         try {
-            List<String> lost = Futures.join(rt.scripts.extendLocks(rt.now(), rt.settings.lockDuration().toMillis(), tokens));
+            long lockMs = rt.settings.lockDuration().toMillis();
+            List<String> lost = Futures.join(rt.calls.call(() -> rt.scripts.extendLocks(rt.now(), lockMs, tokens)));
+            failed = false;
             for (String id : lost) {
                 io.bullpen.internal.ScriptTypes.RawJob raw = buffered.get(id);
                 if (raw != null && raw.lockToken().equals(tokens.get(id)) && rt.buffer.remove(raw)) {
@@ -58,6 +74,7 @@ final class LockRenewer<T, R> implements Runnable {
                 }
             }
         } catch (RuntimeException e) {
+            failed = true;
             log.warn("could not renew {} lock(s) in queue {}: {}", tokens.size(), rt.settings.queue(), e.toString());
             rt.listener.error(e);
         }

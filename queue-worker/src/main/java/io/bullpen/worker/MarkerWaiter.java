@@ -11,14 +11,14 @@ import java.util.concurrent.TimeUnit;
 import org.redisson.api.RScoredSortedSet;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
-import org.redisson.connection.ConnectionListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * How an idle worker waits without polling:
- * 1. one BZPOPMIN on the queue's marker, on a small client of its own, so a long wait never
- *    holds a connection of the application's pool;
+ * 1. one BZPOPMIN on the queue's marker, on the small client the workers of one application
+ *    client share ({@link SmallClient}), so a long wait never holds a connection of the
+ *    application's pool and no worker starts a Redisson client (threads) of its own;
  * 2. bounded to whole seconds (Redisson sends a timeout under 1 s as "block forever");
  * 3. at most one pop is outstanding for the worker: a pop still pending when a timer woke the
  *    worker is reused;
@@ -31,10 +31,17 @@ import org.slf4j.LoggerFactory;
  * 7. when the small client loses its connection, the pops are cancelled. Redisson would send a
  *    pending pop again on the new connection with its whole timeout while it ends it
  *    client-side at the first deadline, and that stray pop took the signal meant for the next
- *    one (a job added 4.5 s after a restart waited 4.7 s). When the connection is back the
- *    worker is woken (it looks at the queue and sends a fresh pop) and logs it once.
+ *    one (a job added 4.5 s after a restart waited 4.7 s). When the connection is back (the
+ *    shared client retries every 100 ms) the worker is woken (it looks at the queue and sends a
+ *    fresh pop) and logs it once. The events also go to the worker's {@link InFlightCalls}.
+ *    For {@link #SETTLE_MS} after a reconnect a wait ends every {@link #LOOK_EVERY_MS} as if
+ *    signalled: the shared pool reconnects its connections one by one, and a pop sent on one
+ *    not back yet was seen to take seconds (Redisson retries its write), while a job added
+ *    meanwhile must start at once.
  * 8. a paused worker (see {@link #pause}) hands back what its last pop takes: the marker goes
- *    back (score 0, "look now") so an unpaused worker of the queue wakes for the job.
+ *    back (score 0, "look now") so an unpaused worker of the queue wakes for the job; so does a
+ *    closed one, whose last pop is left to end by itself (cancelling a pop makes Redisson reset
+ *    its connection, which the other users of the shared client would see as a lost server).
  * Whatever ends the wait, the caller then asks the queue itself: a pop's result is only a hint.
  * {@link #await} says whether a signal ended it (a pop that took the marker, the connection back,
  * close) or only time (the deadline, a pop's block timeout, the watchdog), so a worker that knows
@@ -43,6 +50,10 @@ import org.slf4j.LoggerFactory;
 final class MarkerWaiter implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MarkerWaiter.class);
     private static final long WATCHDOG_MS = 2_000;
+    /** How long after a reconnect the waiter does not trust a pop alone. */
+    static final long SETTLE_MS = 3_000;
+    /** How often the worker looks at the queue meanwhile. */
+    static final long LOOK_EVERY_MS = 200;
 
     private final String workerName;
     private final long blockSeconds;
@@ -57,14 +68,24 @@ final class MarkerWaiter implements AutoCloseable {
     private volatile boolean paused;
     private volatile CompletableFuture<String> pending; // replaced by the fetch thread only
     private long pendingSince;
-    private final RedissonClient client;
+    private volatile long reconnectedAt = Long.MIN_VALUE / 2;
+    private final SmallClient.Lease lease;
+    private final SmallClient.Connections also;
     private final RScoredSortedSet<String> marker;
 
     MarkerWaiter(RedissonClient app, String markerKey, Duration blockTimeout, String workerName) {
+        this(app, markerKey, blockTimeout, workerName, new SmallClient.Connections() {
+        });
+    }
+
+    /** @param also told of the shared client's connection events after this waiter */
+    MarkerWaiter(RedissonClient app, String markerKey, Duration blockTimeout, String workerName,
+                 SmallClient.Connections also) {
         this.workerName = workerName;
         this.blockSeconds = Math.max(1, blockTimeout.toSeconds());
-        this.client = SmallClient.create(app, new Reconnects());
-        this.marker = client.getScoredSortedSet(markerKey, StringCodec.INSTANCE);
+        this.also = also;
+        this.lease = SmallClient.acquire(app, new Reconnects());
+        this.marker = lease.client().getScoredSortedSet(markerKey, StringCodec.INSTANCE);
     }
 
     /**
@@ -93,14 +114,18 @@ final class MarkerWaiter implements AutoCloseable {
         if (deadlineMillis > 0) {
             waitMs = Math.min(waitMs, deadlineMillis - nowMillis);
         }
-        boolean bySignal = waitMs > 0 && awaitWake(waitMs);
+        // Just after a reconnect the pop may sit on a pooled connection still reconnecting: look
+        // at the queue every LOOK_EVERY_MS meanwhile, as if signalled.
+        boolean settling = now - reconnectedAt < SETTLE_MS;
+        boolean capped = settling && waitMs > LOOK_EVERY_MS;
+        boolean bySignal = waitMs > 0 && awaitWake(capped ? LOOK_EVERY_MS : waitMs);
         if (!bySignal) {
             abandonIfStuck(System.currentTimeMillis());
         }
         if (pending != null && pending.isDone()) {
             pending = null;
         }
-        return bySignal;
+        return bySignal || capped;
     }
 
     private void pop(long now) {
@@ -111,6 +136,10 @@ final class MarkerWaiter implements AutoCloseable {
         // Runs on a Redisson I/O thread: only flags and notifies.
         pop.whenComplete((value, error) -> {
             live.remove(pop);
+            if (closed && value != null) {
+                putBack(); // the pop outlived the worker: the signal is another worker's
+                return;
+            }
             if (error instanceof CancellationException || closed) {
                 return; // cancelled here: the connection dropped, or the worker is closing
             }
@@ -206,11 +235,15 @@ final class MarkerWaiter implements AutoCloseable {
         }
     }
 
-    /** Puts the marker back (score 0: "look now"), on the worker's small client, not awaited. */
+    /** Puts the marker back (score 0: "look now"), on the shared small client, not awaited. */
     private void handBack() {
         if (closed) {
             return;
         }
+        putBack();
+    }
+
+    private void putBack() {
         marker.addAsync(0, "0").whenComplete((added, error) -> {
             if (error != null) {
                 log.debug("could not hand back the marker; other workers look at their next timeout", error);
@@ -224,27 +257,30 @@ final class MarkerWaiter implements AutoCloseable {
         signal();
     }
 
+    /**
+     * Ends every wait and releases the shared client (the last user shuts it down, which ends a
+     * pop still outstanding; otherwise it ends at its block timeout and hands back what it takes).
+     */
     @Override
     public void close() {
         wakeForClose();
-        live.forEach(pop -> pop.cancel(true));
-        // A pending BZPOPMIN would hold a graceful shutdown for its whole timeout; nothing on
-        // this client needs draining.
-        client.shutdown(0, 100, TimeUnit.MILLISECONDS);
+        lease.close();
     }
 
-    /** The small client's connection events, on Redisson's I/O threads: flags, logs and notifies only. */
-    private final class Reconnects implements ConnectionListener {
+    /** The shared client's connection events, on Redisson's I/O threads: flags, logs and notifies only. */
+    private final class Reconnects implements SmallClient.Connections {
         @Override
-        public void onConnect(InetSocketAddress addr) {
+        public void reconnected(InetSocketAddress addr) {
             if (lost.remove(addr) && !closed) {
                 log.info("worker {} reconnected to Redis at {}", workerName, address(addr));
+                reconnectedAt = System.currentTimeMillis();
                 signal();
             }
+            also.reconnected(addr);
         }
 
         @Override
-        public void onDisconnect(InetSocketAddress addr) {
+        public void lost(InetSocketAddress addr) {
             if (closed) {
                 return;
             }
@@ -254,6 +290,7 @@ final class MarkerWaiter implements AutoCloseable {
             }
             // Cancelled while the connection is down, a pop is not sent again on the new one.
             live.forEach(pop -> pop.cancel(false));
+            also.lost(addr);
         }
 
         private static String address(InetSocketAddress addr) {

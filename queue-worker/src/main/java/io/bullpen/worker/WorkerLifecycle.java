@@ -67,10 +67,12 @@ final class WorkerLifecycle<T, R> {
                 config.processor, listeners, executor, handoff, scheduler,
                 UUID.randomUUID().toString().substring(0, 13),
                 new SchedulerAdvancer(new SchedulerScripts(config.redisson, keys), s.clock()), config.takeAhead);
-        waiter = new MarkerWaiter(config.redisson, keys.marker(), s.blockTimeout(), s.name());
+        waiter = new MarkerWaiter(config.redisson, keys.marker(), s.blockTimeout(), s.name(), rt.calls);
         runner = new JobRunner<>(rt, new AttemptTimeouts(scheduler, pool, s.concurrency()));
         long renewMs = Math.max(1, s.lockDuration().toMillis() / 2);
-        scheduler.scheduleAtFixedRate(new LockRenewer<>(rt), renewMs, renewMs, TimeUnit.MILLISECONDS);
+        LockRenewer<T, R> renewer = new LockRenewer<>(rt);
+        scheduler.scheduleAtFixedRate(renewer, renewMs, renewMs, TimeUnit.MILLISECONDS);
+        rt.calls.onReconnect(renewer::afterReconnect);
         cancels = new CancelWatcher<>(rt, new CancelScripts(config.redisson, keys));
         scheduler.scheduleWithFixedDelay(cancels, CancelWatcher.INTERVAL_MS, CancelWatcher.INTERVAL_MS, TimeUnit.MILLISECONDS);
         long stalledMs = s.stalledInterval().toMillis();

@@ -30,6 +30,8 @@ final class WorkerRuntime<T, R> {
     /** Take-ahead: how many jobs to hold beyond the running ones, and where they wait. */
     final TakeAhead takeAhead;
     final AheadBuffer buffer = new AheadBuffer();
+    /** Fetch, finish and renewal calls, sent again when the connection drops before their reply. */
+    final InFlightCalls calls = new InFlightCalls();
     private final AtomicLong lastFetch = new AtomicLong();
     private final AtomicLong lastClean = new AtomicLong();
     private final AtomicLong lastStalledScan = new AtomicLong();
@@ -125,6 +127,23 @@ final class WorkerRuntime<T, R> {
             return 0;
         }
         return buffer.reserve(takeAhead.target());
+    }
+
+    /**
+     * The reply of a fetch given up when the connection dropped, which ran after all (Redisson
+     * sent it once its connection was back): its jobs go back to their line unstarted (no stall,
+     * no attempt), since the fetch sent again in its place took the slots.
+     */
+    void giveBackLate(FetchResult late) {
+        for (io.bullpen.internal.ScriptTypes.RawJob job : late.jobs()) {
+            scripts.moveToWait(job.id(), job.lockToken()).whenComplete((ok, error) -> {
+                if (error != null) {
+                    org.slf4j.LoggerFactory.getLogger(Worker.class).info("job {} of queue {}, taken by a fetch "
+                            + "given up, not handed back ({}): it is recovered when its lock expires", job.id(),
+                            settings.queue(), error.toString());
+                }
+            });
+        }
     }
 
     /** Jobs were taken: the next time the queue runs dry is worth announcing. */
