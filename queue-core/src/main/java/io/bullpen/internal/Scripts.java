@@ -91,7 +91,7 @@ public final class Scripts {
      *     (then the call is exactly the plain one)
      */
     public CompletionStage<List<AddResult>> addJob(long now, List<NewJob> jobs, String traceContext) {
-        List<Object> args = baseArgs("addJob", now).into(new ArrayList<>(3 + jobs.size() * 11));
+        List<Object> args = baseArgs("addJob", now).into(new ArrayList<>(3 + jobs.size() * 12));
         for (NewJob j : jobs) {
             args.add(j.customId() == null ? "" : j.customId());
             args.add(j.name());
@@ -99,11 +99,12 @@ public final class Scripts {
             args.add(j.opts());
             args.add(Long.toString(j.delayMs()));
             args.add(Integer.toString(j.priority()));
-            args.add(j.awaitMs() > 0 ? (j.lifo() ? "1@" : "0@") + j.awaitMs() : j.lifo() ? "1" : "0");
+            args.add(j.lifo() ? "1" : "0");
             args.add(j.group() == null ? "" : j.group());
             args.add(j.dedupId() == null ? "" : j.dedupId());
             args.add(Long.toString(j.dedupTtlMs()));
             args.add(j.dedupFlags() == null ? "" : j.dedupFlags());
+            args.add(j.awaitMs() > 0 ? Long.toString(j.awaitMs()) : "");
         }
         if (traceContext != null) {
             args.add(traceContext);
