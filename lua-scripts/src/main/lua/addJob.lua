@@ -28,16 +28,16 @@
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:  job keys are built from it (same slot)
     2 now           epoch millis (the job's timestamp)
-    3 job...        then groups of 11 per job: customId ("" = automatic id), name, data (JSON),
+    3 job...        then groups of 12 per job: customId ("" = automatic id), name, data (JSON),
                     opts (JSON of non-default options, "" = defaults), delayMs, priority,
-                    lifo ("1" or "0"; "1@<ms>" / "0@<ms>" for a job someone awaits, addAndAwait:
-                    stored as awaited = <ms>, how long its finish keeps the result), group ("" =
-                    none; stored as grp), dedupId ("" = none; stored as dedupId), dedupTtlMs (0 =
-                    the key lives until the owner ends), dedupFlags ("d" debounce, "k"
-                    keepLastIfActive, "" = neither)
+                    lifo ("1" or "0"), group ("" = none; stored as grp), dedupId ("" = none;
+                    stored as dedupId), dedupTtlMs (0 = the key lives until the owner ends),
+                    dedupFlags ("d" debounce, "k" keepLastIfActive, "" = neither), awaitMs (""
+                    = nobody awaits the job; for addAndAwait, stored as awaited = <ms>, how long
+                    its finish keeps the result)
     last            only when the call carries trace headers (tracing): one more argument after
                     the groups, the headers (see TraceHeaders), stored as tc on every job the call adds, and
-                    with an add kept by keepLastIfActive (a call without it has exactly 2 + 11 per
+                    with an add kept by keepLastIfActive (a call without it has exactly 2 + 12 per
                     job arguments)
   Returns:
     {{jobId, 1}, ...} one entry per job in order; flag 1 = added, 0 = duplicate custom id,
@@ -58,20 +58,20 @@
 
 local q = {
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker, meta = KEY.meta,
-  events = KEY.events, jobPrefix = ARGV[1], now = tonumber(ARGV[2]), trimLazily = true
+  events = KEY.events, jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now), trimLazily = true
 }
 local idKey = KEY.id
 local results = {}
 -- Trace headers ride as one extra last argument, so a call without them is unchanged.
 local lastJobArg, traceContext = #ARGV, nil
-if (#ARGV - 2) % 11 == 1 then
+if (#ARGV - ARG_FROM.job + 1) % 12 == 1 then
   lastJobArg, traceContext = #ARGV - 1, ARGV[#ARGV]
 end
 
 -- Max sizes first: a call that would overfill a group writes nothing. (No table unless a job
 -- has a group: an add of ungrouped jobs pays nothing for groups.)
 local adding
-for i = 3, lastJobArg, 11 do
+for i = ARG_FROM.job, lastJobArg, 12 do
   local group = ARGV[i + 7]
   if group ~= "" and tonumber(ARGV[i + 4]) <= 0 and (ARGV[i] == "" or redis.call("EXISTS", q.jobPrefix .. ARGV[i]) == 0) then
     adding = adding or {}
@@ -88,14 +88,11 @@ if adding then
   end
 end
 
-for i = 3, lastJobArg, 11 do
+for i = ARG_FROM.job, lastJobArg, 12 do
   local jobId = ARGV[i]
   local name, data, opts = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
   local delay, priority, lifo = tonumber(ARGV[i + 4]), tonumber(ARGV[i + 5]), ARGV[i + 6] == "1"
-  local awaited = #ARGV[i + 6] > 1 and string.sub(ARGV[i + 6], 3)
-  if awaited then
-    lifo = string.sub(ARGV[i + 6], 1, 1) == "1"
-  end
+  local awaited = ARGV[i + 11] ~= "" and ARGV[i + 11]
   local duplicate = false
   if jobId == "" then
     local number = redis.call("INCR", idKey)
@@ -120,7 +117,7 @@ for i = 3, lastJobArg, 11 do
   elseif not claimed then
     results[#results + 1] = {owner, 2}
   else
-    local fields = {"name", name, "data", data, "timestamp", ARGV[2]}
+    local fields = {"name", name, "data", data, "timestamp", ARG.now}
     if opts ~= "" then
       fields[#fields + 1] = "opts"
       fields[#fields + 1] = opts

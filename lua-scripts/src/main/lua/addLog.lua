@@ -15,8 +15,8 @@
 if redis.call("EXISTS", KEY.job) == 0 then
   return -1
 end
-local count = redis.call("RPUSH", KEY.logs, ARGV[1])
-local keep = tonumber(ARGV[2])
+local count = redis.call("RPUSH", KEY.logs, ARG.line)
+local keep = tonumber(ARG.keepLogs)
 if keep == 0 then
   redis.call("DEL", KEY.logs)
   count = 0

@@ -36,11 +36,11 @@
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   schedulers = KEY.schedulers, wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker,
-  meta = KEY.meta, events = KEY.events, jobPrefix = ARGV[1], now = tonumber(ARGV[2])
+  meta = KEY.meta, events = KEY.events, jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now)
 }
 queueContext(q)
-local sKey, schedulerId, expected = KEY.scheduler, ARGV[3], ARGV[4]
-local due, following = tonumber(ARGV[5]), tonumber(ARGV[6])
+local sKey, schedulerId, expected = KEY.scheduler, ARG.schedulerId, ARG.expectedJobId
+local due, following = tonumber(ARG.due), tonumber(ARG.following)
 local current = redis.call("HGET", sKey, "jobId")
 if not current then
   return 0

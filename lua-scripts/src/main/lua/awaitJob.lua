@@ -21,7 +21,7 @@
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:  (job and result:<id> keys are built from it)
     2 ttlMs         how long a kept result lives after the finish (>= the await's timeout)
-    3.. jobId       the jobs to await
+    3 jobId...      the jobs to await
   Returns:
     {newestEventId ("0-0" for an empty stream), then per job two values: status, value}:
     status "pending" (value ""), "completed" (value = return value JSON), "failed" (value =
@@ -31,9 +31,9 @@
 ]]
 --- @include "queueContext"
 
-local q = {jobPrefix = ARGV[1]}
+local q = {jobPrefix = ARG.jobKeyPrefix}
 queueContext(q)
-local ttl = ARGV[2]
+local ttl = ARG.ttlMs
 local newest = redis.call("XREVRANGE", KEY.events, "+", "-", "COUNT", 1)
 local out = {newest[1] and newest[1][1] or "0-0"}
 local function answer(status, value)
@@ -41,7 +41,7 @@ local function answer(status, value)
   out[#out + 1] = value
 end
 
-for i = 3, #ARGV do
+for i = ARG_FROM.jobId, #ARGV do
   local jobId = ARGV[i]
   local jobKey = q.jobPrefix .. jobId
   local job = redis.call("HMGET", jobKey, "name", "returnValue", "failedReason", "awaited")

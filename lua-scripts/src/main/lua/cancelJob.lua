@@ -42,9 +42,9 @@ local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   failed = KEY.failed, events = KEY.events, meta = KEY.meta, marker = KEY.marker,
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, id = KEY.id,
-  metrics = { failed = KEY.metricsFailed }, jobPrefix = ARGV[1], now = tonumber(ARGV[4])
+  metrics = { failed = KEY.metricsFailed }, jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now)
 }
-local jobId, reason = ARGV[2], ARGV[3]
+local jobId, reason = ARG.jobId, ARG.reason
 local jobKey = q.jobPrefix .. jobId
 if redis.call("EXISTS", jobKey) == 0 then
   return -1

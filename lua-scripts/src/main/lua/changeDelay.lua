@@ -40,9 +40,9 @@ local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, leases = KEY.leases,
   completed = KEY.completed, failed = KEY.failed, marker = KEY.marker, meta = KEY.meta, events = KEY.events,
-  jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2]
+  jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now), nowText = ARG.now
 }
-local jobId, delayMs = ARGV[3], tonumber(ARGV[4])
+local jobId, delayMs = ARG.jobId, tonumber(ARG.delayMs)
 local jobKey = q.jobPrefix .. jobId
 if not redis.call("ZSCORE", q.delayed, jobId) then
   if redis.call("EXISTS", jobKey) == 0 then
@@ -51,16 +51,16 @@ if not redis.call("ZSCORE", q.delayed, jobId) then
   return {-5, jobState(q, jobId)}
 end
 local due = q.now + delayMs
-redis.call("HSET", jobKey, "delay", ARGV[4])
+redis.call("HSET", jobKey, "delay", ARG.delayMs)
 if delayMs > 0 then
   addDelayed(q, jobId, due)
-  emitEvent(q, "delayChanged", jobId, "delay", ARGV[4], "due", intText(due))
+  emitEvent(q, "delayChanged", jobId, "delay", ARG.delayMs, "due", intText(due))
   return {0, "delayed"}
 end
 redis.call("ZREM", q.delayed, jobId)
 local ready = redis.call("HMGET", jobKey, "priority", "grp")
 local state = pushReady(q, jobId, tonumber(ready[1]) or 0, false, ready[2])
 signalWorkers(q, 0)
-emitEvent(q, "delayChanged", jobId, "delay", "0", "due", ARGV[2])
+emitEvent(q, "delayChanged", jobId, "delay", "0", "due", ARG.now)
 emitEvent(q, "waiting", jobId, "prev", "delayed")
 return {0, state}

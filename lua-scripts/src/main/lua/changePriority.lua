@@ -39,9 +39,9 @@ local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, leases = KEY.leases,
   completed = KEY.completed, failed = KEY.failed, marker = KEY.marker, meta = KEY.meta, events = KEY.events,
-  jobPrefix = ARGV[1]
+  jobPrefix = ARG.jobKeyPrefix
 }
-local jobId, priority = ARGV[2], tonumber(ARGV[3])
+local jobId, priority = ARG.jobId, tonumber(ARG.priority)
 local jobKey = q.jobPrefix .. jobId
 local group = redis.call("HGET", jobKey, "grp")
 local state
@@ -66,9 +66,9 @@ if not state then
   return {-5, jobState(q, jobId)}
 end
 if priority > 0 then
-  redis.call("HSET", jobKey, "priority", ARGV[3])
+  redis.call("HSET", jobKey, "priority", ARG.priority)
 else
   redis.call("HDEL", jobKey, "priority")
 end
-emitEvent(q, "priorityChanged", jobId, "priority", ARGV[3])
+emitEvent(q, "priorityChanged", jobId, "priority", ARG.priority)
 return {0, state}

@@ -14,9 +14,9 @@
   Events:
     none
 ]]
-local jobPrefix = ARGV[1]
+local jobPrefix = ARG.jobKeyPrefix
 local out = {}
-for i = 2, #ARGV do
+for i = ARG_FROM.jobId, #ARGV do
   local reason = redis.call("HGET", jobPrefix .. ARGV[i], "cancel")
   if reason then
     out[#out + 1] = ARGV[i]

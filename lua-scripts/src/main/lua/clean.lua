@@ -33,10 +33,10 @@
 --- @include "emitEvent"
 --- @include "releaseDeduplication"
 
-local q = { events = KEY.events, meta = KEY.meta, jobPrefix = ARGV[1] }
-local source, state = KEY.source, ARGV[2]
-local cutoff = tonumber(ARGV[3]) - tonumber(ARGV[4])
-local cursor, batch, remaining = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local q = { events = KEY.events, meta = KEY.meta, jobPrefix = ARG.jobKeyPrefix }
+local source, state = KEY.source, ARG.state
+local cutoff = tonumber(ARG.now) - tonumber(ARG.graceMs)
+local cursor, batch, remaining = tonumber(ARG.cursor), tonumber(ARG.batch), tonumber(ARG.remaining)
 local cap = batch
 if remaining >= 0 and remaining < cap then
   cap = remaining
@@ -112,7 +112,7 @@ end
 if not done then
   return {removed, cursor}
 end
-local total = tonumber(ARGV[8]) + removed
+local total = tonumber(ARG.total) + removed
 if total > 0 then
   emitEvent(q, "cleaned", nil, "count", total, "state", state)
 end

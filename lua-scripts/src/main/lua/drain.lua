@@ -34,10 +34,10 @@
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
-  events = KEY.events, meta = KEY.meta, marker = KEY.marker, jobPrefix = ARGV[1]
+  events = KEY.events, meta = KEY.meta, marker = KEY.marker, jobPrefix = ARG.jobKeyPrefix
 }
-local withDelayed = ARGV[2] == "1"
-local limit = tonumber(ARGV[3])
+local withDelayed = ARG.delayed == "1"
+local limit = tonumber(ARG.limit)
 local removed = 0
 
 -- Grouped ready jobs: made ready (gin) less those that left (gout).
@@ -98,8 +98,8 @@ end
 if left > 0 then
   return {removed, 1}
 end
-local total = tonumber(ARGV[4]) + removed
+local total = tonumber(ARG.total) + removed
 if total > 0 then
-  emitEvent(q, "cleaned", nil, "count", total, "state", "waiting", "delayed", ARGV[2])
+  emitEvent(q, "cleaned", nil, "count", total, "state", "waiting", "delayed", ARG.delayed)
 end
 return {removed, 0}

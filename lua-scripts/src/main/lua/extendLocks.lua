@@ -21,11 +21,11 @@
 ]]
 --- @include "redisNowMs"
 
-local leases, jobPrefix = KEY.leases, ARGV[1]
+local leases, jobPrefix = KEY.leases, ARG.jobKeyPrefix
 local q = {}
-local now, lockMs = redisNowMs(q), tonumber(ARGV[3])
+local now, lockMs = redisNowMs(q), tonumber(ARG.lockMs)
 local lost = {}
-for i = 4, #ARGV, 2 do
+for i = ARG_FROM.jobId, #ARGV, 2 do
   local jobId, lockToken = ARGV[i], ARGV[i + 1]
   local jobKey = jobPrefix .. jobId
   if redis.call("HGET", jobKey, "lock") == lockToken then

@@ -15,13 +15,13 @@
   Events:
     none
 ]]
-local base = string.sub(ARGV[1], 1, #ARGV[1] - 4)
+local base = string.sub(ARG.jobKeyPrefix, 1, #ARG.jobKeyPrefix - 4)
 local names
-if ARGV[4] == "1" then
-  names = redis.call("ZSCORE", KEY.groups, ARGV[2]) and {ARGV[2]} or {}
+if ARG.one == "1" then
+  names = redis.call("ZSCORE", KEY.groups, ARG.after) and {ARG.after} or {}
 else
-  local from = ARGV[2] == "" and "-" or "(" .. ARGV[2]
-  names = redis.call("ZRANGE", KEY.groups, from, "+", "BYLEX", "LIMIT", 0, tonumber(ARGV[3]))
+  local from = ARG.after == "" and "-" or "(" .. ARG.after
+  names = redis.call("ZRANGE", KEY.groups, from, "+", "BYLEX", "LIMIT", 0, tonumber(ARG.limit))
 end
 local out = {}
 for _, g in ipairs(names) do

@@ -13,6 +13,6 @@
 ]]
 local result = {}
 for _, id in ipairs(redis.call("ZRANGE", KEY.schedulers, 0, -1)) do
-  result[#result + 1] = {id, redis.call("HGETALL", ARGV[1] .. id)}
+  result[#result + 1] = {id, redis.call("HGETALL", ARG.schedulerPrefix .. id)}
 end
 return result

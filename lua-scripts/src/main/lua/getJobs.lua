@@ -19,7 +19,7 @@
   Events:
     none
 ]]
-local order, first, last = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local order, first, last = ARG.order, tonumber(ARG.start), tonumber(ARG["end"])
 local ids
 if order == "list" then
   ids = redis.call("LRANGE", KEY.state, first, last)
@@ -27,7 +27,7 @@ if order == "list" then
   local waitLength = redis.call("LLEN", KEY.state)
   local from, to = math.max(first - waitLength, 0), last < 0 and -1 or last - waitLength
   if last < 0 or to >= 0 then
-    local base, offset = string.sub(ARGV[1], 1, #ARGV[1] - 4), 0
+    local base, offset = string.sub(ARG.jobKeyPrefix, 1, #ARG.jobKeyPrefix - 4), 0
     for _, g in ipairs(redis.call("ZRANGE", KEY.groups, 0, -1)) do
       local jobsKey = base .. "group:" .. g
       local n = redis.call("ZCARD", jobsKey)
@@ -50,6 +50,6 @@ else
 end
 local jobs = {}
 for _, id in ipairs(ids) do
-  jobs[#jobs + 1] = {id, redis.call("HGETALL", ARGV[1] .. id)}
+  jobs[#jobs + 1] = {id, redis.call("HGETALL", ARG.jobKeyPrefix .. id)}
 end
 return jobs

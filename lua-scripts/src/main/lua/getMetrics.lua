@@ -15,11 +15,11 @@
   Events:
     none
 ]]
-local stored = redis.call("HMGET", KEY.meta, "mm:" .. ARGV[1], "mc:" .. ARGV[1])
+local stored = redis.call("HMGET", KEY.meta, "mm:" .. ARG.kind, "mc:" .. ARG.kind)
 if not stored[1] then
   return {-1, 0, {}}
 end
-local count = tonumber(ARGV[2])
+local count = tonumber(ARG.count)
 local older = {}
 if count > 0 then
   older = redis.call("LRANGE", KEY.metrics, 0, count - 1)

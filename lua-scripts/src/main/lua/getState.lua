@@ -17,7 +17,7 @@
   Events:
     none
 ]]
-local jobId = ARGV[2]
+local jobId = ARG.jobId
 if redis.call("ZSCORE", KEY.completed, jobId) then
   return "completed"
 end
@@ -34,8 +34,8 @@ if redis.call("ZSCORE", KEY.leases, jobId) then
   return "active"
 end
 -- A grouped ready job is waiting: its group's ZSET, found from the job's grp field.
-local group = redis.call("HGET", ARGV[1] .. jobId, "grp")
-if group and redis.call("ZSCORE", string.sub(ARGV[1], 1, #ARGV[1] - 4) .. "group:" .. group, jobId) then
+local group = redis.call("HGET", ARG.jobKeyPrefix .. jobId, "grp")
+if group and redis.call("ZSCORE", string.sub(ARG.jobKeyPrefix, 1, #ARG.jobKeyPrefix - 4) .. "group:" .. group, jobId) then
   return "waiting"
 end
 if redis.call("LPOS", KEY.wait, jobId) then

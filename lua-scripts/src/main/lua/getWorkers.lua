@@ -15,7 +15,7 @@
 ]]
 --- @include "dropExpiredWorkers"
 
-local limit = tonumber(ARGV[1])
+local limit = tonumber(ARG.limit)
 local t = redis.call("TIME")
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 

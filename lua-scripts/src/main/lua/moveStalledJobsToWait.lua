@@ -34,7 +34,7 @@ local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, leases = KEY.leases, failed = KEY.failed,
   marker = KEY.marker, meta = KEY.meta, events = KEY.events, metrics = { failed = KEY.metricsFailed },
-  delayed = KEY.delayed, id = KEY.id, jobPrefix = ARGV[1], now = tonumber(ARGV[2])
+  delayed = KEY.delayed, id = KEY.id, jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now)
 }
-local recovered, failed = recoverStalledJobs(q, tonumber(ARGV[3]), tonumber(ARGV[4]))
+local recovered, failed = recoverStalledJobs(q, tonumber(ARG.maxStalled), tonumber(ARG.limit))
 return {recovered, failed}

@@ -59,7 +59,7 @@
 local q = {
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, leases = KEY.leases,
   failed = KEY.failed, marker = KEY.marker, meta = KEY.meta, events = KEY.events, fence = KEY.fence,
-  completed = KEY.completed, id = KEY.id, jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2],
+  completed = KEY.completed, id = KEY.id, jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now), nowText = ARG.now,
   metrics = { completed = KEY.metricsCompleted, failed = KEY.metricsFailed }, schedulers = KEY.schedulers
 }
-return fetchJobs(q, readFetchArgs(3), {})
+return fetchJobs(q, readFetchArgs(ARG), {})

@@ -50,14 +50,14 @@
     9  maxStalled   stalled-count limit
     10 cleanLimit   janitor batch (0 = skip)
     11 ahead        jobs to take beyond count, buffered by the worker (take-ahead; see moveToActive)
-    12.. the finished jobs, one record each, back to back; a record has 8 values for a
+    12 record...    the finished jobs, one record each, back to back; a record has 8 values for a
          limited job, 9 for a completed one or a step and 15 for a failed one (completed jobs need
          no retry settings); a "completed+data" or "failed+data" record (a step job's staged data,
          written with the end of the attempt, then as "completed" / "failed") has one more value
          at its end: the data (JSON):
-    12 jobId        the finished job
-    13 lockToken    the lock token the worker holds for it
-    14 outcome      "completed", "failed" or "limited" (the processor threw RateLimitedException:
+         +0 jobId        the finished job
+         +1 lockToken    the lock token the worker holds for it
+         +2 outcome      "completed", "failed" or "limited" (the processor threw RateLimitedException:
                     see putBackLimited; value is the delay in ms, keepCount the scope "queue" or
                     "group", attemptsMade and keepAgeMs are "") or "step" (the processor asked
                     for a delay: see stepJob; value is the due time in epoch ms, attemptsMade,
@@ -69,23 +69,23 @@
                     started, written as processedOn (completed, failed), and its ahd mark is
                     cleared; "started" (a record of 3 values: jobId, lockToken, "started") says a
                     buffered job's processor started: lock-checked, HDEL ahd, no outcome returned
-    15 attemptsMade the job's attemptsMade when the worker took it ("" = read it here); the
+         +3 attemptsMade the job's attemptsMade when the worker took it ("" = read it here); the
                     worker holds the lock, so nothing else changed it since
-    16 value        completed: return value (JSON); failed: failedReason
-    17 keepCount    retention of the target set: max jobs kept (-1 = all, 0 = none)
-    18 keepAgeMs    retention: max age in millis (-1 = no limit)
-    19 group        the job's group (field grp) as the worker took it: "=" followed by the group
+         +4 value        completed: return value (JSON); failed: failedReason
+         +5 keepCount    retention of the target set: max jobs kept (-1 = all, 0 = none)
+         +6 keepAgeMs    retention: max age in millis (-1 = no limit)
+         +7 group        the job's group (field grp) as the worker took it: "=" followed by the group
                     ("=" alone: no group), or "" = read it here; the worker holds the lock, so
                     it is the job's group now (saves the release of the group slot a read)
-    failed records only:
-    20 stacktrace   one stack trace to append ("" = none)
-    21 stackLimit   how many stack traces to keep (oldest dropped)
-    22 attempts     the job's max attempts
-    23 backoffMs    retry delay in millis (0 = straight back to wait)
-    24 unrecoverable  "1" = fail now whatever attempts are left
-    25 lifo         "1" = a retry to wait runs next
-    last value of a completed (i + 8) or failed (i + 14) record:
-    dedupId         the job's deduplication id as the worker read it at take ("" = none): a job
+         failed records only:
+         +8 stacktrace   one stack trace to append ("" = none)
+         +9 stackLimit   how many stack traces to keep (oldest dropped)
+         +10 attempts     the job's max attempts
+         +11 backoffMs    retry delay in millis (0 = straight back to wait)
+         +12 unrecoverable  "1" = fail now whatever attempts are left
+         +13 lifo         "1" = a retry to wait runs next
+         last value of a completed (+8) or failed (+14) record:
+         dedupId         the job's deduplication id as the worker read it at take ("" = none): a job
                     that completes or fails for good releases it (endDeduplication), with no
                     read for a job without one
   Returns:
@@ -133,7 +133,7 @@
 local q = {
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, leases = KEY.leases,
   failed = KEY.failed, marker = KEY.marker, meta = KEY.meta, events = KEY.events, fence = KEY.fence,
-  completed = KEY.completed, id = KEY.id, jobPrefix = ARGV[1], now = tonumber(ARGV[2]), nowText = ARGV[2],
+  completed = KEY.completed, id = KEY.id, jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now), nowText = ARG.now,
   metrics = { completed = KEY.metricsCompleted, failed = KEY.metricsFailed }, schedulers = KEY.schedulers,
   finishing = true
 }
@@ -163,7 +163,7 @@ local function flushCompleted()
   end
 end
 
--- i: the record's first ARGV index (its retention arguments are at i + 5 and i + 6).
+-- i: the record's first index in ARGV (its retention arguments are at i + 5 and i + 6).
 local function finish(i, setKey, kind, jobId, keepCount, keepAgeMs, ...)
   finishedCount[kind] = finishedCount[kind] + 1
   if keepCount == 0 then
@@ -265,7 +265,7 @@ local strides = {completed = 9, limited = 8, step = 9, failed = 15, ["completed+
   started = 3}
 local withData = {["completed+data"] = "completed", ["failed+data"] = "failed"}
 
-local i = 12
+local i = ARG_FROM.record
 while i <= #ARGV do
   local jobId, lockToken, outcome, value = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 4]
   awaitTtl = nil
@@ -407,8 +407,8 @@ end
 
 local out = {}
 appendCounted(out, outcomes)
-if tonumber(ARGV[3]) > 0 or tonumber(ARGV[11]) > 0 then
-  fetchJobs(q, readFetchArgs(3), out)
+if tonumber(ARG.count) > 0 or tonumber(ARG.ahead) > 0 then
+  fetchJobs(q, readFetchArgs(ARG), out)
   if #leaseIds > 0 then
     signalCapacity(q)
   end

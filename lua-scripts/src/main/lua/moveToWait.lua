@@ -34,18 +34,18 @@
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, marker = KEY.marker, meta = KEY.meta, events = KEY.events,
-  jobPrefix = ARGV[1]
+  jobPrefix = ARG.jobKeyPrefix
 }
-local jobId = ARGV[2]
+local jobId = ARG.jobId
 local jobKey = q.jobPrefix .. jobId
-local lockCheck = checkLock(jobKey, ARGV[3])
+local lockCheck = checkLock(jobKey, ARG.lockToken)
 if lockCheck < 0 then
   return lockCheck
 end
 -- The lock goes, and a job taken ahead (take-ahead) leaves active unmarked, started or not.
 redis.call("HDEL", jobKey, "lock", "ahd")
 redis.call("ZREM", KEY.leases, jobId)
-if ARGV[4] ~= "1" then
+if ARG.started ~= "1" then
   redis.call("HINCRBY", jobKey, "ats", -1)
 end
 local ready = redis.call("HMGET", jobKey, "priority", "grp")

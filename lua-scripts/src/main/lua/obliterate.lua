@@ -45,8 +45,8 @@
 --- @include "removeJobData"
 --- @include "releaseDeduplication"
 
-local jobPrefix, schedulerPrefix = ARGV[1], ARGV[2]
-local force, limit = ARGV[3] == "1", tonumber(ARGV[4])
+local jobPrefix, schedulerPrefix = ARG.jobKeyPrefix, ARG.schedulerKeyPrefix
+local force, limit = ARG.force == "1", tonumber(ARG.limit)
 local q = { jobPrefix = jobPrefix }
 
 local function removeJob(id)

@@ -16,7 +16,7 @@
 --- @include "emitEvent"
 
 local q = { meta = KEY.meta, marker = KEY.marker, events = KEY.events }
-if ARGV[1] == "pause" then
+if ARG.action == "pause" then
   if redis.call("HSETNX", q.meta, "paused", 1) == 0 then
     return 0
   end

@@ -27,9 +27,9 @@
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker, meta = KEY.meta,
-  events = KEY.events, jobPrefix = ARGV[1]
+  events = KEY.events, jobPrefix = ARG.jobKeyPrefix
 }
-local jobId = ARGV[2]
+local jobId = ARG.jobId
 local jobKey = q.jobPrefix .. jobId
 if redis.call("ZREM", q.delayed, jobId) == 0 then
   if redis.call("EXISTS", jobKey) == 0 then

@@ -29,9 +29,9 @@
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker, meta = KEY.meta,
-  events = KEY.events, jobPrefix = ARGV[1]
+  events = KEY.events, jobPrefix = ARG.jobKeyPrefix
 }
-local ids = redis.call("ZRANGE", q.delayed, 0, tonumber(ARGV[2]) - 1)
+local ids = redis.call("ZRANGE", q.delayed, 0, tonumber(ARG.limit) - 1)
 if #ids == 0 then
   return {0, 0}
 end

@@ -35,9 +35,9 @@
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
-  events = KEY.events, meta = KEY.meta, marker = KEY.marker, jobPrefix = ARGV[1]
+  events = KEY.events, meta = KEY.meta, marker = KEY.marker, jobPrefix = ARG.jobKeyPrefix
 }
-local jobId = ARGV[2]
+local jobId = ARG.jobId
 local jobKey = q.jobPrefix .. jobId
 if redis.call("EXISTS", jobKey) == 0 then
   return -1

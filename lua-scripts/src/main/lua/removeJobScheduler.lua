@@ -25,12 +25,12 @@
 --- @include "emitEvent"
 
 local q = { events = KEY.events, meta = KEY.meta }
-if ARGV[3] and redis.call("HGET", KEY.scheduler, "owner") ~= ARGV[3] then
+if ARG.owner and redis.call("HGET", KEY.scheduler, "owner") ~= ARG.owner then
   return 0
 end
 local pending = redis.call("HGET", KEY.scheduler, "jobId")
 if not pending then
-  redis.call("ZREM", KEY.schedulers, ARGV[2])
+  redis.call("ZREM", KEY.schedulers, ARG.schedulerId)
   return 0
 end
 if pending ~= "" then
@@ -43,10 +43,10 @@ if pending ~= "" then
     prev = "waiting"
   end
   if prev then
-    removeJobData(ARGV[1], pending)
+    removeJobData(ARG.jobKeyPrefix, pending)
     emitEvent(q, "removed", pending, "prev", prev)
   end
 end
 redis.call("DEL", KEY.scheduler)
-redis.call("ZREM", KEY.schedulers, ARGV[2])
+redis.call("ZREM", KEY.schedulers, ARG.schedulerId)
 return 1

@@ -28,14 +28,14 @@
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, marker = KEY.marker, meta = KEY.meta, events = KEY.events,
-  jobPrefix = ARGV[1]
+  jobPrefix = ARG.jobKeyPrefix
 }
-local jobId = ARGV[2]
+local jobId = ARG.jobId
 if redis.call("ZREM", KEY.source, jobId) == 0 then
   if redis.call("EXISTS", q.jobPrefix .. jobId) == 0 then
     return -1
   end
   return -5
 end
-retryFinishedJob(q, jobId, ARGV[3])
+retryFinishedJob(q, jobId, ARG.prev)
 return 0

@@ -27,9 +27,9 @@
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   wait = KEY.wait, prioritized = KEY.prioritized, marker = KEY.marker, meta = KEY.meta, events = KEY.events,
-  jobPrefix = ARGV[1]
+  jobPrefix = ARG.jobKeyPrefix
 }
-local ids = redis.call("ZRANGE", KEY.source, 0, tonumber(ARGV[3]) - 1)
+local ids = redis.call("ZRANGE", KEY.source, 0, tonumber(ARG.limit) - 1)
 if #ids == 0 then
   return {0, 0}
 end
@@ -37,7 +37,7 @@ redis.call("ZREMRANGEBYRANK", KEY.source, 0, #ids - 1)
 local retried = 0
 for _, id in ipairs(ids) do
   if redis.call("EXISTS", q.jobPrefix .. id) == 1 then
-    retryFinishedJob(q, id, ARGV[2])
+    retryFinishedJob(q, id, ARG.prev)
     retried = retried + 1
   end
 end

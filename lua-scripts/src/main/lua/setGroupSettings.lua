@@ -37,9 +37,9 @@
 
 local q = {
   meta = KEY.meta, marker = KEY.marker, events = KEY.events, groups = KEY.groups, groupsReady = KEY.groupsReady,
-  groupsLimited = KEY.groupsLimited, jobPrefix = ARGV[1]
+  groupsLimited = KEY.groupsLimited, jobPrefix = ARG.jobKeyPrefix
 }
-local group = ARGV[2]
+local group = ARG.group
 local changed = 0
 -- From now on the take and the finish read each group's settings (groups: G.state); never cleared.
 -- flow: readMeta reads the flow-control fields (gsettings among them) only while it is set.
@@ -47,28 +47,28 @@ redis.call("HSET", q.meta, "gsettings", "1", "flow", "1")
 
 -- One statement per setting: every field name stays a literal (LuaVocabularyTest reads them).
 if group == "" then
-  if ARGV[3] == "" then
+  if ARG.concurrency == "" then
     changed = changed + redis.call("HDEL", q.meta, "g:concurrency")
-  elseif ARGV[3] ~= "-" and redis.call("HGET", q.meta, "g:concurrency") ~= ARGV[3] then
-    redis.call("HSET", q.meta, "g:concurrency", ARGV[3])
+  elseif ARG.concurrency ~= "-" and redis.call("HGET", q.meta, "g:concurrency") ~= ARG.concurrency then
+    redis.call("HSET", q.meta, "g:concurrency", ARG.concurrency)
     changed = 1
   end
-  if ARGV[4] == "" then
+  if ARG.rlMax == "" then
     changed = changed + redis.call("HDEL", q.meta, "g:rl:max")
-  elseif ARGV[4] ~= "-" and redis.call("HGET", q.meta, "g:rl:max") ~= ARGV[4] then
-    redis.call("HSET", q.meta, "g:rl:max", ARGV[4])
+  elseif ARG.rlMax ~= "-" and redis.call("HGET", q.meta, "g:rl:max") ~= ARG.rlMax then
+    redis.call("HSET", q.meta, "g:rl:max", ARG.rlMax)
     changed = 1
   end
-  if ARGV[5] == "" then
+  if ARG.rlPer == "" then
     changed = changed + redis.call("HDEL", q.meta, "g:rl:per")
-  elseif ARGV[5] ~= "-" and redis.call("HGET", q.meta, "g:rl:per") ~= ARGV[5] then
-    redis.call("HSET", q.meta, "g:rl:per", ARGV[5])
+  elseif ARG.rlPer ~= "-" and redis.call("HGET", q.meta, "g:rl:per") ~= ARG.rlPer then
+    redis.call("HSET", q.meta, "g:rl:per", ARG.rlPer)
     changed = 1
   end
-  if ARGV[6] == "" then
+  if ARG.rlBurst == "" then
     changed = changed + redis.call("HDEL", q.meta, "g:rl:burst")
-  elseif ARGV[6] ~= "-" and redis.call("HGET", q.meta, "g:rl:burst") ~= ARGV[6] then
-    redis.call("HSET", q.meta, "g:rl:burst", ARGV[6])
+  elseif ARG.rlBurst ~= "-" and redis.call("HGET", q.meta, "g:rl:burst") ~= ARG.rlBurst then
+    redis.call("HSET", q.meta, "g:rl:burst", ARG.rlBurst)
     changed = 1
   end
   local limited = redis.call("ZRANGE", q.groupsLimited, 0, 999)
@@ -84,46 +84,46 @@ end
 
 local jobsKey, stateKey = groups(q, group)
 local pausedBefore = redis.call("HEXISTS", stateKey, "paused") == 1
-if ARGV[3] == "" then
+if ARG.concurrency == "" then
   changed = changed + redis.call("HDEL", stateKey, "concurrency")
-elseif ARGV[3] ~= "-" and redis.call("HGET", stateKey, "concurrency") ~= ARGV[3] then
-  redis.call("HSET", stateKey, "concurrency", ARGV[3])
+elseif ARG.concurrency ~= "-" and redis.call("HGET", stateKey, "concurrency") ~= ARG.concurrency then
+  redis.call("HSET", stateKey, "concurrency", ARG.concurrency)
   changed = 1
 end
-if ARGV[4] == "" then
+if ARG.rlMax == "" then
   changed = changed + redis.call("HDEL", stateKey, "rl:max")
-elseif ARGV[4] ~= "-" and redis.call("HGET", stateKey, "rl:max") ~= ARGV[4] then
-  redis.call("HSET", stateKey, "rl:max", ARGV[4])
+elseif ARG.rlMax ~= "-" and redis.call("HGET", stateKey, "rl:max") ~= ARG.rlMax then
+  redis.call("HSET", stateKey, "rl:max", ARG.rlMax)
   changed = 1
 end
-if ARGV[5] == "" then
+if ARG.rlPer == "" then
   changed = changed + redis.call("HDEL", stateKey, "rl:per")
-elseif ARGV[5] ~= "-" and redis.call("HGET", stateKey, "rl:per") ~= ARGV[5] then
-  redis.call("HSET", stateKey, "rl:per", ARGV[5])
+elseif ARG.rlPer ~= "-" and redis.call("HGET", stateKey, "rl:per") ~= ARG.rlPer then
+  redis.call("HSET", stateKey, "rl:per", ARG.rlPer)
   changed = 1
 end
-if ARGV[6] == "" then
+if ARG.rlBurst == "" then
   changed = changed + redis.call("HDEL", stateKey, "rl:burst")
-elseif ARGV[6] ~= "-" and redis.call("HGET", stateKey, "rl:burst") ~= ARGV[6] then
-  redis.call("HSET", stateKey, "rl:burst", ARGV[6])
+elseif ARG.rlBurst ~= "-" and redis.call("HGET", stateKey, "rl:burst") ~= ARG.rlBurst then
+  redis.call("HSET", stateKey, "rl:burst", ARG.rlBurst)
   changed = 1
 end
-if ARGV[7] == "" then
+if ARG.maxSize == "" then
   changed = changed + redis.call("HDEL", stateKey, "maxSize")
-elseif ARGV[7] ~= "-" and redis.call("HGET", stateKey, "maxSize") ~= ARGV[7] then
-  redis.call("HSET", stateKey, "maxSize", ARGV[7])
+elseif ARG.maxSize ~= "-" and redis.call("HGET", stateKey, "maxSize") ~= ARG.maxSize then
+  redis.call("HSET", stateKey, "maxSize", ARG.maxSize)
   changed = 1
 end
-if ARGV[8] == "" then
+if ARG.weight == "" then
   changed = changed + redis.call("HDEL", stateKey, "weight")
-elseif ARGV[8] ~= "-" and redis.call("HGET", stateKey, "weight") ~= ARGV[8] then
-  redis.call("HSET", stateKey, "weight", ARGV[8])
+elseif ARG.weight ~= "-" and redis.call("HGET", stateKey, "weight") ~= ARG.weight then
+  redis.call("HSET", stateKey, "weight", ARG.weight)
   changed = 1
 end
-if ARGV[9] == "" then
+if ARG.paused == "" then
   changed = changed + redis.call("HDEL", stateKey, "paused")
-elseif ARGV[9] ~= "-" and redis.call("HGET", stateKey, "paused") ~= ARGV[9] then
-  redis.call("HSET", stateKey, "paused", ARGV[9])
+elseif ARG.paused ~= "-" and redis.call("HGET", stateKey, "paused") ~= ARG.paused then
+  redis.call("HSET", stateKey, "paused", ARG.paused)
   changed = 1
 end
 local pausedNow = redis.call("HEXISTS", stateKey, "paused") == 1

@@ -35,7 +35,7 @@
 --- @include "redisNowMs"
 
 local q = {meta = KEY.meta, marker = KEY.marker}
-local rateMax, ratePer, rateBurst, concurrency, owner = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local rateMax, ratePer, rateBurst, concurrency, owner = ARG.rateMax, ARG.ratePer, ARG.rateBurst, ARG.concurrency, ARG.owner
 local changed = 0
 -- With an owner, a removal takes only a setting that carries that owner's mark.
 local marks = redis.call("HMGET", KEY.meta, "rl:owner", "concurrency:owner", "rl:max", "concurrency")

@@ -14,7 +14,7 @@
     none
 ]]
 local previous = redis.call("HGET", KEY.meta, "eventsMaxLength") or ""
-local eventsMaxLength = ARGV[1]
+local eventsMaxLength = ARG.eventsMaxLength
 if eventsMaxLength ~= "" then
   -- XADD would reject anything else in every later script of the queue: refuse it here.
   if not string.match(eventsMaxLength, "^[1-9]%d*$") or #eventsMaxLength > 19 then

@@ -19,8 +19,8 @@
 ]]
 --- @include "emitEvent"
 
-local q = { completed = KEY.completed, failed = KEY.failed, meta = KEY.meta, events = KEY.events, jobPrefix = ARGV[1] }
-local jobId = ARGV[2]
+local q = { completed = KEY.completed, failed = KEY.failed, meta = KEY.meta, events = KEY.events, jobPrefix = ARG.jobKeyPrefix }
+local jobId = ARG.jobId
 local jobKey = q.jobPrefix .. jobId
 if redis.call("EXISTS", jobKey) == 0 then
   return {-1}
@@ -30,6 +30,6 @@ for _, s in ipairs({{q.completed, "completed"}, {q.failed, "failed"}}) do
     return {-5, s[2]}
   end
 end
-redis.call("HSET", jobKey, "data", ARGV[3])
+redis.call("HSET", jobKey, "data", ARG.data)
 emitEvent(q, "dataUpdated", jobId)
 return {0}

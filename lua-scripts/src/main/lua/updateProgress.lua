@@ -18,6 +18,6 @@
 if redis.call("EXISTS", KEY.job) == 0 then
   return -1
 end
-redis.call("HSET", KEY.job, "progress", ARGV[2])
-emitEvent({ events = KEY.events, meta = KEY.meta }, "progress", ARGV[1], "data", ARGV[2])
+redis.call("HSET", KEY.job, "progress", ARG.progress)
+emitEvent({ events = KEY.events, meta = KEY.meta }, "progress", ARG.jobId, "data", ARG.progress)
 return 0

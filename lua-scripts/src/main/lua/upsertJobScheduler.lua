@@ -51,14 +51,14 @@
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   schedulers = KEY.schedulers, wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker,
-  meta = KEY.meta, events = KEY.events, jobPrefix = ARGV[1], now = tonumber(ARGV[2])
+  meta = KEY.meta, events = KEY.events, jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now)
 }
 queueContext(q)
-local sKey, schedulerId = KEY.scheduler, ARGV[3]
-local owner = ARGV[14]
+local sKey, schedulerId = KEY.scheduler, ARG.schedulerId
+local owner = ARG.owner
 local old = redis.call("HMGET", sKey, "name", "data", "opts", "repeat", "jobId", "priority", "tc")
-if old[1] and old[1] == ARGV[4] and old[2] == ARGV[5] and old[3] == ARGV[6] and old[4] == ARGV[8]
-    and old[6] == ARGV[7] then
+if old[1] and old[1] == ARG.name and old[2] == ARG.data and old[3] == ARG.opts and old[4] == ARG["repeat"]
+    and old[6] == ARG.priority then
   if owner == "" then
     redis.call("HDEL", sKey, "owner")
   else
@@ -81,18 +81,18 @@ if old[5] and old[5] ~= "" then
     emitEvent(q, "removed", pending, "prev", prev)
   end
 end
-redis.call("HSET", sKey, "name", ARGV[4], "data", ARGV[5], "opts", ARGV[6], "priority", ARGV[7], "repeat", ARGV[8],
-    "misfire", ARGV[9], "limit", ARGV[10], "endAt", ARGV[11], "jobId", "")
+redis.call("HSET", sKey, "name", ARG.name, "data", ARG.data, "opts", ARG.opts, "priority", ARG.priority, "repeat", ARG["repeat"],
+    "misfire", ARG.misfire, "limit", ARG.limit, "endAt", ARG.endAt, "jobId", "")
 redis.call("HSETNX", sKey, "iterations", 0)
 if owner == "" then
   redis.call("HDEL", sKey, "owner")
 else
   redis.call("HSET", sKey, "owner", owner)
 end
-if ARGV[15] then
-  redis.call("HSET", sKey, "tc", ARGV[15])
+if ARG.traceContext then
+  redis.call("HSET", sKey, "tc", ARG.traceContext)
 elseif old[7] then
   redis.call("HDEL", sKey, "tc")
 end
-local pending = addSchedulerIteration(q, schedulerId, tonumber(ARGV[12]), tonumber(ARGV[13]))
+local pending = addSchedulerIteration(q, schedulerId, tonumber(ARG.firstDue), tonumber(ARG.following))
 return {1, pending or ""}

@@ -24,11 +24,11 @@
 ]]
 --- @include "dropExpiredWorkers"
 
-local name, ttl = ARGV[1], tonumber(ARGV[3])
+local name, ttl = ARG.name, tonumber(ARG.ttl)
 local t = redis.call("TIME")
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
-local info = cjson.decode(ARGV[2])
+local info = cjson.decode(ARG.info)
 local started = now
 local expiry = redis.call("ZSCORE", KEY.workersSeen, name)
 if expiry and tonumber(expiry) > now then

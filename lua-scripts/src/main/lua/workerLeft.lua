@@ -12,5 +12,5 @@
   Events:
     none
 ]]
-redis.call("ZREM", KEY.workersSeen, ARGV[1])
-return redis.call("HDEL", KEY.workers, ARGV[1])
+redis.call("ZREM", KEY.workersSeen, ARG.name)
+return redis.call("HDEL", KEY.workers, ARG.name)

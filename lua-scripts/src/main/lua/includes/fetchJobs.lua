@@ -17,20 +17,22 @@
 --- @include "removeExpiredJobs"
 --- @include "queueContext"
 
-local function readFetchArgs(firstIndex)
+-- arg: the script's named ARGV (count, token, lockMs, workerName, promoteLimit, stalledLimit,
+-- maxStalled, cleanLimit, ahead), the same names in moveToActive's and moveToFinished's headers.
+local function readFetchArgs(arg)
   return {
-    count = tonumber(ARGV[firstIndex]),
-    countText = ARGV[firstIndex],
-    token = ARGV[firstIndex + 1],
-    lockMs = tonumber(ARGV[firstIndex + 2]),
-    lockMsText = ARGV[firstIndex + 2],
-    worker = ARGV[firstIndex + 3],
-    promoteLimit = tonumber(ARGV[firstIndex + 4]),
-    stalledLimit = tonumber(ARGV[firstIndex + 5]),
-    maxStalled = tonumber(ARGV[firstIndex + 6]),
-    cleanLimit = tonumber(ARGV[firstIndex + 7]),
+    count = tonumber(arg.count),
+    countText = arg.count,
+    token = arg.token,
+    lockMs = tonumber(arg.lockMs),
+    lockMsText = arg.lockMs,
+    worker = arg.workerName,
+    promoteLimit = tonumber(arg.promoteLimit),
+    stalledLimit = tonumber(arg.stalledLimit),
+    maxStalled = tonumber(arg.maxStalled),
+    cleanLimit = tonumber(arg.cleanLimit),
     -- Take-ahead (docs/adr/0003-take-ahead.md): jobs to take beyond count, buffered by the worker ("0" = none).
-    ahead = tonumber(ARGV[firstIndex + 8]) or 0
+    ahead = tonumber(arg.ahead) or 0
   }
 end
 

@@ -87,6 +87,36 @@ public final class ScriptCatalog {
   }
 
   private static final Pattern LUA_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+  private static final Set<String> LUA_KEYWORDS = Set.of("and", "break", "do", "else", "elseif", "end",
+      "false", "for", "function", "goto", "if", "in", "local", "nil", "not", "or", "repeat", "return",
+      "then", "true", "until", "while");
+
+  /**
+   * The generated ARGV names: {@code local ARG = {jobKeyPrefix = ARGV[1], ...}} for the fixed
+   * entries (a Lua keyword as {@code ["repeat"]}), and for a repeated tail ({@code 12 record...})
+   * {@code local ARG_FROM = {record = 12}}, the index it starts at, so a script reads neither a
+   * fixed argument nor the start of its tail by a literal position. Nothing for a script without
+   * ARGV.
+   */
+  static String argNames(ScriptHeader header) {
+    StringBuilder fixed = new StringBuilder();
+    StringBuilder tail = new StringBuilder();
+    for (ScriptHeader.Entry arg : header.argv()) {
+      String name = arg.repeated() ? arg.name().substring(0, arg.name().length() - 3) : arg.name();
+      if (!LUA_NAME.matcher(name).matches()) {
+        continue; // a header problem the lint reports
+      }
+      String field = LUA_KEYWORDS.contains(name) ? "[\"" + name + "\"]" : name;
+      if (arg.repeated()) {
+        tail.append(tail.length() == 0 ? "" : ", ").append(field).append(" = ").append(arg.index());
+      } else {
+        fixed.append(fixed.length() == 0 ? "" : ", ").append(field).append(" = ARGV[").append(arg.index()).append(']');
+      }
+    }
+    String out = fixed.length() == 0 ? "" : "local ARG = {" + fixed + "} -- generated from the header's ARGV\n";
+    return tail.length() == 0 ? out
+        : out + "local ARG_FROM = {" + tail + "} -- where the header's repeated ARGV starts\n";
+  }
 
   private Script load(String name) {
     String file = name + ".lua";
@@ -103,7 +133,7 @@ public final class ScriptCatalog {
   /**
    * Puts {@code local KEY = {wait = KEYS[1], ...}} right after the header block, generated from
    * the header's KEYS names, so scripts say {@code KEY.wait} and never a position: the header is
-   * the one place a key's position is written.
+   * the one place a key's position is written. The same for the ARGV (see {@link #argNames}).
    */
   static String withKeyNames(String text, ScriptHeader header) {
     StringBuilder table = new StringBuilder("local KEY = {");
@@ -116,6 +146,7 @@ public final class ScriptCatalog {
       first = false;
     }
     table.append("} -- generated from the header's KEYS\n");
+    table.append(argNames(header));
     // After the header block's closing line (the parser found one, or load would have failed).
     int at = 0;
     while (at < text.length()) {

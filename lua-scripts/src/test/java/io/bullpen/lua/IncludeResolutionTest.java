@@ -75,6 +75,32 @@ class IncludeResolutionTest {
   }
 
   @Test
+  void theArgTablesNameEveryHeaderArgumentAndWhereTheRepeatedTailStarts() {
+    tree.file("args.lua", """
+        --[[
+          args: a script with named arguments and a repeated tail.
+          KEYS:
+            1 wait          LIST
+          ARGV:
+            1 now           epoch millis
+            2 repeat        a Lua keyword as a name
+            3 record...     the records
+          Returns:
+            nil
+          Events:
+            none
+        ]]
+        return ARG.now
+        """);
+
+    Script script = tree.catalog().get("args");
+
+    assertThat(script.source()).contains("-- generated from the header's KEYS\n"
+        + "local ARG = {now = ARGV[1], [\"repeat\"] = ARGV[2]} -- generated from the header's ARGV\n"
+        + "local ARG_FROM = {record = 3} -- where the header's repeated ARGV starts\nreturn ARG.now\n");
+  }
+
+  @Test
   void includesOnceEvenWhenAskedTwice() {
     tree.include("helper", "local function helper() end\n")
         .script("main", "--- @include \"helper\"\n  ---  @include \"helper\"  \nreturn 1\n");

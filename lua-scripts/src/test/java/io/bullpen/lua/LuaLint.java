@@ -22,6 +22,8 @@ final class LuaLint {
 
   private static final Pattern CONTEXT_FIELD = Pattern.compile("\\bq\\.([A-Za-z_]\\w*)");
 
+  private static final Pattern ARG_NAME = Pattern.compile("\\bARG(?:_FROM)?\\.([A-Za-z_]\\w*)");
+  private static final Pattern ARG_KEYWORD = Pattern.compile("\\bARG(?:_FROM)?\\[\"([A-Za-z_]\\w*)\"\\]");
   private static final Pattern KEY_NAME = Pattern.compile("\\bKEY\\.([A-Za-z_]\\w*)");
 
   private LuaLint() {}
@@ -29,6 +31,13 @@ final class LuaLint {
   /** The names read from the generated KEY table ({@code KEY.wait}), in comment-free code. */
   static Set<String> keyNamesUsed(String code) {
     return all(KEY_NAME, code);
+  }
+
+  /** Argument names a script reads ({@code ARG.now}, {@code ARG["repeat"]}, {@code ARG_FROM.record}), in comment-free code. */
+  static Set<String> argNamesUsed(String code) {
+    Set<String> names = all(ARG_NAME, code);
+    names.addAll(all(ARG_KEYWORD, code));
+    return names;
   }
 
   /** The fields of the context {@code q} that the file's code reads or writes. */

@@ -53,13 +53,16 @@ class ScriptLintTest {
           .as("%s: every KEY.name is a header key", name)
           .satisfies(code -> assertThat(LuaLint.keyNamesUsed(code)).isSubsetOf(
               script.header().keys().stream().map(ScriptHeader.Entry::name).toList()));
-      List<ScriptHeader.Entry> argv = script.header().argv();
-      boolean openEnded = !argv.isEmpty() && argv.get(argv.size() - 1).repeated();
-      if (!openEnded) {
-        soft.assertThat(maxIndex(ARGV_INDEX, own))
-            .as("%s: highest literal ARGV[n] must be a declared argument", name)
-            .isLessThanOrEqualTo(argv.size());
-      }
+      String code = LuaLint.code(script.source().replace(ScriptCatalog.argNames(script.header()), ""));
+      soft.assertThat(code)
+          .as("%s: arguments are named (ARG.now, ARG_FROM.record, generated from the header), never ARGV[n],"
+              + " in the script and its includes", name)
+          .doesNotContainPattern(ARGV_INDEX);
+      List<String> argNames = script.header().argv().stream()
+          .map(e -> e.repeated() ? e.name().substring(0, e.name().length() - 3) : e.name()).toList();
+      soft.assertThat(LuaLint.argNamesUsed(code))
+          .as("%s: every ARG.name and ARG_FROM.name is a header argument", name)
+          .isSubsetOf(argNames);
       soft.assertAll();
     }));
   }
@@ -208,12 +211,4 @@ class ScriptLintTest {
         .orElseThrow(() -> new AssertionError("missing " + relativePath));
   }
 
-  private static int maxIndex(Pattern pattern, String text) {
-    int max = 0;
-    Matcher m = pattern.matcher(text);
-    while (m.find()) {
-      max = Math.max(max, Integer.parseInt(m.group(1)));
-    }
-    return max;
-  }
 }

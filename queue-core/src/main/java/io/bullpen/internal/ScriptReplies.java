@@ -13,16 +13,17 @@ final class ScriptReplies {
     private ScriptReplies() {
     }
 
-    static void fetchArgs(List<Object> args, FetchArgs f) {
-        args.add(Integer.toString(f.count()));
-        args.add(f.token());
-        args.add(Long.toString(f.lockMs()));
-        args.add(f.workerName());
-        args.add(Integer.toString(f.promoteLimit()));
-        args.add(Integer.toString(f.stalledLimit()));
-        args.add(Integer.toString(f.maxStalled()));
-        args.add(Integer.toString(f.cleanLimit()));
-        args.add(Integer.toString(f.ahead()));
+    /** Sets the fetch arguments moveToActive and moveToFinished share, by their header names. */
+    static ScriptArgs.Named fetchArgs(ScriptArgs.Named args, FetchArgs f) {
+        return args.set("count", Integer.toString(f.count()))
+                .set("token", f.token())
+                .set("lockMs", Long.toString(f.lockMs()))
+                .set("workerName", f.workerName())
+                .set("promoteLimit", Integer.toString(f.promoteLimit()))
+                .set("stalledLimit", Integer.toString(f.stalledLimit()))
+                .set("maxStalled", Integer.toString(f.maxStalled()))
+                .set("cleanLimit", Integer.toString(f.cleanLimit()))
+                .set("ahead", Integer.toString(f.ahead()));
     }
 
     /**

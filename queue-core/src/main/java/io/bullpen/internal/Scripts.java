@@ -44,6 +44,7 @@ public final class Scripts {
     private final ScriptRunner runner;
     private final KeyScheme k;
     private final ScriptKeys scriptKeys;
+    private final ScriptArgs scriptArgs = new ScriptArgs();
     private final int addReplicas;
     private final Duration addReplicaTimeout;
     /** When (System.nanoTime) connectedReplicas last found enough replicas; 0 = not since the last miss. */
@@ -90,9 +91,7 @@ public final class Scripts {
      *     (then the call is exactly the plain one)
      */
     public CompletionStage<List<AddResult>> addJob(long now, List<NewJob> jobs, String traceContext) {
-        List<Object> args = new ArrayList<>(3 + jobs.size() * 11);
-        args.add(k.jobPrefix());
-        args.add(Long.toString(now));
+        List<Object> args = baseArgs("addJob", now).into(new ArrayList<>(3 + jobs.size() * 12));
         for (NewJob j : jobs) {
             args.add(j.customId() == null ? "" : j.customId());
             args.add(j.name());
@@ -100,11 +99,12 @@ public final class Scripts {
             args.add(j.opts());
             args.add(Long.toString(j.delayMs()));
             args.add(Integer.toString(j.priority()));
-            args.add(j.awaitMs() > 0 ? (j.lifo() ? "1@" : "0@") + j.awaitMs() : j.lifo() ? "1" : "0");
+            args.add(j.lifo() ? "1" : "0");
             args.add(j.group() == null ? "" : j.group());
             args.add(j.dedupId() == null ? "" : j.dedupId());
             args.add(Long.toString(j.dedupTtlMs()));
             args.add(j.dedupFlags() == null ? "" : j.dedupFlags());
+            args.add(j.awaitMs() > 0 ? Long.toString(j.awaitMs()) : "");
         }
         if (traceContext != null) {
             args.add(traceContext);
@@ -169,9 +169,7 @@ public final class Scripts {
 
     /** moveToActive: takes up to {@code f.count()} jobs (see the script header). */
     public CompletionStage<FetchResult> moveToActive(long now, FetchArgs f) {
-        List<Object> args = new ArrayList<>(10);
-        baseArgs(args, now);
-        fetchArgs(args, f);
+        List<Object> args = fetchArgs(baseArgs("moveToActive", now), f).into(new ArrayList<>(11));
         return runner.<List<Object>>run("moveToActive", ReturnType.LIST, scriptKeys.of("moveToActive"), args.toArray())
                 .thenApply(reply -> fetchResult(reply, new int[] {0}));
     }
@@ -209,9 +207,8 @@ public final class Scripts {
         if (finishes.isEmpty()) {
             throw new IllegalArgumentException("moveToFinished needs at least one result");
         }
-        List<Object> args = new ArrayList<>(11 + 14 * finishes.size() + 3 * started.size());
-        baseArgs(args, now);
-        fetchArgs(args, next);
+        List<Object> args = fetchArgs(baseArgs("moveToFinished", now), next)
+                .into(new ArrayList<>(11 + 14 * finishes.size() + 3 * started.size()));
         FinishRecords.encode(args, finishes, startedOn);
         FinishRecords.encodeStarted(args, started);
         return runner.<List<Object>>run("moveToFinished", ReturnType.LIST, scriptKeys.of("moveToFinished"), args.toArray())
@@ -408,9 +405,9 @@ public final class Scripts {
                 });
     }
 
-    private void baseArgs(List<Object> args, long now) {
-        args.add(k.jobPrefix());
-        args.add(Long.toString(now));
+    /** A job script's arguments by name with the two every job script starts with: the job key prefix and now. */
+    private ScriptArgs.Named baseArgs(String script, long now) {
+        return scriptArgs.named(script).set("jobKeyPrefix", k.jobPrefix()).set("now", Long.toString(now));
     }
 
     /** Throws the exception for a negative code; returns a list reply as is. */

@@ -45,6 +45,21 @@ class AddJobScriptTest {
     }
 
     @Test
+    void anAwaitedJobStoresHowLongItsResultIsKeptAndKeepsItsLifo() {
+        join(f.scripts.addJob(NOW, List.of(plain("a"))));
+        join(f.scripts.addJob(NOW, List.of(
+                new NewJob(null, "first", "null", "", 0, 0, true, null, null, 0, null, 3_600_000),
+                new NewJob(null, "last", "null", "", 0, 0, false, null, null, 0, null, 7_200_000))));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.waiting()).containsExactly("3", "1", "2");
+        assertThat(s.job("2")).containsEntry("awaited", "3600000");
+        assertThat(s.job("3")).containsEntry("awaited", "7200000");
+        assertThat(s.job("1")).doesNotContainKey("awaited");
+        f.assertInvariant();
+    }
+
+    @Test
     void optionsDelayAndPriorityAreStoredOnlyWhenSet() {
         join(f.scripts.addJob(NOW, List.of(new NewJob(null, "x", "null", "{\"attempts\":3}", 500, 7, false))));
 
