@@ -228,16 +228,7 @@ class TrickleLivenessTest {
             }
         });
         assertThat(crashes).isNotEmpty();
-        try {
-            f.assertLive();
-        } catch (AssertionError e) {
-            System.out.println("DEBUG " + f.queue.getJobCounts() + " " + holder.keySet());
-            for (String id : holder.keySet()) {
-                System.out.println("DEBUG " + id + " " + f.queue.getState(id) + " " + f.queue.getJob(id).map(j -> j.rawFields()).orElse(null));
-            }
-            System.out.println("DEBUG " + f.ctx.snapshot(f.queue.name()));
-            throw e;
-        }
+        f.assertLive();
     }
 
     private long running() {
