@@ -46,12 +46,11 @@ class DeduplicationScriptTest {
     }
 
     private static Finish complete(String id, String token, String dedupId) {
-        return new Finish(id, token, true, "null", null, 10, 1, 0, false, false, Retention.keepAll(), -1, null, null, dedupId, null, -1, 0);
+        return new Finish.Completed(id, token, 1, "null", Retention.keepAll(), null, dedupId, null, 0);
     }
 
     private static Finish failForGood(String id, String token, String dedupId, int attempts) {
-        return new Finish(id, token, false, "boom", null, 10, attempts, 0, false, false, Retention.keepAll(), -1, null, null,
-                dedupId, null, -1, 0);
+        return new Finish.Failed(id, token, attempts, "boom", null, 10, Retention.keepAll(), null, dedupId, null, 0);
     }
 
     private String take() {
