@@ -41,6 +41,16 @@
     11 ahead        jobs to take beyond count, buffered by the worker (take-ahead; see moveToActive)
     12 record...    the finished jobs, one record each, back to back: a kind, then that kind's
          fields (Records:; the script reads FIELD.<kind>.<field>, resolved at load from this header)
+         attemptsMade the job's attemptsMade after this attempt; returnValue JSON; reason the failed
+         reason; stacktrace one to append ("" = none), stackLimit how many are kept; keepCount
+         (-1 = all, 0 = none) and keepAgeMs (-1 = no limit) the retention of the target set (a retry's: of
+         failed, for when it is cancelled); group as taken ("" = read it here, "=" = none, "=<g>"); dedupId released
+         when the job ends ("" = none); stagedData a step job's data written with the outcome ("" = none);
+         startedOn when a taken-ahead job's processor started, written as processedOn, its ahd mark
+         cleared ("" = not taken ahead); awaitTtl how long the result is kept for awaiters (keepResult; ""
+         = not awaited at take); delayMs the retry's or put-back's delay; dueAt epoch ms a retry ("" = to
+         wait now) or step is due; lifo "1" = a retry to wait runs next; scope "queue" or "group".
+         "started" says a buffered job's processor started (lock-checked, no outcome returned).
   Records:
     completed: jobId lockToken attemptsMade returnValue keepCount keepAgeMs group dedupId stagedData
       startedOn awaitTtl
@@ -51,16 +61,6 @@
     step: jobId lockToken dueAt stagedData group startedOn
     limited: jobId lockToken delayMs scope group startedOn
     started: jobId lockToken
-    Fields: attemptsMade the job's attemptsMade after this attempt; returnValue JSON; reason the failed
-    reason; stacktrace one to append ("" = none), stackLimit how many are kept; keepCount (-1 = all,
-    0 = none) and keepAgeMs (-1 = no limit) the retention of the target set (a retry's: of failed, for
-    when it is cancelled); group as taken ("" = read it here, "=" = none, "=<g>"); dedupId released
-    when the job ends ("" = none); stagedData a step job's data written with the outcome ("" = none);
-    startedOn when a taken-ahead job's processor started, written as processedOn, its ahd mark
-    cleared ("" = not taken ahead); awaitTtl how long the result is kept for awaiters (keepResult; ""
-    = not awaited at take); delayMs the retry's or put-back's delay; dueAt epoch ms a retry ("" = to
-    wait now) or step is due; lifo "1" = a retry to wait runs next; scope "queue" or "group".
-    "started" says a buffered job's processor started (lock-checked, no outcome returned).
   Returns:
     one flat array: outcomeCount, then one outcome per finished job (none for a "started"
     record), in order: where it went (completed | failed | delayed | waiting | prioritized), or an

@@ -6,6 +6,8 @@
   group is never forgotten in between. Outcome: waiting or prioritized (failed when cancelled).
 ]]
 --- @include "failIfCancelled"
+--- @include "acceptFinish"
+--- @include "releaseGroupSlot"
 --- @include "putBackLimited"
 
 local function finishLimited(q, b, i)

@@ -8,6 +8,13 @@
   waking a worker. Emits retrying (attemptsMade, delay = delayMs, failedReason).
 ]]
 --- @include "finishFailed"
+--- @include "acceptFinish"
+--- @include "landFinished"
+--- @include "writeStagedData"
+--- @include "recordFailure"
+--- @include "releaseGroupSlot"
+--- @include "keepResult"
+--- @include "emitEvent"
 --- @include "addDelayed"
 --- @include "pushReady"
 --- @include "signalWorkers"

@@ -6,6 +6,8 @@
   (failed when cancelled).
 ]]
 --- @include "failIfCancelled"
+--- @include "acceptFinish"
+--- @include "releaseGroupSlot"
 --- @include "stepJob"
 
 local function finishStep(q, b, i)

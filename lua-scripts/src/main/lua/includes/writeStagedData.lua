@@ -4,6 +4,7 @@
   completed entry, see landFinished).
 ]]
 --- @include "landFinished"
+--- @include "emitEvent"
 
 local function writeStagedData(q, b, jobKey, jobId, staged)
   if staged ~= "" then
