@@ -207,7 +207,8 @@ class MoveToFinishedScriptTest {
                                JobState expected) {
         activeJob("atm", Integer.toString(madeBefore));
 
-        FinishResult r = join(f.scripts.moveToFinished(NOW, fetch(0), fail("a", "w:1", "boom", attempts, backoffMs, unrecoverable)));
+        FinishResult r = join(f.scripts.moveToFinished(NOW, fetch(0), fail("a", "w:1", "boom", attempts, backoffMs, unrecoverable,
+                madeBefore)));
 
         assertThat(r.state()).isEqualTo(expected);
         QueueSnapshot s = f.snap();
