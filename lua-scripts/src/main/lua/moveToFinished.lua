@@ -1,16 +1,12 @@
 --[[
-  moveToFinished: a worker reports the outcomes of one or more active jobs it holds the locks
-  for (a busy worker sends the results that piled up while its previous call was in flight, so
-  the per-call costs - script entry, metrics, retention, the fetch's scans - are paid once per
-  batch). The worker decided each outcome; each record is checked (acceptFinish) and applied by
-  the include of its kind, in order: a rejected one (lock lost) does not stop the others. The
-  script only refuses a record or, for a job cancelled while active (field cancel, set by
-  cancelJob), turns a retry, a failure, a limited put-back or a step into failed for good with
-  failedReason "cancelled: <reason>". Then once per call: settleFinishBatch (leases, set adds,
-  retention, metrics), and optionally the next job(s) taken in the same call (see moveToActive).
-  Job keys and per-scheduler hashes are built from jobKeyPrefix (same slot); so are the group
-  sets (groups(q)), which are not KEYS: a call for a queue without groups passes no argument for
-  them (the cost rules hot scripts follow are in docs/adr/0008-lua-cost-rules.md).
+  moveToFinished: a worker reports the outcomes of active jobs it holds the locks for, decided by
+  the worker (a busy worker sends those that piled up during its previous call: per-call costs are
+  paid once per batch). Each record is lock-checked (acceptFinish) and applied by its kind's
+  include, in order; a rejected one does not stop the others. The script only refuses a record, or
+  turns a retry, failure, limited put-back or step of a job cancelled while active (field cancel)
+  into failed for good ("cancelled: <reason>"). Then settleFinishBatch, and optionally the next
+  jobs taken in the same call (see moveToActive). Job keys, scheduler hashes and group sets are
+  built from jobKeyPrefix (same slot; cost rules: docs/adr/0008-lua-cost-rules.md).
 
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait
@@ -41,16 +37,10 @@
     11 ahead        jobs to take beyond count, buffered by the worker (take-ahead; see moveToActive)
     12 record...    the finished jobs, one record each, back to back: a kind, then that kind's
          fields (Records:; the script reads FIELD.<kind>.<field>, resolved at load from this header)
-         attemptsMade the job's attemptsMade after this attempt; returnValue JSON; reason the failed
-         reason; stacktrace one to append ("" = none), stackLimit how many are kept; keepCount
-         (-1 = all, 0 = none) and keepAgeMs (-1 = no limit) the retention of the target set (a retry's: of
-         failed, for when it is cancelled); group as taken ("" = read it here, "=" = none, "=<g>"); dedupId released
-         when the job ends ("" = none); stagedData a step job's data written with the outcome ("" = none);
-         startedOn when a taken-ahead job's processor started, written as processedOn, its ahd mark
-         cleared ("" = not taken ahead); awaitTtl how long the result is kept for awaiters (keepResult; ""
-         = not awaited at take); delayMs the retry's or put-back's delay; dueAt epoch ms a retry ("" = to
-         wait now) or step is due; lifo "1" = a retry to wait runs next; scope "queue" or "group".
-         "started" says a buffered job's processor started (lock-checked, no outcome returned).
+         Field notes (the kinds' includes say more): attemptsMade counts this attempt; "" means none
+         for stacktrace, dedupId, stagedData, startedOn (not taken ahead), awaitTtl (not awaited at
+         take) and a retry's dueAt (to wait now); group "" = read it here, "=" = none, "=<g>";
+         keepCount -1 = all, keepAgeMs -1 = no age limit (a retry's: failed's, if cancelled).
   Records:
     completed: jobId lockToken attemptsMade returnValue keepCount keepAgeMs group dedupId stagedData
       startedOn awaitTtl
@@ -62,21 +52,17 @@
     limited: jobId lockToken delayMs scope group startedOn
     started: jobId lockToken
   Returns:
-    one flat array: outcomeCount, then one outcome per finished job (none for a "started"
-    record), in order: where it went (completed | failed | delayed | waiting | prioritized), or an
-    error code for a record that was rejected and changed nothing: -1 job not found, -2 lock
-    missing (expired or recovered, or the same job twice in one call), -3 lock held by another
-    token. A record whose lock token is the job's finishedLock (written with every accepted
-    outcome) was applied by an earlier call whose reply was lost: it changes nothing and answers
-    the job's state now (a retried job that another worker took since: waiting). Then the fetch
-    as in moveToActive's reply (0, 0, 0, -1, -1, 0 when count = 0).
+    one flat array: outcomeCount, then per record but "started", in order, where the job went
+    (completed | failed | delayed | waiting | prioritized) or, for a rejected record (nothing
+    changed), -1 job not found, -2 lock missing (expired, recovered, or the same job twice in one
+    call), -3 lock held by another token; a record whose token is the job's finishedLock (its first
+    call landed, the reply was lost) answers the job's state now. Then moveToActive's fetch reply
+    (0, 0, 0, -1, -1, 0 when count = 0 and ahead = 0).
   Events:
-    completed (returnValue; consecutive completed jobs of the call share one entry, see
-    landFinished), failed (failedReason, attemptsMade; cancelled = 1 for a cancelled job),
-    retrying (attemptsMade, delay, failedReason), waiting (a limited job, prev = active), delayed
-    (a step: delay, prev = active), dataUpdated (a record with staged data), plus moveToActive's
-    when fetching. After its take, a call that freed slots under a global concurrency wakes one
-    idle worker when jobs and room are left (signalCapacity).
+    completed (returnValue; consecutive ones share an entry, see landFinished), failed (failedReason,
+    attemptsMade; cancelled = 1), retrying (attemptsMade, delay, failedReason), waiting (limited,
+    prev = active), delayed (step: delay, prev = active), dataUpdated (staged data), plus
+    moveToActive's when fetching; a call that freed global slots wakes an idle worker (signalCapacity).
 ]]
 --- @include "finishCompleted"
 --- @include "finishFailed"
@@ -95,16 +81,14 @@ local q = {
   metrics = { completed = KEY.metricsCompleted, failed = KEY.metricsFailed }, schedulers = KEY.schedulers,
   finishing = true
 }
--- The batch, shared by the outcome includes: outcomes in record order; leases to drop and set adds,
--- one call each (settleFinishBatch); jobs accepted here (a second record for one is rejected, not a
--- repeat); retention policies; consecutive completed events, written as one entry (landFinished).
+-- The batch the outcome includes share (acceptFinish, landFinished, settleFinishBatch).
 local b = {outcomes = {}, leaseIds = {}, releasedHere = {}, setAdds = {[q.completed] = {}, [q.failed] = {}},
   finishedCount = {completed = 0, failed = 0}, policies = {}, policySeen = {}, completedIds = {}, returnValues = {}}
 
 local i = ARG_FROM.record
 while i <= #ARGV do
   local kind = ARGV[i]
-  if kind == "completed" then
+  if kind == "completed" then -- the most frequent first
     finishCompleted(q, b, i)
     i = i + STRIDE.completed
   elseif kind == "started" then
