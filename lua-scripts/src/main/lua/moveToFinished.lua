@@ -42,8 +42,7 @@
          take) and a retry's dueAt (to wait now); group "" = read it here, "=" = none, "=<g>";
          keepCount -1 = all, keepAgeMs -1 = no age limit (a retry's: failed's, if cancelled).
   Records:
-    completed: jobId lockToken attemptsMade returnValue keepCount keepAgeMs group dedupId stagedData
-      startedOn awaitTtl
+    completed: jobId lockToken attemptsMade returnValue keepCount keepAgeMs group dedupId stagedData startedOn awaitTtl
     failed: jobId lockToken attemptsMade reason stacktrace stackLimit keepCount keepAgeMs group dedupId
       stagedData startedOn awaitTtl
     retry: jobId lockToken attemptsMade reason stacktrace stackLimit delayMs dueAt lifo group stagedData
