@@ -74,7 +74,7 @@ class GuideTourTest {
         FetchArgs take = new FetchArgs(1, "w", 30_000, "readme", 100, 100, 1);
         String token = Futures.join(scripts.moveToActive(System.currentTimeMillis(), take)).jobs().get(0).lockToken();
         Futures.join(scripts.moveToFinished(System.currentTimeMillis(), take.withCount(0),
-                new Finish(id, token, false, "boom", null, 10, 1, 0, false, false, Retention.keepAll())));
+                new Finish.Failed(id, token, 1, "boom", null, 10, Retention.keepAll(), null, null, null, 0)));
         return id;
     }
 

@@ -45,8 +45,13 @@ final class JobDriver {
 
     /** Fails the attempt: retried after {@code backoffMs} while attempts are left, else failed for good. */
     void fail(RawJob job, String reason, int attempts, long backoffMs) {
-        Futures.join(scripts.moveToFinished(System.currentTimeMillis(), TAKE_ONE.withCount(0), new Finish(job.id(),
-                job.lockToken(), false, reason, null, 10, attempts, backoffMs, false, false, Retention.keepAll())));
+        int attemptsMade = job.attemptsMade() + 1;
+        Finish finish = attemptsMade >= attempts
+                ? new Finish.Failed(job.id(), job.lockToken(), attemptsMade, reason, null, 10, Retention.keepAll(), null,
+                        null, null, 0)
+                : new Finish.Retry(job.id(), job.lockToken(), attemptsMade, reason, null, 10, backoffMs, false, null, null,
+                        Retention.keepAll(), null, 0);
+        Futures.join(scripts.moveToFinished(System.currentTimeMillis(), TAKE_ONE.withCount(0), finish));
     }
 
     /** Lets an active job's lock lapse as if its worker died, and recovers it as the stalled check would. */
@@ -89,7 +94,7 @@ final class JobDriver {
     }
 
     private void complete(String id, String lockToken, String returnValueJson) {
-        Futures.join(scripts.moveToFinished(System.currentTimeMillis(), TAKE_ONE.withCount(0), new Finish(id, lockToken,
-                true, returnValueJson, null, 10, 1, 0, false, false, Retention.keepAll())));
+        Futures.join(scripts.moveToFinished(System.currentTimeMillis(), TAKE_ONE.withCount(0), new Finish.Completed(id,
+                lockToken, 1, returnValueJson, Retention.keepAll(), null, null, null, 0)));
     }
 }

@@ -66,8 +66,10 @@ class QueueAdminTest {
     private List<String> finish(int n, boolean completed) {
         List<String> ids = new ArrayList<>();
         for (RawJob job : take(n)) {
-            Finish f = new Finish(job.id(), job.lockToken(), completed, completed ? "1" : "boom", null, 10, 1, 0, false,
-                    false, Retention.keepAll());
+            Finish f = completed
+                    ? new Finish.Completed(job.id(), job.lockToken(), 1, "1", Retention.keepAll(), null, null, null, 0)
+                    : new Finish.Failed(job.id(), job.lockToken(), 1, "boom", null, 10, Retention.keepAll(), null, null,
+                            null, 0);
             Futures.join(scripts.moveToFinished(clock.millis(), new FetchArgs(0, "w", 30_000, "worker", 0, 0, 1), f));
             ids.add(job.id());
         }

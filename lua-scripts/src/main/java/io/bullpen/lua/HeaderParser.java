@@ -14,6 +14,11 @@ final class HeaderParser {
 
   private static final Pattern ENTRY = Pattern.compile("^\\s+(\\d+)\\s+(\\S+)\\s*(.*)$");
   private static final List<String> SECTIONS = List.of("KEYS", "ARGV", "Returns", "Events");
+  /** Optional sections: {@code Records:} lays out the kinds of a repeated ARGV tail. */
+  private static final List<String> OPTIONAL = List.of("Records");
+  /** A record kind's line: {@code kind: field field ...}; further lines continue its fields. */
+  private static final Pattern RECORD = Pattern.compile("^([A-Za-z_][A-Za-z0-9_]*):\\s*(.*)$");
+  private static final Pattern FIELD_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
   private final String fileName;
   private final List<String> problems = new ArrayList<>();
@@ -88,6 +93,7 @@ final class HeaderParser {
         entries("ARGV"),
         text("Returns"),
         text("Events"),
+        records(),
         problems);
   }
 
@@ -103,7 +109,50 @@ final class HeaderParser {
     }
   }
 
+  /**
+   * The {@code Records:} section: per kind, its field names in record order (the kind itself is
+   * the record's first value). Empty when the script has no such section.
+   */
+  private Map<String, List<String>> records() {
+    Section section = sections.get("Records");
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    if (section == null) {
+      return out;
+    }
+    List<String> current = null;
+    for (String line : section.text) {
+      Matcher m = RECORD.matcher(line);
+      String fields = line;
+      if (m.matches()) {
+        current = new ArrayList<>();
+        if (out.putIfAbsent(m.group(1), current) != null) {
+          problems.add("Records: duplicate kind '" + m.group(1) + "'");
+        }
+        fields = m.group(2);
+      } else if (current == null) {
+        problems.add("Records: text before the first 'kind:' line: '" + line + "'");
+        continue;
+      }
+      for (String field : fields.trim().split("\\s+")) {
+        if (field.isEmpty()) {
+          continue;
+        }
+        if (!FIELD_NAME.matcher(field).matches() || current.contains(field)) {
+          problems.add("Records: bad or duplicate field '" + field + "'");
+        }
+        current.add(field);
+      }
+    }
+    out.replaceAll((kind, fields) -> List.copyOf(fields));
+    return out;
+  }
+
   private static String sectionTitle(String trimmed) {
+    for (String title : OPTIONAL) {
+      if (trimmed.equals(title + ":")) {
+        return title;
+      }
+    }
     for (String title : SECTIONS) {
       if (trimmed.equals(title + ":")) {
         return title;

@@ -127,7 +127,45 @@ public final class ScriptCatalog {
     }
     ScriptHeader header = ScriptHeader.parse(name, text);
     IncludeExpander.Result expanded = IncludeExpander.expand(source, file, text);
-    return new Script(name, withKeyNames(expanded.text(), header), header, expanded.includes());
+    return new Script(name, withRecordFields(name, withKeyNames(expanded.text(), header), header), header,
+        expanded.includes());
+  }
+
+  private static final Pattern RECORD_TOKEN =
+      Pattern.compile("\\b(?:FIELD\\.([A-Za-z_][A-Za-z0-9_]*)\\.([A-Za-z_][A-Za-z0-9_]*)|STRIDE\\.([A-Za-z_][A-Za-z0-9_]*))");
+
+  /**
+   * Resolves the record layout of the header's {@code Records:} section where the script names it:
+   * {@code FIELD.<kind>.<field>} becomes the field's offset from the record's start (the kind is at
+   * 0) and {@code STRIDE.<kind>} the record's length. Resolved here, at load, rather than as a Lua
+   * table: a table of the layouts, built on every call, cost more than reading the fields
+   * (docs/adr/0012-finish-records.md).
+   *
+   * @throws IllegalArgumentException naming the script and the token for a kind or field the
+   *     header does not declare
+   */
+  static String withRecordFields(String script, String text, ScriptHeader header) {
+    java.util.regex.Matcher m = RECORD_TOKEN.matcher(text);
+    StringBuilder out = new StringBuilder(text.length());
+    while (m.find()) {
+      String kind = m.group(1) != null ? m.group(1) : m.group(3);
+      java.util.List<String> fields = header.records().get(kind);
+      int value;
+      if (fields == null) {
+        value = -1;
+      } else if (m.group(3) != null) {
+        value = fields.size() + 1;
+      } else {
+        value = fields.indexOf(m.group(2)) + 1;
+      }
+      if (value <= 0) {
+        throw new IllegalArgumentException("script '" + script + "': " + m.group()
+            + " names no record kind or field of its header's Records: section");
+      }
+      m.appendReplacement(out, Integer.toString(value));
+    }
+    m.appendTail(out);
+    return out.toString();
   }
 
   /**

@@ -52,6 +52,7 @@ public final class ScriptHeader {
   private final List<Entry> argv;
   private final String returns;
   private final String events;
+  private final java.util.Map<String, List<String>> records;
   private final List<String> problems;
 
   ScriptHeader(
@@ -61,6 +62,7 @@ public final class ScriptHeader {
       List<Entry> argv,
       String returns,
       String events,
+      java.util.Map<String, List<String>> records,
       List<String> problems) {
     this.name = name;
     this.description = description;
@@ -68,6 +70,7 @@ public final class ScriptHeader {
     this.argv = List.copyOf(argv);
     this.returns = returns;
     this.events = events;
+    this.records = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(records));
     this.problems = List.copyOf(problems);
   }
 
@@ -138,6 +141,18 @@ public final class ScriptHeader {
    */
   public String events() {
     return events;
+  }
+
+  /**
+   * The layouts of the records in a repeated ARGV tail, from the optional {@code Records:}
+   * section ({@code kind: field field ...}): a record is its kind, then its fields in this order,
+   * so a field's offset from the record's start is its index here plus one and the record's
+   * length is the number of fields plus one.
+   *
+   * @return field names by record kind, in header order; empty without a {@code Records:} section
+   */
+  public java.util.Map<String, List<String>> records() {
+    return records;
   }
 
   /**

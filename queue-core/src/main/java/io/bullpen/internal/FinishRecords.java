@@ -3,86 +3,97 @@ package io.bullpen.internal;
 import io.bullpen.internal.ScriptTypes.Finish;
 import java.util.List;
 
-/** Encodes moveToFinished's result records into ARGV; the record layouts are in moveToFinished.lua. */
+/**
+ * Encodes moveToFinished's records into ARGV, one per outcome, each field set by the name the
+ * script's header gives it ({@code Records:}, read through {@link ScriptArgs}): the header is
+ * the one place a field's position is written.
+ */
 final class FinishRecords {
+    private static final String SCRIPT = "moveToFinished";
+
     private FinishRecords() {
     }
 
-    /** Appends one record per result, in order. */
-    static void encode(List<Object> args, List<Finish> finishes) {
-        encode(args, finishes, null);
-    }
-
     /**
-     * Appends one record per result, in order; a taken-ahead job's outcome carries when its
-     * processor started ({@code startedOn[i]} > 0: suffix "~ms").
+     * Appends one record per outcome, in order.
+     *
+     * @param now the call's now (epoch ms): a delayed retry is due at now + its delay
+     * @param startedOn per outcome, when a taken-ahead job's processor started (epoch ms, > 0),
+     *     else 0; null = no job was taken ahead
      */
-    static void encode(List<Object> args, List<Finish> finishes, long[] startedOn) {
-        // A completed result needs no retry settings: 9 values instead of 15 (fewer arguments
-        // to encode and for the script to read); the record layouts are in moveToFinished.lua.
+    static void encode(ScriptArgs layouts, List<Object> args, List<Finish> finishes, long now, long[] startedOn) {
         for (int i = 0; i < finishes.size(); i++) {
-            Finish f = finishes.get(i);
-            String ahead = startedOn == null || startedOn[i] <= 0 ? "" : "~" + startedOn[i];
-            if (f.limited()) {
-                args.add(f.jobId());
-                args.add(f.lockToken());
-                args.add("limited" + ahead);
-                args.add("");
-                args.add(f.value());
-                args.add(f.limitScope());
-                args.add("");
-                args.add(groupArg(f.group()));
-                continue;
-            }
-            if (f.step()) {
-                args.add(f.jobId());
-                args.add(f.lockToken());
-                args.add("step" + ahead);
-                args.add("");
-                args.add(Long.toString(f.stepDueMs()));
-                args.add("");
-                args.add("");
-                args.add(groupArg(f.group()));
-                args.add(f.stagedData() == null ? "" : f.stagedData());
-                continue;
-            }
-            args.add(f.jobId());
-            args.add(f.lockToken());
-            String outcome = f.stagedData() != null ? (f.completed() ? "completed+data" : "failed+data")
-                    : f.completed() ? "completed" : "failed";
-            outcome += ahead;
-            args.add(f.awaitMs() > 0 ? outcome + "@" + f.awaitMs() : outcome);
-            args.add(f.attemptsMade() < 0 ? "" : Integer.toString(f.attemptsMade()));
-            args.add(f.value() == null ? "" : f.value());
-            args.add(Integer.toString(f.retention().count()));
-            args.add(Long.toString(f.retention().maxAgeMillis()));
-            args.add(groupArg(f.group()));
-            if (!f.completed()) {
-                args.add(f.stacktrace() == null ? "" : f.stacktrace());
-                args.add(Integer.toString(f.stackLimit()));
-                args.add(Integer.toString(f.attempts()));
-                args.add(Long.toString(f.backoffMs()));
-                args.add(f.unrecoverable() ? "1" : "0");
-                args.add(f.lifo() ? "1" : "0");
-            }
-            args.add(f.dedupId() == null ? "" : f.dedupId());
-            if (f.stagedData() != null) {
-                args.add(f.stagedData());
-            }
+            String started = startedOn == null || startedOn[i] <= 0 ? "" : Long.toString(startedOn[i]);
+            record(layouts, finishes.get(i), now).set("startedOn", started).into(args);
         }
     }
 
-    /** Appends a "started" record (3 values) per buffered job whose processor started. */
-    static void encodeStarted(List<Object> args, List<ScriptTypes.Started> started) {
+    private static ScriptArgs.Record record(ScriptArgs layouts, Finish finish, long now) {
+        if (finish instanceof Finish.Completed c) {
+            return layouts.record(SCRIPT, "completed")
+                    .set("jobId", c.jobId()).set("lockToken", c.lockToken())
+                    .set("attemptsMade", Integer.toString(c.attemptsMade()))
+                    .set("returnValue", c.returnValue() == null ? "" : c.returnValue())
+                    .set("keepCount", Integer.toString(c.retention().count()))
+                    .set("keepAgeMs", Long.toString(c.retention().maxAgeMillis()))
+                    .set("group", groupArg(c.group())).set("dedupId", orEmpty(c.dedupId()))
+                    .set("stagedData", orEmpty(c.stagedData())).set("awaitTtl", ttl(c.awaitMs()));
+        }
+        if (finish instanceof Finish.Failed f) {
+            return layouts.record(SCRIPT, "failed")
+                    .set("jobId", f.jobId()).set("lockToken", f.lockToken())
+                    .set("attemptsMade", Integer.toString(f.attemptsMade()))
+                    .set("reason", orEmpty(f.reason())).set("stacktrace", orEmpty(f.stacktrace()))
+                    .set("stackLimit", Integer.toString(f.stackLimit()))
+                    .set("keepCount", Integer.toString(f.retention().count()))
+                    .set("keepAgeMs", Long.toString(f.retention().maxAgeMillis()))
+                    .set("group", groupArg(f.group())).set("dedupId", orEmpty(f.dedupId()))
+                    .set("stagedData", orEmpty(f.stagedData())).set("awaitTtl", ttl(f.awaitMs()));
+        }
+        if (finish instanceof Finish.Retry r) {
+            return layouts.record(SCRIPT, "retry")
+                    .set("jobId", r.jobId()).set("lockToken", r.lockToken())
+                    .set("attemptsMade", Integer.toString(r.attemptsMade()))
+                    .set("reason", orEmpty(r.reason())).set("stacktrace", orEmpty(r.stacktrace()))
+                    .set("stackLimit", Integer.toString(r.stackLimit()))
+                    .set("delayMs", Long.toString(r.delayMs()))
+                    .set("dueAt", r.delayMs() > 0 ? Long.toString(now + r.delayMs()) : "")
+                    .set("lifo", r.lifo() ? "1" : "0").set("group", groupArg(r.group()))
+                    .set("stagedData", orEmpty(r.stagedData()))
+                    .set("keepCount", Integer.toString(r.retention().count()))
+                    .set("keepAgeMs", Long.toString(r.retention().maxAgeMillis()))
+                    .set("dedupId", orEmpty(r.dedupId())).set("awaitTtl", ttl(r.awaitMs()));
+        }
+        if (finish instanceof Finish.Step s) {
+            return layouts.record(SCRIPT, "step")
+                    .set("jobId", s.jobId()).set("lockToken", s.lockToken())
+                    .set("dueAt", Long.toString(s.dueMs())).set("stagedData", orEmpty(s.stagedData()))
+                    .set("group", groupArg(s.group()));
+        }
+        Finish.Limited l = (Finish.Limited) finish;
+        return layouts.record(SCRIPT, "limited")
+                    .set("jobId", l.jobId()).set("lockToken", l.lockToken())
+                    .set("delayMs", Long.toString(l.delayMs())).set("scope", l.groupScope() ? "group" : "queue")
+                .set("group", groupArg(l.group()));
+    }
+
+    /** Appends a "started" record per buffered job whose processor started. */
+    static void encodeStarted(ScriptArgs layouts, List<Object> args, List<ScriptTypes.Started> started) {
         for (ScriptTypes.Started st : started) {
-            args.add(st.jobId());
-            args.add(st.lockToken());
-            args.add("started");
+            layouts.record(SCRIPT, "started").set("jobId", st.jobId()).set("lockToken", st.lockToken()).into(args);
         }
     }
 
-        /** A finish record's group: "" = the script reads it, "=" = none, "=" + the group. */
+    /** A record's group: "" = the script reads it, "=" = none, "=" + the group. */
     static String groupArg(String group) {
         return group == null ? "" : "=" + group;
+    }
+
+    private static String orEmpty(String s) {
+        return s == null ? "" : s;
+    }
+
+    private static String ttl(long awaitMs) {
+        return awaitMs > 0 ? Long.toString(awaitMs) : "";
     }
 }

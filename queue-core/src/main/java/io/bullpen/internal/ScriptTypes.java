@@ -133,186 +133,254 @@ public final class ScriptTypes {
     }
 
     /**
-     * The outcome of an active job for moveToFinished.
-     *
-     * @param jobId the job
-     * @param lockToken the token the worker holds
-     * @param completed true for success, false for failure
-     * @param value return value JSON (completed) or failed reason (failed)
-     * @param stacktrace one stack trace to record, or null
-     * @param stackLimit stack traces kept
-     * @param attempts the job's max attempts
-     * @param backoffMs retry delay (0 = straight back to wait)
-     * @param unrecoverable fail now whatever attempts are left
-     * @param lifo a retry to wait runs next
-     * @param retention retention of the set the job lands in
-     * @param attemptsMade the job's attemptsMade when it was taken (the lock holder's view, which
-     *     nothing else changes while the lock is held), or -1 to have the script read it: knowing
-     *     it saves the script a command per job
-     * @param limitScope null for a completed or failed attempt; "queue" or "group" for a processor
-     *     that threw {@code RateLimitedException} (value is then the delay in ms), see {@link #limited}
-     * @param group the job's group (field {@code grp}) as the worker took it, "" for none, or null
-     *     to have the script read it: knowing it saves the script a command per grouped job
-     * @param dedupId the job's deduplication id as the worker read it at take, null for none
-     * @param stagedData a step job's new data (JSON) written with this outcome, null = unchanged
-     * @param stepDueMs for a {@link #step}: when the job is due again (epoch ms); -1 otherwise
-     * @param awaitMs 0, or the job's awaited field as the worker read it at take: its result is
-     *     kept this long for awaiters (see {@link #awaited})
+     * The outcome of an active job for moveToFinished, decided here: the script applies it, and may
+     * only refuse it (the lock is lost) or, for a job cancelled while active, turn a {@link Retry},
+     * {@link Failed}, {@link Limited} or {@link Step} into failed for good ("cancelled"). Each kind
+     * carries exactly the fields of its record (moveToFinished's {@code Records:}; see
+     * {@link FinishRecords}). Every kind carries the job's group as the worker took it: "" for none,
+     * or null to have the script read it (knowing it saves the script a command per grouped job).
      */
-    public record Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
-                         int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
-                         Retention retention, int attemptsMade, String limitScope, String group, String dedupId,
-                         String stagedData, long stepDueMs, long awaitMs) {
-        /** A result whose group the script reads itself, without a deduplication id to release or staged data. */
-        public Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
-                      int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
-                      Retention retention, int attemptsMade, String limitScope) {
-            this(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs, unrecoverable, lifo,
-                    retention, attemptsMade, limitScope, null, null, null, -1, 0);
-        }
+    public sealed interface Finish permits Finish.Completed, Finish.Failed, Finish.Retry, Finish.Step, Finish.Limited {
+        /** The longest retry delay recorded (a backoff may compute more). */
+        long MAX_BACKOFF_MS = java.time.Duration.ofDays(3650).toMillis();
+
+        /** @return the job */
+        String jobId();
+
+        /** @return the lock token of the attempt */
+        String lockToken();
+
+        /** @return the job's group as taken ("" = none), or null for the script to read it */
+        String group();
+
+        /**
+         * @param takenGroup the job's group as the take's reply gave it (field {@code grp}), null for none
+         * @return this outcome, carrying the group so the script need not read it
+         */
+        Finish withGroup(String takenGroup);
 
         /**
          * @param awaitedField the job's {@code awaited} field as read at take (null = not awaited)
-         * @return this result, carrying the flag so the finish keeps the result without reading the job
+         * @return this outcome, keeping the job's result that long for awaiters when it ends (no
+         *     change for a kind that does not end the job)
          */
-        public Finish awaited(String awaitedField) {
-            if (awaitedField == null || limitScope != null) {
-                return this;
-            }
-            return new Finish(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs,
-                    unrecoverable, lifo, retention, attemptsMade, limitScope, group, dedupId, stagedData, stepDueMs,
-                    Long.parseLong(awaitedField));
-        }
-
-        /** A completed or failed result. */
-        public Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
-                      int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
-                      Retention retention, int attemptsMade) {
-            this(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs, unrecoverable, lifo,
-                    retention, attemptsMade, null);
-        }
-
-        /** A result whose attemptsMade the script reads itself. */
-        public Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
-                      int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
-                      Retention retention) {
-            this(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs, unrecoverable, lifo,
-                    retention, -1);
-        }
-
-        /**
-         * The processor threw {@code RateLimitedException}: the job goes back to the front of its
-         * line without using an attempt, and the queue (or the job's group) takes no job for
-         * {@code delayMs} (moveToFinished's "limited" outcome).
-         *
-         * @param id the job
-         * @param token the lock token of the attempt
-         * @param delayMs how long the queue or group is held back, >= 1
-         * @param group true to limit only the job's group (the queue for a job without one)
-         * @return the result to record
-         */
-        public static Finish limited(String id, String token, long delayMs, boolean group) {
-            return new Finish(id, token, false, Long.toString(delayMs), null, 0, 0, 0, false, false, Retention.keepAll(),
-                    -1, group ? "group" : "queue");
-        }
-
-        /**
-         * @param takenGroup the job's group as the take's reply gave it (field {@code grp}),
-         *     null for none
-         * @return this result, carrying the group so the script need not read it
-         */
-        public Finish withGroup(String takenGroup) {
-            return new Finish(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs,
-                    unrecoverable, lifo, retention, attemptsMade, limitScope, takenGroup == null ? "" : takenGroup, dedupId,
-                    stagedData, stepDueMs, awaitMs);
-        }
-
-        /**
-         * A step job asked for a delay: the attempt ends without using one, the job goes to
-         * delayed, due at {@code dueMs}, with its staged data (moveToFinished's "step" outcome).
-         *
-         * @param id the job
-         * @param token the lock token of the attempt
-         * @param dueMs when the job is due again, epoch ms
-         * @param stagedData the new data as JSON, or null to keep the data
-         * @return the result to record
-         */
-        public static Finish step(String id, String token, long dueMs, String stagedData) {
-            return new Finish(id, token, false, null, null, 0, 0, 0, false, false, Retention.keepAll(), -1, null,
-                    null, null, stagedData, dueMs, 0);
-        }
-
-        /** @return true for a {@link #step} result */
-        public boolean step() {
-            return stepDueMs >= 0;
+        default Finish awaited(String awaitedField) {
+            return this;
         }
 
         /**
          * @param data a step job's staged data (JSON), or null for none
-         * @return this result, writing {@code data} as the job's data when it lands
+         * @return this outcome, writing {@code data} as the job's data when it lands (no change for
+         *     a kind that carries none)
          */
-        public Finish withStagedData(String data) {
-            return data == null ? this : new Finish(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts,
-                    backoffMs, unrecoverable, lifo, retention, attemptsMade, limitScope, group, dedupId, data, stepDueMs, awaitMs);
+        default Finish withStagedData(String data) {
+            return this;
         }
 
-        /** @return true for a {@link #limited} result */
-        public boolean limited() {
-            return limitScope != null;
+        /** @return true for a {@link Limited} outcome */
+        default boolean limited() {
+            return this instanceof Limited;
         }
 
-        /** The longest retry delay recorded (a backoff may compute more). */
-        private static final long MAX_BACKOFF_MS = java.time.Duration.ofDays(3650).toMillis();
+        /** @return true for a {@link Step} outcome */
+        default boolean step() {
+            return this instanceof Step;
+        }
 
         /**
          * A successful attempt.
          *
          * @param id the job
          * @param token the lock token of the attempt
-         * @param attemptsMadeBefore the job's attemptsMade when it was taken, or -1 to have the script read it
+         * @param attemptsMadeBefore the job's attemptsMade when it was taken (the lock holder's view,
+         *     which nothing else changes while the lock is held)
          * @param resultJson the return value as JSON
-         * @param options the job's options (attempts, lifo, removeOnComplete)
-         * @param stackLimit stack traces kept per job
-         * @return the result to record
+         * @param options the job's options (removeOnComplete, deduplication)
+         * @param stackLimit unused by a completion; kept so both factories read alike
+         * @return the outcome to record
          */
-        public static Finish completed(String id, String token, int attemptsMadeBefore, String resultJson,
-                                       io.bullpen.JobOptions options, int stackLimit) {
-            return new Finish(id, token, true, resultJson, null, stackLimit, options.attempts(), 0, false, options.lifo(),
-                    options.removeOnComplete(), attemptsMadeBefore, null, null, dedupId(options), null, -1, 0);
+        static Finish completed(String id, String token, int attemptsMadeBefore, String resultJson,
+                                io.bullpen.JobOptions options, int stackLimit) {
+            return new Completed(id, token, Math.max(0, attemptsMadeBefore) + 1, resultJson, options.removeOnComplete(),
+                    null, dedupId(options), null, 0);
         }
 
         /**
-         * A failed attempt; the retry delay comes from the job's backoff.
+         * A failed attempt: failed for good when it is unrecoverable or the job's attempts are used
+         * up, else a retry after the job's backoff (to wait when the backoff is 0).
          *
          * @param id the job
          * @param token the lock token of the attempt
-         * @param attemptsMadeBefore the job's attemptsMade when it was taken, or -1 to have the script read it
+         * @param attemptsMadeBefore the job's attemptsMade when it was taken
          * @param reason the failed reason
          * @param stacktrace the stack trace to record, or null
          * @param unrecoverable fail now whatever attempts are left
-         * @param options the job's options (attempts, backoff, lifo, removeOnFail)
+         * @param options the job's options (attempts, backoff, lifo, removeOnFail, deduplication)
          * @param stackLimit stack traces kept per job
-         * @return the result to record
+         * @return the outcome to record
          */
-        public static Finish failed(String id, String token, int attemptsMadeBefore, String reason, String stacktrace,
-                                    boolean unrecoverable, io.bullpen.JobOptions options, int stackLimit) {
-            long backoffMs = options.backoff()
-                    .map(b -> b.delay(attemptsMadeBefore + 1))
+        static Finish failed(String id, String token, int attemptsMadeBefore, String reason, String stacktrace,
+                             boolean unrecoverable, io.bullpen.JobOptions options, int stackLimit) {
+            int attemptsMade = Math.max(0, attemptsMadeBefore) + 1;
+            if (unrecoverable || attemptsMade >= options.attempts()) {
+                return new Failed(id, token, attemptsMade, reason, stacktrace, stackLimit, options.removeOnFail(), null,
+                        dedupId(options), null, 0);
+            }
+            long delayMs = options.backoff()
+                    .map(b -> b.delay(attemptsMade))
                     .map(d -> Math.min(d.toMillis(), MAX_BACKOFF_MS))
                     .orElse(0L);
-            return new Finish(id, token, false, reason, stacktrace, stackLimit, options.attempts(), backoffMs,
-                    unrecoverable, options.lifo(), options.removeOnFail(), attemptsMadeBefore, null, null, dedupId(options), null, -1, 0);
+            return new Retry(id, token, attemptsMade, reason, stacktrace, stackLimit, delayMs, options.lifo(), null,
+                    null, options.removeOnFail(), dedupId(options), 0);
         }
 
         /**
-         * The deduplication id the finish releases, from the options the worker read with the job
-         * at take (its stored opts): no read on the finish path. None in ttl mode without
+         * The processor threw {@code RateLimitedException}: the job goes back to the front of its
+         * line without using an attempt, and the queue (or the job's group) takes no job for
+         * {@code delayMs}.
+         *
+         * @param id the job
+         * @param token the lock token of the attempt
+         * @param delayMs how long the queue or group is held back, >= 1
+         * @param group true to limit only the job's group (the queue for a job without one)
+         * @return the outcome to record
+         */
+        static Finish limited(String id, String token, long delayMs, boolean group) {
+            return new Limited(id, token, delayMs, group, null);
+        }
+
+        /**
+         * A step job asked for a delay: the attempt ends without using one, the job goes to
+         * delayed, due at {@code dueMs}, with its staged data.
+         *
+         * @param id the job
+         * @param token the lock token of the attempt
+         * @param dueMs when the job is due again, epoch ms
+         * @param stagedData the new data as JSON, or null to keep the data
+         * @return the outcome to record
+         */
+        static Finish step(String id, String token, long dueMs, String stagedData) {
+            return new Step(id, token, dueMs, stagedData, null);
+        }
+
+        /**
+         * The deduplication id the end of the job releases, from the options the worker read with
+         * the job at take (its stored opts): no read on the finish path. None in ttl mode without
          * keepLastIfActive: that key expires on its own, the end has nothing to do.
          */
         private static String dedupId(io.bullpen.JobOptions options) {
             return options.deduplication()
                     .filter(d -> d.ttlDuration().isEmpty() || d.keepsLastIfActive())
                     .map(io.bullpen.Deduplication::id).orElse(null);
+        }
+
+        private static long awaitTtlOf(String awaitedField) {
+            return awaitedField == null ? 0 : Long.parseLong(awaitedField);
+        }
+
+        /**
+         * The job completed: to completed (retention applied), result kept for awaiters.
+         *
+         * @param attemptsMade the job's attemptsMade after this attempt
+         * @param returnValue the return value (JSON)
+         * @param retention retention of completed (removeOnComplete)
+         * @param dedupId the deduplication id to release, null for none
+         * @param stagedData a step job's data written with the outcome, null for none
+         * @param awaitMs how long the result is kept for awaiters, 0 = not awaited at take
+         */
+        record Completed(String jobId, String lockToken, int attemptsMade, String returnValue, Retention retention,
+                         String group, String dedupId, String stagedData, long awaitMs) implements Finish {
+            @Override
+            public Completed withGroup(String takenGroup) {
+                return new Completed(jobId, lockToken, attemptsMade, returnValue, retention,
+                        takenGroup == null ? "" : takenGroup, dedupId, stagedData, awaitMs);
+            }
+
+            @Override
+            public Completed awaited(String awaitedField) {
+                return awaitedField == null ? this : new Completed(jobId, lockToken, attemptsMade, returnValue,
+                        retention, group, dedupId, stagedData, awaitTtlOf(awaitedField));
+            }
+
+            @Override
+            public Completed withStagedData(String data) {
+                return data == null ? this : new Completed(jobId, lockToken, attemptsMade, returnValue, retention, group,
+                        dedupId, data, awaitMs);
+            }
+        }
+
+        /**
+         * The attempt failed and the job fails for good (attempts used up, or unrecoverable).
+         *
+         * @param attemptsMade the job's attemptsMade after this attempt
+         * @param stacktrace one stack trace to append, null for none
+         * @param stackLimit stack traces kept
+         * @param retention retention of failed (removeOnFail)
+         */
+        record Failed(String jobId, String lockToken, int attemptsMade, String reason, String stacktrace, int stackLimit,
+                      Retention retention, String group, String dedupId, String stagedData, long awaitMs)
+                implements Finish {
+            @Override
+            public Failed withGroup(String takenGroup) {
+                return new Failed(jobId, lockToken, attemptsMade, reason, stacktrace, stackLimit, retention,
+                        takenGroup == null ? "" : takenGroup, dedupId, stagedData, awaitMs);
+            }
+
+            @Override
+            public Failed awaited(String awaitedField) {
+                return awaitedField == null ? this : new Failed(jobId, lockToken, attemptsMade, reason, stacktrace,
+                        stackLimit, retention, group, dedupId, stagedData, awaitTtlOf(awaitedField));
+            }
+
+            @Override
+            public Failed withStagedData(String data) {
+                return data == null ? this : new Failed(jobId, lockToken, attemptsMade, reason, stacktrace, stackLimit,
+                        retention, group, dedupId, data, awaitMs);
+            }
+        }
+
+        /**
+         * The attempt failed and the job runs again: after {@code delayMs} (delayed, due at the
+         * call's now + delayMs), or at once (0: back to its line; {@code lifo} runs it next). When
+         * the job turns out cancelled, it fails for good instead: retention, deduplication id and
+         * awaited ttl are for that case.
+         */
+        record Retry(String jobId, String lockToken, int attemptsMade, String reason, String stacktrace, int stackLimit,
+                     long delayMs, boolean lifo, String group, String stagedData, Retention retention, String dedupId,
+                     long awaitMs) implements Finish {
+            @Override
+            public Retry withGroup(String takenGroup) {
+                return new Retry(jobId, lockToken, attemptsMade, reason, stacktrace, stackLimit, delayMs, lifo,
+                        takenGroup == null ? "" : takenGroup, stagedData, retention, dedupId, awaitMs);
+            }
+
+            @Override
+            public Retry awaited(String awaitedField) {
+                return awaitedField == null ? this : new Retry(jobId, lockToken, attemptsMade, reason, stacktrace,
+                        stackLimit, delayMs, lifo, group, stagedData, retention, dedupId, awaitTtlOf(awaitedField));
+            }
+
+            @Override
+            public Retry withStagedData(String data) {
+                return data == null ? this : new Retry(jobId, lockToken, attemptsMade, reason, stacktrace, stackLimit,
+                        delayMs, lifo, group, data, retention, dedupId, awaitMs);
+            }
+        }
+
+        /** A step: the job waits in delayed until {@code dueMs} (epoch ms), its data staged or null. */
+        record Step(String jobId, String lockToken, long dueMs, String stagedData, String group) implements Finish {
+            @Override
+            public Step withGroup(String takenGroup) {
+                return new Step(jobId, lockToken, dueMs, stagedData, takenGroup == null ? "" : takenGroup);
+            }
+        }
+
+        /** A limited put-back: the queue, or the job's group ({@code groupScope}), waits {@code delayMs}. */
+        record Limited(String jobId, String lockToken, long delayMs, boolean groupScope, String group) implements Finish {
+            @Override
+            public Limited withGroup(String takenGroup) {
+                return new Limited(jobId, lockToken, delayMs, groupScope, takenGroup == null ? "" : takenGroup);
+            }
         }
     }
 

@@ -209,8 +209,8 @@ public final class Scripts {
         }
         List<Object> args = fetchArgs(baseArgs("moveToFinished", now), next)
                 .into(new ArrayList<>(11 + 14 * finishes.size() + 3 * started.size()));
-        FinishRecords.encode(args, finishes, startedOn);
-        FinishRecords.encodeStarted(args, started);
+        FinishRecords.encode(scriptArgs, args, finishes, now, startedOn);
+        FinishRecords.encodeStarted(scriptArgs, args, started);
         return runner.<List<Object>>run("moveToFinished", ReturnType.LIST, scriptKeys.of("moveToFinished"), args.toArray())
                 .thenApply(reply -> {
                     int count = (int) num(reply.get(0));

@@ -46,12 +46,17 @@ class DeduplicationScriptTest {
     }
 
     private static Finish complete(String id, String token, String dedupId) {
-        return new Finish(id, token, true, "null", null, 10, 1, 0, false, false, Retention.keepAll(), -1, null, null, dedupId, null, -1, 0);
+        return new Finish.Completed(id, token, 1, "null", Retention.keepAll(), null, dedupId, null, 0);
     }
 
-    private static Finish failForGood(String id, String token, String dedupId, int attempts) {
-        return new Finish(id, token, false, "boom", null, 10, attempts, 0, false, false, Retention.keepAll(), -1, null, null,
-                dedupId, null, -1, 0);
+    /** A failure as a worker decides it: failed for good once {@code attempts} are made, else a retry. */
+    private static Finish failure(String id, String token, String dedupId, int attempts, int attemptsMadeBefore) {
+        int attemptsMade = attemptsMadeBefore + 1;
+        if (attemptsMade >= attempts) {
+            return new Finish.Failed(id, token, attemptsMade, "boom", null, 10, Retention.keepAll(), null, dedupId, null, 0);
+        }
+        return new Finish.Retry(id, token, attemptsMade, "boom", null, 10, 0, false, null, null, Retention.keepAll(),
+                dedupId, 0);
     }
 
     private String take() {
@@ -119,11 +124,11 @@ class DeduplicationScriptTest {
     @Test
     void aRetryKeepsTheIdAndTheFailureForGoodReleasesIt() {
         join(f.scripts.addJob(NOW, List.of(plain("1"))));
-        join(f.scripts.moveToFinished(NOW + 10, fetch(0), failForGood("1", take(), "d1", 2)));
+        join(f.scripts.moveToFinished(NOW + 10, fetch(0), failure("1", take(), "d1", 2, 0)));
         assertThat(snap().string("dedup:d1")).isEqualTo("1");
         assertThat(join(f.scripts.getState("1"))).isEqualTo(JobState.WAITING);
 
-        join(f.scripts.moveToFinished(NOW + 20, fetch(0), failForGood("1", take(), "d1", 2)));
+        join(f.scripts.moveToFinished(NOW + 20, fetch(0), failure("1", take(), "d1", 2, 1)));
 
         assertThat(join(f.scripts.getState("1"))).isEqualTo(JobState.FAILED);
         assertThat(snap().exists("dedup:d1")).isFalse();

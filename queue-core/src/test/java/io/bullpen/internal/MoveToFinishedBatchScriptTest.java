@@ -47,7 +47,7 @@ class MoveToFinishedBatchScriptTest {
         FinishBatchResult r = join(f.scripts.moveToFinished(NOW, fetch(0), List.of(
                 complete("a", "w:1", "\"A\"", Retention.keepAll()),
                 fail("b", "w:2", "retry me", 3, 500, false),
-                fail("c", "w:3", "give up", 3, 500, false))));
+                fail("c", "w:3", "give up", 3, 500, false, 2))));
 
         assertThat(r.outcomes()).extracting(FinishOutcome::state)
                 .containsExactly(JobState.COMPLETED, JobState.DELAYED, JobState.FAILED);

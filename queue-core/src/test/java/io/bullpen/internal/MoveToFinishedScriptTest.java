@@ -207,7 +207,8 @@ class MoveToFinishedScriptTest {
                                JobState expected) {
         activeJob("atm", Integer.toString(madeBefore));
 
-        FinishResult r = join(f.scripts.moveToFinished(NOW, fetch(0), fail("a", "w:1", "boom", attempts, backoffMs, unrecoverable)));
+        FinishResult r = join(f.scripts.moveToFinished(NOW, fetch(0), fail("a", "w:1", "boom", attempts, backoffMs, unrecoverable,
+                madeBefore)));
 
         assertThat(r.state()).isEqualTo(expected);
         QueueSnapshot s = f.snap();
@@ -250,7 +251,7 @@ class MoveToFinishedScriptTest {
     void lifoRetryRunsNext() {
         f.job("other").waiting("other");
         activeJob("atm", "0");
-        Finish lifo = new Finish("a", "w:1", false, "x", null, 0, 3, 0, false, true, Retention.keepAll());
+        Finish lifo = new Finish.Retry("a", "w:1", 1, "x", null, 0, 0, true, null, null, Retention.keepAll(), null, 0);
 
         join(f.scripts.moveToFinished(NOW, fetch(0), lifo));
 

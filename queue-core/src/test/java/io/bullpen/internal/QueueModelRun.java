@@ -11,6 +11,7 @@ import io.bullpen.JobLockedException;
 import io.bullpen.JobNotFoundException;
 import io.bullpen.JobState;
 import io.bullpen.JobStateException;
+import io.bullpen.Retention;
 import io.bullpen.internal.QueueModelTypes.Fetch;
 import io.bullpen.internal.QueueModelTypes.Options;
 import io.bullpen.internal.QueueModelTypes.Outcome;
@@ -253,11 +254,19 @@ final class QueueModelRun {
         Options o = job.opts;
         long now = now();
         // The dedup id as a worker passes it: from the options it read at take.
-        Finish finish = new Finish(id, model.lockToken(id), ok, ok ? "\"done\"" : "boom", ok ? null : "trace", 3,
-                o.attempts(), o.backoffMs(), unrecoverable, o.lifo(), ok ? o.onComplete() : o.onFail(), -1, null, null,
-                o.dedupId(), null, -1, 0);
+        // The outcome as a worker decides it, from the attempts made at take.
+        int attemptsMade = job.attemptsMade + 1;
+        Retention retention = ok ? o.onComplete() : o.onFail();
+        Finish finish = ok
+                ? new Finish.Completed(id, model.lockToken(id), attemptsMade, "\"done\"", retention, null, o.dedupId(),
+                        null, 0)
+                : unrecoverable || attemptsMade >= o.attempts()
+                ? new Finish.Failed(id, model.lockToken(id), attemptsMade, "boom", "trace", 3, retention, null,
+                        o.dedupId(), null, 0)
+                : new Finish.Retry(id, model.lockToken(id), attemptsMade, "boom", "trace", 3, o.backoffMs(), o.lifo(),
+                        null, null, retention, o.dedupId(), 0);
         op = "moveToFinished@" + rel(now) + " " + (ok ? "complete " : unrecoverable ? "fail(unrecoverable) " : "fail ")
-                + job + " retention=" + finish.retention() + " next=" + nextCount;
+                + job + " retention=" + retention + " next=" + nextCount;
         if (nextCount > 0) {
             awaitLimitPassed();
         }

@@ -46,4 +46,22 @@ class ScriptArgsTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("addJob").hasMessageContaining("'jobKeyPrefix'");
     }
+
+    @Test
+    void buildsARecordByTheFieldNamesOfItsKind() {
+        List<Object> built = new ArrayList<>();
+        args.record("moveToFinished", "started").set("lockToken", "t").set("jobId", "7").into(built);
+
+        assertThat(built).containsExactly("started", "7", "t");
+    }
+
+    @Test
+    void refusesAFieldOrKindTheHeaderDoesNotDeclareAndAnUnsetField() {
+        assertThatThrownBy(() -> args.record("moveToFinished", "started").set("returnValue", "1"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'returnValue'");
+        assertThatThrownBy(() -> args.record("moveToFinished", "bogus"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'bogus'");
+        assertThatThrownBy(() -> args.record("moveToFinished", "started").set("jobId", "7").into(new ArrayList<>()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("'lockToken'");
+    }
 }

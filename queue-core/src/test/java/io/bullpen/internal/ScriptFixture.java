@@ -111,13 +111,26 @@ final class ScriptFixture {
         return new FetchArgs(count, "w", LOCK_MS, "worker-1", 100, 100, 1);
     }
 
+    /** A completion of a job taken with attemptsMade 0. */
     static Finish complete(String id, String token, String returnJson, Retention retention) {
-        return new Finish(id, token, true, returnJson, null, 10, 1, 0, false, false, retention);
+        return new Finish.Completed(id, token, 1, returnJson, retention, null, null, null, 0);
     }
 
+    /** A failure of a job taken with attemptsMade 0: failed for good or a retry, as a worker decides. */
     static Finish fail(String id, String token, String reason, int attempts, long backoffMs, boolean unrecoverable) {
-        return new Finish(id, token, false, reason, "trace of " + reason, 3, attempts, backoffMs, unrecoverable, false,
-                Retention.keepAll());
+        return fail(id, token, reason, attempts, backoffMs, unrecoverable, 0);
+    }
+
+    /** A failure of a job taken with {@code attemptsMadeBefore}: failed for good or a retry, as a worker decides. */
+    static Finish fail(String id, String token, String reason, int attempts, long backoffMs, boolean unrecoverable,
+                       int attemptsMadeBefore) {
+        int attemptsMade = attemptsMadeBefore + 1;
+        if (unrecoverable || attemptsMade >= attempts) {
+            return new Finish.Failed(id, token, attemptsMade, reason, "trace of " + reason, 3, Retention.keepAll(), null,
+                    null, null, 0);
+        }
+        return new Finish.Retry(id, token, attemptsMade, reason, "trace of " + reason, 3, backoffMs, false, null, null,
+                Retention.keepAll(), null, 0);
     }
 
     static <R> R join(CompletionStage<R> stage) {

@@ -340,8 +340,11 @@ class DashboardBrowserIT {
             assertThat(taken).hasSize(1);
             assertThat(taken.get(0).id()).isEqualTo(expectedId);
             Futures.join(scripts.moveToFinished(System.currentTimeMillis(), TAKE.withCount(0),
-                    new Finish(expectedId, taken.get(0).lockToken(), completed, value, stacktrace, 10, 1, 0,
-                            false, false, Retention.keepAll())));
+                    completed
+                            ? new Finish.Completed(expectedId, taken.get(0).lockToken(), 1, value, Retention.keepAll(),
+                                    null, null, null, 0)
+                            : new Finish.Failed(expectedId, taken.get(0).lockToken(), 1, value, stacktrace, 10,
+                                    Retention.keepAll(), null, null, null, 0)));
         }
     }
 }

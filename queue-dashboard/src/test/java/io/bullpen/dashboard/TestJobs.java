@@ -90,7 +90,13 @@ final class TestJobs {
 
     private void finish(Taken job, boolean completed, String value, String stack, int attempts, long now) {
         Futures.join(scripts.moveToFinished(now, TAKE.withCount(0),
-                new Finish(job.id(), job.lockToken(), completed, value, stack, 10, attempts, 0, false, false,
-                        Retention.keepAll())));
+                completed
+                        ? new Finish.Completed(job.id(), job.lockToken(), 1, value, Retention.keepAll(), null, null,
+                                null, 0)
+                        : attempts <= 1
+                        ? new Finish.Failed(job.id(), job.lockToken(), 1, value, stack, 10, Retention.keepAll(), null,
+                                null, null, 0)
+                        : new Finish.Retry(job.id(), job.lockToken(), 1, value, stack, 10, 0, false, null, null,
+                                Retention.keepAll(), null, 0)));
     }
 }

@@ -33,7 +33,8 @@ import org.slf4j.MDC;
  * 2. runs the processor on the executor, with the queue and the job's id in the MDC
  *    ({@link #MDC_QUEUE}, {@link #MDC_JOB_ID}) while it runs; at the job's timeout interrupts it
  *    and fails the attempt whether it stops or not (see {@link AttemptTimeouts});
- * 3. builds the outcome ({@link Finish#completed}, {@link Finish#failed}, {@link Finish#limited}
+ * 3. decides the outcome ({@link Finish#completed}; {@link Finish#failed}: failed for good or a retry
+ *    at its backoff; {@link Finish#limited}
  *    for a {@link RateLimitedException}, {@link Finish#step} for a processor that asked for a delay
  *    through {@link JobContext#delay}; a step job's staged data rides on whichever it is), logs a
  *    failed attempt once ({@link JobFailures}: not a limited one, a step or a cancel) and
@@ -309,8 +310,8 @@ final class JobRunner<T, R> {
     /**
      * Logs a failed attempt once. A cancelled job (it fails as cancelled, never retried) and one
      * whose lock was lost (its result is rejected, and that is logged) are not processor failures.
-     * The last attempt is known here: moveToFinished fails the job for good by the same rule (the
-     * attempts made at take, plus this one, against the job's attempts; or unrecoverable).
+     * The last attempt is known here: {@link Finish#failed} fails the job for good by the same rule
+     * (the attempts made at take, plus this one, against the job's attempts; or unrecoverable).
      */
     private void attemptFailed(ActiveJob<T> attempt, Throwable error, boolean unrecoverable) {
         if (attempt.cancelReason() != null || attempt.lockLost()) {

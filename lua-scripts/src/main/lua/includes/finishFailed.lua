@@ -1,0 +1,52 @@
+--[[
+  finishFailed: moveToFinished's "failed" record (failed for good: the worker found the attempts
+  exhausted or the error unrecoverable; fields in its header's Records:). After the lock check,
+  the job's group slot is released, its staged data written (writeStagedData) and the failure
+  recorded (recordFailure: a cancelled job's reason becomes "cancelled: <reason>"); then
+  failForGood. failForGood(q, b, jobKey, jobId, attemptsMade, reason, cancelled, keepCount,
+  keepAgeMs, dedupId, awaitTtl), shared with a cancelled retry: finishedOn, the result kept for
+  awaiters (keepResult), into failed (or deleted when keepCount is "0"; landFinished) with a
+  failed event (failedReason, attemptsMade; cancelled = 1 for a cancelled job), then the steps
+  that react to the job's end: its deduplication id is released.
+]]
+--- @include "acceptFinish"
+--- @include "landFinished"
+--- @include "writeStagedData"
+--- @include "recordFailure"
+--- @include "releaseGroupSlot"
+--- @include "keepResult"
+--- @include "endDeduplication"
+
+local function failForGood(q, b, jobKey, jobId, attemptsMade, reason, cancelled, keepCount, keepAgeMs, dedupId,
+                           awaitTtl)
+  redis.call("HSET", jobKey, "finishedOn", q.nowText)
+  if awaitTtl then
+    keepResult(q, jobId, awaitTtl, "failed", reason)
+  end
+  if cancelled then
+    landFinished(q, b, q.failed, "failed", jobId, keepCount, keepAgeMs, "failedReason", reason,
+      "attemptsMade", attemptsMade, "cancelled", "1")
+  else
+    landFinished(q, b, q.failed, "failed", jobId, keepCount, keepAgeMs, "failedReason", reason,
+      "attemptsMade", attemptsMade)
+  end
+  -- The job has ended: the steps that react to its end follow.
+  endDeduplication(q, jobId, dedupId)
+  b.outcomes[#b.outcomes + 1] = "failed"
+end
+
+local function finishFailed(q, b, i)
+  local jobId, lockToken = ARGV[i + FIELD.failed.jobId], ARGV[i + FIELD.failed.lockToken]
+  local jobKey = q.jobPrefix .. jobId
+  if not acceptFinish(q, b, jobKey, jobId, lockToken) then
+    return
+  end
+  releaseGroupSlot(q, jobId, takenGroup(ARGV[i + FIELD.failed.group]))
+  local attemptsMade, awaitTtl = ARGV[i + FIELD.failed.attemptsMade], ARGV[i + FIELD.failed.awaitTtl]
+  awaitTtl = awaitedTtl(q, jobKey, awaitTtl ~= "" and awaitTtl or nil)
+  writeStagedData(q, b, jobKey, jobId, ARGV[i + FIELD.failed.stagedData])
+  local reason, cancel = recordFailure(jobKey, lockToken, attemptsMade, ARGV[i + FIELD.failed.reason],
+    ARGV[i + FIELD.failed.stacktrace], ARGV[i + FIELD.failed.stackLimit], ARGV[i + FIELD.failed.startedOn])
+  failForGood(q, b, jobKey, jobId, attemptsMade, reason, cancel, ARGV[i + FIELD.failed.keepCount],
+    ARGV[i + FIELD.failed.keepAgeMs], ARGV[i + FIELD.failed.dedupId], awaitTtl)
+end
