@@ -94,7 +94,7 @@ final class AheadFeeder<T, R> {
         }
         List<CompletableFuture<Void>> calls = new ArrayList<>();
         for (RawJob raw : jobs) {
-            calls.add(rt.scripts.moveToWait(raw.id(), raw.lockToken()).toCompletableFuture().whenComplete((ok, error) -> {
+            calls.add(rt.store.handBack(raw.id(), raw.lockToken(), false).toCompletableFuture().whenComplete((ok, error) -> {
                 if (error != null) {
                     log.warn("could not give back buffered job {} (it will be recovered when its lock expires): {}",
                             raw.id(), error.toString());

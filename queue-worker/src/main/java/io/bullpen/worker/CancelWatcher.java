@@ -1,7 +1,6 @@
 package io.bullpen.worker;
 
 import io.bullpen.CancelResult;
-import io.bullpen.internal.CancelScripts;
 import io.bullpen.internal.Futures;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,11 +25,9 @@ final class CancelWatcher<T, R> implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(CancelWatcher.class);
 
     private final WorkerRuntime<T, R> rt;
-    private final CancelScripts scripts;
 
-    CancelWatcher(WorkerRuntime<T, R> rt, CancelScripts scripts) {
+    CancelWatcher(WorkerRuntime<T, R> rt) {
         this.rt = rt;
-        this.scripts = scripts;
     }
 
     @Override
@@ -45,7 +42,7 @@ final class CancelWatcher<T, R> implements Runnable {
             return;
         }
         try {
-            Map<String, String> cancelled = Futures.join(scripts.checkCancels(ids));
+            Map<String, String> cancelled = Futures.join(rt.store.checkCancels(ids));
             cancelled.forEach(this::apply);
         } catch (RuntimeException e) {
             // The next round asks again; a lasting outage shows in the lock renewal's errors.
@@ -58,7 +55,7 @@ final class CancelWatcher<T, R> implements Runnable {
             return false;
         }
         String reason = "cancelled by worker " + rt.settings.name();
-        CancelResult result = Futures.join(scripts.cancelJob(rt.now(), jobId, reason));
+        CancelResult result = Futures.join(rt.store.cancel(rt.now(), jobId, reason));
         if (result != CancelResult.CANCEL_REQUESTED) {
             return false;
         }

@@ -107,7 +107,7 @@ final class FetchLoop<T, R> implements Runnable {
             // thread first would put one more thread hand-off between a wake-up and the start.
             // Sent again on the new connection if the connection drops before the reply (InFlightCalls).
             io.bullpen.internal.ScriptTypes.FetchArgs args = rt.fetchArgs(free).withAhead(ahead);
-            result = Futures.join(rt.calls.call(() -> rt.scripts.moveToActive(rt.now(), args), rt::giveBackLate)
+            result = Futures.join(rt.calls.call(() -> rt.store.take(rt.now(), args), rt::giveBackLate)
                     .thenApply(fetched -> {
                 List<RawJob> jobs = fetched.jobs();
                 int forSlots = Math.min(slotsToFill, jobs.size());

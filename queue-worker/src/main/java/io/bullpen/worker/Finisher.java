@@ -187,7 +187,7 @@ final class Finisher {
         try {
             io.bullpen.internal.ScriptTypes.FetchArgs args = rt.fetchArgsAfterFinish(next).withAhead(ahead);
             long[] startedOnAll = startedOn;
-            rt.calls.call(() -> rt.scripts.moveToFinished(rt.now(), args, finishes, startedOnAll, starts),
+            rt.calls.call(() -> rt.store.finish(rt.now(), args, finishes, startedOnAll, starts),
                             late -> rt.giveBackLate(late.next()))
                     .whenComplete((result, failure) -> {
                         calls.decrementAndGet();
@@ -322,12 +322,10 @@ final class Finisher {
     }
 
     private java.util.concurrent.CompletionStage<FinishResult> resendCall(Pending p) {
-        if (p.startedOn <= 0) {
-            return rt.scripts.moveToFinished(rt.now(), rt.fetchArgsAfterFinish(0), p.finish);
-        }
         // A taken-ahead job's result still carries its real start.
-        return rt.scripts.moveToFinished(rt.now(), rt.fetchArgsAfterFinish(0), List.of(p.finish),
-                new long[] {p.startedOn}, List.of()).thenApply(batch -> {
+        long[] startedOn = p.startedOn <= 0 ? null : new long[] {p.startedOn};
+        return rt.store.finish(rt.now(), rt.fetchArgsAfterFinish(0), List.of(p.finish), startedOn, List.of())
+                .thenApply(batch -> {
                     FinishOutcome outcome = batch.outcomes().get(0);
                     if (outcome.error() != null) {
                         throw outcome.error();

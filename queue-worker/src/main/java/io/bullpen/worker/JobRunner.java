@@ -184,7 +184,7 @@ final class JobRunner<T, R> {
     }
 
     private void giveBack(String jobId, String lockToken) {
-        rt.scripts.moveToWait(jobId, lockToken).whenComplete((ok, error) -> {
+        rt.store.handBack(jobId, lockToken, false).whenComplete((ok, error) -> {
             if (error != null) {
                 log.warn("could not give back job {} (it will be recovered when its lock expires): {}", jobId,
                         error.toString());

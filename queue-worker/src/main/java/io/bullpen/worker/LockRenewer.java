@@ -54,7 +54,7 @@ final class LockRenewer<T, R> implements Runnable {
         }
         try {
             long lockMs = rt.settings.lockDuration().toMillis();
-            List<String> lost = Futures.join(rt.calls.call(() -> rt.scripts.extendLocks(rt.now(), lockMs, tokens)));
+            List<String> lost = Futures.join(rt.calls.call(() -> rt.store.extendLocks(rt.now(), lockMs, tokens)));
             failed = false;
             for (String id : lost) {
                 io.bullpen.internal.ScriptTypes.RawJob raw = buffered.get(id);

@@ -25,7 +25,7 @@ final class StalledJobChecker<T, R> implements Runnable {
             return;
         }
         try {
-            StalledResult r = Futures.join(rt.scripts.moveStalledJobsToWait(now, rt.settings.maxStalledCount(),
+            StalledResult r = Futures.join(rt.store.recoverStalled(now, rt.settings.maxStalledCount(),
                     WorkerSettings.STALLED_BATCH));
             r.recovered().forEach(rt.listener::stalled);
             r.failed().forEach(rt.listener::stalled);

@@ -77,6 +77,12 @@ public final class Worker<T, R> implements AutoCloseable {
         return new Builder<>(redisson, queue, JsonCodec.type(Objects.requireNonNull(dataType, "dataType")));
     }
 
+    /** A builder whose worker makes its calls to {@code store} instead of Redis (tests of threads and time). */
+    static <T> Builder<T, Object> builder(WorkerStore store, String queue, Class<T> dataType) {
+        return new Builder<>(null, Objects.requireNonNull(store, "store"), queue,
+                JsonCodec.type(Objects.requireNonNull(dataType, "dataType")));
+    }
+
     /** @return the worker's name (stored as processedBy on the jobs it runs when set with {@link Builder#name}) */
     public String name() {
         return config.name;
@@ -236,7 +242,10 @@ public final class Worker<T, R> implements AutoCloseable {
     public static final class Builder<T, R> {
         private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
+        /** Null when {@link #store} is given. */
         final RedissonClient redisson;
+        /** The worker's calls to Redis; null: the scripts on {@link #redisson} ({@link RedisWorkerStore}). */
+        final WorkerStore store;
         private final String queue;
         final JavaType dataType;
         JobProcessor<T, R> processor;
@@ -261,13 +270,18 @@ public final class Worker<T, R> implements AutoCloseable {
         int takeAhead = TakeAhead.DEFAULT;
 
         private Builder(RedissonClient redisson, String queue, JavaType dataType) {
-            this.redisson = Objects.requireNonNull(redisson, "redisson");
+            this(Objects.requireNonNull(redisson, "redisson"), null, queue, dataType);
+        }
+
+        private Builder(RedissonClient redisson, WorkerStore store, String queue, JavaType dataType) {
+            this.redisson = redisson;
+            this.store = store;
             this.queue = Validation.queueName(queue);
             this.dataType = dataType;
         }
 
         private Builder(Builder<T, ?> from, JobProcessor<T, R> processor) {
-            this(from.redisson, from.queue, from.dataType);
+            this(from.redisson, from.store, from.queue, from.dataType);
             this.processor = processor;
             carryListeners(from);
             copySettings(from);

@@ -1,7 +1,6 @@
 package io.bullpen.worker;
 
 import io.bullpen.internal.Futures;
-import io.bullpen.internal.WorkerScripts;
 import io.bullpen.internal.WorkerScripts.Beat;
 import io.bullpen.internal.WorkerScripts.Pulse;
 import java.net.InetAddress;
@@ -31,7 +30,6 @@ final class WorkerHeartbeat implements Runnable {
     private static final long LEAVE_TIMEOUT_MS = 5_000;
 
     private final WorkerRuntime<?, ?> rt;
-    private final WorkerScripts scripts;
     private final long ttlMs;
     private volatile boolean left;
     private long lastWarn; // timer thread only
@@ -40,9 +38,8 @@ final class WorkerHeartbeat implements Runnable {
     private final Runnable look;
     private long watchedExpiry = -1; // timer thread only
 
-    WorkerHeartbeat(WorkerRuntime<?, ?> rt, WorkerScripts scripts, Runnable look) {
+    WorkerHeartbeat(WorkerRuntime<?, ?> rt, Runnable look) {
         this.rt = rt;
-        this.scripts = scripts;
         this.look = look;
         this.ttlMs = 3 * rt.settings.lockDuration().toMillis();
     }
@@ -75,7 +72,7 @@ final class WorkerHeartbeat implements Runnable {
         Beat beat = new Beat(rt.settings.name(), Host.NAME, Host.PID, rt.settings.concurrency(), rt.slots.inFlightCount(),
                 rt.pause.isPaused());
         try {
-            watchLeases(Futures.join(scripts.heartbeat(beat, ttlMs)));
+            watchLeases(Futures.join(rt.store.heartbeat(beat, ttlMs)));
         } catch (RuntimeException e) {
             long now = System.currentTimeMillis();
             if (now - lastWarn >= WARN_EVERY_MS) {
@@ -137,7 +134,7 @@ final class WorkerHeartbeat implements Runnable {
     private void sendLeft() {
         left = true;
         try {
-            Futures.join(scripts.left(rt.settings.name()));
+            Futures.join(rt.store.workerLeft(rt.settings.name()));
         } catch (RuntimeException e) {
             log.warn("worker {} could not leave the workers list of queue {} (it drops off when its heartbeat "
                     + "expires): {}", rt.settings.name(), rt.settings.queue(), e.toString());

@@ -27,13 +27,13 @@ final class WorkerJobContext<T, R> implements JobContext<T> {
     @Override
     public void updateProgress(Object progress) {
         String json = JsonCodec.encodeValue(progress, "progress of job " + attempt.id());
-        Futures.join(rt.scripts.updateProgress(attempt.id(), json));
+        Futures.join(rt.store.updateProgress(attempt.id(), json));
         rt.listener.progress(attempt.job, progress);
     }
 
     @Override
     public void log(String line) {
-        Futures.join(rt.scripts.addLog(attempt.id(), String.valueOf(line), rt.settings.keepLogs()));
+        Futures.join(rt.store.addLog(attempt.id(), String.valueOf(line), rt.settings.keepLogs()));
     }
 
     @Override

@@ -1,12 +1,6 @@
 package io.bullpen.worker;
 
-import io.bullpen.internal.CancelScripts;
 import io.bullpen.internal.KeyScheme;
-import io.bullpen.internal.RedisChecks;
-import io.bullpen.internal.SchedulerAdvancer;
-import io.bullpen.internal.SchedulerScripts;
-import io.bullpen.internal.Scripts;
-import io.bullpen.internal.WorkerScripts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +15,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.redisson.client.codec.StringCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,17 +56,17 @@ final class WorkerLifecycle<T, R> {
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(threads("bullpen-" + s.queue() + "-timer"));
         SafeListener<T, R> listeners = new SafeListener<>(config.listeners, config.instrumentations, s.queue(),
                 "bullpen-" + s.queue() + "-events-1");
-        rt = new WorkerRuntime<>(s, new Scripts(config.redisson, keys), config.dataType,
+        WorkerStore store = config.store != null ? config.store : new RedisWorkerStore(config.redisson, keys, s.clock());
+        rt = new WorkerRuntime<>(s, store, config.dataType,
                 config.processor, listeners, executor, handoff, scheduler,
-                UUID.randomUUID().toString().substring(0, 13),
-                new SchedulerAdvancer(new SchedulerScripts(config.redisson, keys), s.clock()), config.takeAhead);
-        waiter = new MarkerWaiter(config.redisson, keys.marker(), s.blockTimeout(), s.name(), rt.calls);
+                UUID.randomUUID().toString().substring(0, 13), config.takeAhead);
+        waiter = new MarkerWaiter(store::openMarker, s.blockTimeout(), s.name(), rt.calls);
         runner = new JobRunner<>(rt, new AttemptTimeouts(scheduler, pool, s.concurrency()));
         long renewMs = Math.max(1, s.lockDuration().toMillis() / 2);
         LockRenewer<T, R> renewer = new LockRenewer<>(rt);
         scheduler.scheduleAtFixedRate(renewer, renewMs, renewMs, TimeUnit.MILLISECONDS);
         rt.calls.onReconnect(renewer::afterReconnect);
-        cancels = new CancelWatcher<>(rt, new CancelScripts(config.redisson, keys));
+        cancels = new CancelWatcher<>(rt);
         scheduler.scheduleWithFixedDelay(cancels, CancelWatcher.INTERVAL_MS, CancelWatcher.INTERVAL_MS, TimeUnit.MILLISECONDS);
         long stalledMs = s.stalledInterval().toMillis();
         scheduler.scheduleAtFixedRate(new StalledJobChecker<>(rt), stalledMs, stalledMs, TimeUnit.MILLISECONDS);
@@ -82,12 +75,11 @@ final class WorkerLifecycle<T, R> {
             rt.pause.pause();
             waiter.pause();
         }
-        heartbeat = new WorkerHeartbeat(rt, new WorkerScripts(config.redisson, keys), waiter::lookNow);
+        heartbeat = new WorkerHeartbeat(rt, waiter::lookNow);
         heartbeat.start();
         fetchThread = threads("bullpen-" + s.queue() + "-fetch").newThread(new FetchLoop<>(rt, runner, waiter));
         fetchThread.start();
-        config.redisson.getSet(keys.registry(), StringCodec.INSTANCE).addAsync(s.queue());
-        RedisChecks.warnIfEvictingInBackground(config.redisson);
+        store.register();
         listeners.workerStarted(s.name());
         if (pool != null) {
             listeners.workerPool(s.name(), pool);
@@ -173,7 +165,7 @@ final class WorkerLifecycle<T, R> {
         List<CompletableFuture<Void>> calls = new ArrayList<>();
         for (ActiveJob<T> attempt : rt.slots.inFlight().values()) {
             attempt.abandon();
-            calls.add(rt.scripts.moveToWait(attempt.id(), attempt.lockToken, true).toCompletableFuture()
+            calls.add(rt.store.handBack(attempt.id(), attempt.lockToken, true).toCompletableFuture()
                     .whenComplete((ok, error) -> {
                         if (error != null) {
                             log.info("job {} not handed back ({}): it finished meanwhile, or it is recovered when its "

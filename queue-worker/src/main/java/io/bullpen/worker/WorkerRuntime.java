@@ -3,7 +3,6 @@ package io.bullpen.worker;
 import com.fasterxml.jackson.databind.JavaType;
 import io.bullpen.internal.ScriptTypes.FetchArgs;
 import io.bullpen.internal.ScriptTypes.FetchResult;
-import io.bullpen.internal.Scripts;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
@@ -14,7 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class WorkerRuntime<T, R> {
     final WorkerSettings settings;
-    final Scripts scripts;
+    /** Every call to Redis goes through here. */
+    final WorkerStore store;
     final JavaType dataType;
     final JobProcessor<T, R> processor;
     final SafeListener<T, R> listener;
@@ -23,7 +23,6 @@ final class WorkerRuntime<T, R> {
     final ExecutorService handoff;
     final ScheduledExecutorService scheduler;
     final String token;
-    final io.bullpen.internal.SchedulerAdvancer schedulers;
     final Slots<T> slots;
     /** Closed by Worker#pause: the fetch loop parks and finishes take no next job. */
     final PauseGate pause = new PauseGate();
@@ -39,12 +38,12 @@ final class WorkerRuntime<T, R> {
     private final java.util.concurrent.atomic.AtomicBoolean drained = new java.util.concurrent.atomic.AtomicBoolean(true);
     private volatile boolean running;
 
-    WorkerRuntime(WorkerSettings settings, Scripts scripts, JavaType dataType, JobProcessor<T, R> processor,
+    WorkerRuntime(WorkerSettings settings, WorkerStore store, JavaType dataType, JobProcessor<T, R> processor,
                   SafeListener<T, R> listener, ExecutorService executor, ExecutorService handoff,
-                  ScheduledExecutorService scheduler, String token, io.bullpen.internal.SchedulerAdvancer schedulers,
+                  ScheduledExecutorService scheduler, String token,
                   int takeAheadMax) {
         this.settings = settings;
-        this.scripts = scripts;
+        this.store = store;
         this.dataType = dataType;
         this.processor = processor;
         this.listener = listener;
@@ -52,7 +51,6 @@ final class WorkerRuntime<T, R> {
         this.handoff = handoff;
         this.scheduler = scheduler;
         this.token = token;
-        this.schedulers = schedulers;
         this.slots = new Slots<>(settings.concurrency());
         this.takeAhead = new TakeAhead(settings.concurrency(), takeAheadMax);
     }
@@ -114,7 +112,7 @@ final class WorkerRuntime<T, R> {
         result.recoveredStalled().forEach(listener::stalled);
         result.failedStalled().forEach(listener::stalled);
         if (!result.schedulerUpdates().isEmpty()) {
-            schedulers.advance(result.schedulerUpdates());
+            store.advanceSchedulers(result.schedulerUpdates());
         }
     }
 
@@ -136,7 +134,7 @@ final class WorkerRuntime<T, R> {
      */
     void giveBackLate(FetchResult late) {
         for (io.bullpen.internal.ScriptTypes.RawJob job : late.jobs()) {
-            scripts.moveToWait(job.id(), job.lockToken()).whenComplete((ok, error) -> {
+            store.handBack(job.id(), job.lockToken(), false).whenComplete((ok, error) -> {
                 if (error != null) {
                     org.slf4j.LoggerFactory.getLogger(Worker.class).info("job {} of queue {}, taken by a fetch "
                             + "given up, not handed back ({}): it is recovered when its lock expires", job.id(),
