@@ -7,7 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,12 +25,12 @@ final class AheadFeeder<T, R> {
     private static final Logger log = LoggerFactory.getLogger(AheadFeeder.class);
 
     private final WorkerRuntime<T, R> rt;
-    /** Starts a job on a slot the caller holds ({@link JobRunner#start}). */
-    private final Consumer<RawJob> start;
+    /** Starts a job on a slot the caller holds ({@link JobRunner#start(RawJob, AttemptLife)}). */
+    private final BiConsumer<RawJob, AttemptLife> start;
     /** closeAsIfCrashed: buffered jobs stay leased until their locks lapse. */
     private volatile boolean crashed;
 
-    AheadFeeder(WorkerRuntime<T, R> rt, Consumer<RawJob> start) {
+    AheadFeeder(WorkerRuntime<T, R> rt, BiConsumer<RawJob, AttemptLife> start) {
         this.rt = rt;
         this.start = start;
     }
@@ -56,12 +56,12 @@ final class AheadFeeder<T, R> {
     int startBuffered(int free) {
         int used = 0;
         while (used < free && rt.running()) {
-            RawJob raw = rt.buffer.poll();
-            if (raw == null) {
+            AheadBuffer.Held held = rt.buffer.poll();
+            if (held == null) {
                 break;
             }
             used++;
-            start.accept(raw);
+            startHeld(held);
         }
         return used;
     }
@@ -72,13 +72,18 @@ final class AheadFeeder<T, R> {
      */
     void pump() {
         while (rt.running() && !rt.buffer.isEmpty() && rt.slots.tryTakeOne()) {
-            RawJob raw = rt.buffer.poll();
-            if (raw == null) {
+            AheadBuffer.Held held = rt.buffer.poll();
+            if (held == null) {
                 rt.slots.release();
                 return;
             }
-            start.accept(raw);
+            startHeld(held);
         }
+    }
+
+    private void startHeld(AheadBuffer.Held held) {
+        held.life().move(AttemptLife.Stage.TAKEN);
+        start.accept(held.raw(), held.life());
     }
 
     /**
@@ -88,12 +93,14 @@ final class AheadFeeder<T, R> {
      * @param wait wait (up to 5 s) until Redis has them back
      */
     void handBackBuffered(boolean wait) {
-        List<RawJob> jobs = rt.buffer.drain();
+        List<AheadBuffer.Held> jobs = rt.buffer.drain();
         if (crashed) {
             return;
         }
         List<CompletableFuture<Void>> calls = new ArrayList<>();
-        for (RawJob raw : jobs) {
+        for (AheadBuffer.Held held : jobs) {
+            held.life().move(AttemptLife.Stage.HANDED_BACK);
+            RawJob raw = held.raw();
             calls.add(rt.store.handBack(raw.id(), raw.lockToken(), false).toCompletableFuture().whenComplete((ok, error) -> {
                 if (error != null) {
                     log.warn("could not give back buffered job {} (it will be recovered when its lock expires): {}",

@@ -75,15 +75,20 @@ final class JobRunner<T, R> {
         this.timeouts = timeouts;
         this.failures = new JobFailures(rt.settings.queue(), System::nanoTime,
                 (task, ms) -> rt.scheduler.schedule(task, ms, TimeUnit.MILLISECONDS));
-        this.booked = new BookedStarts<>(rt.scheduler, rt::running, this::dispatch, (attempt, raw) -> {
-            slots.end(attempt);
-            giveBack(attempt.job.id(), attempt.lockToken);
-        });
+        this.booked = new BookedStarts<>(rt.scheduler, rt::running, (attempt, raw) -> {
+            attempt.life.move(AttemptLife.Stage.TAKEN);
+            dispatch(attempt, raw);
+        }, (attempt, raw) -> giveBack(attempt));
     }
 
     /** Starts an attempt for a job just taken; the caller holds a slot for it. */
     void start(RawJob raw) {
-        ActiveJob<T> attempt = begin(raw);
+        start(raw, AttemptLife.taken(raw.id()));
+    }
+
+    /** Starts an attempt for a job the caller holds a slot for, in stage TAKEN (a buffered job moved there). */
+    void start(RawJob raw, AttemptLife life) {
+        ActiveJob<T> attempt = begin(raw, life);
         if (attempt != null) {
             dispatch(attempt, raw);
         }
@@ -95,7 +100,7 @@ final class JobRunner<T, R> {
      * @return the attempt to run now, or null when it is handled otherwise (unreadable: failed;
      *     closing: given back; booked by a rate limit: started by the timer)
      */
-    private ActiveJob<T> begin(RawJob raw) {
+    private ActiveJob<T> begin(RawJob raw, AttemptLife life) {
         Map<String, String> hash = raw.hash();
         boolean ahead = "1".equals(hash.get(JobFields.AHEAD));
         long startedOn = 0;
@@ -111,14 +116,16 @@ final class JobRunner<T, R> {
             job = WireFormat.job(raw.id(), hash, rt.dataType);
         } catch (BullpenException | IllegalArgumentException e) {
             failures.unreadable(raw.id(), e);
-            finish(null, failed(raw.id(), raw.lockToken(), raw.attemptsMade(), e, true, JobOptions.defaults()), e, null);
+            life.move(AttemptLife.Stage.FINISHING);
+            finishUnreadable(life, failed(raw.id(), raw.lockToken(), raw.attemptsMade(), e, true, JobOptions.defaults()), e, null);
             return null;
         }
         if (!rt.running()) {
+            life.move(AttemptLife.Stage.HANDED_BACK);
             giveBack(raw);
             return null;
         }
-        ActiveJob<T> attempt = new ActiveJob<>(job, raw.lockToken(), raw.hash().get(JobFields.GROUP));
+        ActiveJob<T> attempt = new ActiveJob<>(job, raw.lockToken(), raw.hash().get(JobFields.GROUP), life);
         attempt.startedOn = startedOn;
         slots.begin(attempt);
         rt.markBusy();
@@ -127,6 +134,7 @@ final class JobRunner<T, R> {
         }
         long startIn = startIn(raw);
         if (startIn > 0) {
+            life.move(AttemptLife.Stage.BOOKED);
             booked.book(attempt, raw, startIn);
             return null;
         }
@@ -156,8 +164,7 @@ final class JobRunner<T, R> {
         try {
             rt.handoff.execute(() -> hand(attempt, raw));
         } catch (RejectedExecutionException e) {
-            slots.end(attempt);
-            giveBack(raw);
+            giveBack(attempt);
         }
     }
 
@@ -170,8 +177,7 @@ final class JobRunner<T, R> {
         try {
             rt.executor.execute(() -> run(attempt));
         } catch (RejectedExecutionException e) {
-            slots.end(attempt);
-            giveBack(raw);
+            giveBack(attempt);
         }
     }
 
@@ -181,6 +187,13 @@ final class JobRunner<T, R> {
      */
     private void giveBack(RawJob raw) {
         giveBack(raw.id(), raw.lockToken());
+    }
+
+    /** An attempt that never reached its processor goes back to its line: its slot ends with the call. */
+    private void giveBack(ActiveJob<T> attempt) {
+        attempt.life.move(AttemptLife.Stage.HANDED_BACK);
+        slots.end(attempt);
+        giveBack(attempt.id(), attempt.lockToken);
     }
 
     private void giveBack(String jobId, String lockToken) {
@@ -234,14 +247,18 @@ final class JobRunner<T, R> {
             timeouts.lateReturn(attempt, error);
             return null;
         }
-        if (attempt.abandoned() && error != null) {
-            // A forced close interrupted this attempt: record nothing (close handed the job back,
-            // or its lock lapses), so it runs again rather than being charged a failed attempt. (A
-            // success is still recorded below; the token check rejects it if the lock has gone.)
-            log.info("job {} interrupted by a forced close; it runs again", job.id());
-            slots.end(attempt);
-            slots.release();
-            return null;
+        if (attempt.abandoned()) {
+            if (error != null) {
+                // A forced close interrupted this attempt: record nothing (close handed the job back,
+                // or its lock lapses), so it runs again rather than being charged a failed attempt.
+                log.info("job {} interrupted by a forced close; it runs again", job.id());
+                attempt.life.move(AttemptLife.Stage.SETTLED);
+                slots.end(attempt);
+                slots.release();
+                return null;
+            }
+            // A success is still recorded; the token check rejects it if the lock has gone.
+            attempt.life.move(AttemptLife.Stage.FINISHING);
         }
         // Policy for an Error: the attempt fails (and is retried) like any other, and the worker goes
         // on; JobFailures logs it at ERROR with its stack trace.
@@ -282,14 +299,16 @@ final class JobRunner<T, R> {
      * to another processor thread, no round trip): the finish then takes no job for the slot.
      */
     private ActiveJob<T> finishAndNext(ActiveJob<T> attempt, Finish outcome, Throwable error, R result) {
-        RawJob next = rt.running() ? rt.buffer.poll() : null;
-        if (next == null) {
+        AheadBuffer.Held held = rt.running() ? rt.buffer.poll() : null;
+        if (held == null) {
             finish(attempt, outcome, error, result, false);
             return null;
         }
+        RawJob next = held.raw();
+        held.life().move(AttemptLife.Stage.TAKEN);
         slots.passOn(attempt);
         finish(attempt, outcome, error, result, true);
-        ActiveJob<T> nextAttempt = begin(next);
+        ActiveJob<T> nextAttempt = begin(next, held.life());
         if (nextAttempt != null && rt.handoff != null) {
             // An application's executor gets each job through the handoff thread, as always.
             dispatch(nextAttempt, next);
@@ -344,8 +363,19 @@ final class JobRunner<T, R> {
         finish(attempt, outcome, error, result, false);
     }
 
+    /** A job that could not be read: its failure is recorded like any outcome, without an attempt. */
+    private void finishUnreadable(AttemptLife life, Finish outcome, Throwable error, R noResult) {
+        finish(null, life, outcome, error, noResult, false);
+    }
+
     /** @param slotPassed the slot already passed to a buffered job: take none for it, release nothing */
     private void finish(ActiveJob<T> attempt, Finish outcome, Throwable error, R result, boolean slotPassed) {
+        finish(attempt, attempt.life, outcome, error, result, slotPassed);
+    }
+
+    /** @param life the attempt's, or an unreadable job's; in stage FINISHING */
+    private void finish(ActiveJob<T> attempt, AttemptLife life, Finish outcome, Throwable error, R result,
+                        boolean slotPassed) {
         // The group the take gave saves the script reading it back (one command per grouped job);
         // an awaited job's flag, read at take, rides in the record: its finish reads nothing more.
         Finish finish = attempt == null ? outcome
@@ -354,11 +384,15 @@ final class JobRunner<T, R> {
             try {
                 report(finish, attempt, error, result, settled);
             } finally {
-                if (attempt != null) {
-                    slots.end(attempt);
-                }
-                if (!slotPassed) {
-                    passOn(settled.next());
+                try {
+                    life.move(AttemptLife.Stage.SETTLED);
+                } finally {
+                    if (attempt != null) {
+                        slots.end(attempt);
+                    }
+                    if (!slotPassed) {
+                        passOn(settled.next());
+                    }
                 }
             }
         }).exceptionally(e -> {

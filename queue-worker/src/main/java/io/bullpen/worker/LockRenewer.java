@@ -44,10 +44,10 @@ final class LockRenewer<T, R> implements Runnable {
             }
         });
         // Buffered jobs (take-ahead) are leased like running ones.
-        Map<String, io.bullpen.internal.ScriptTypes.RawJob> buffered = new java.util.HashMap<>();
-        for (io.bullpen.internal.ScriptTypes.RawJob raw : rt.buffer.snapshot()) {
-            tokens.putIfAbsent(raw.id(), raw.lockToken());
-            buffered.put(raw.id(), raw);
+        Map<String, AheadBuffer.Held> buffered = new java.util.HashMap<>();
+        for (AheadBuffer.Held held : rt.buffer.snapshot()) {
+            tokens.putIfAbsent(held.raw().id(), held.raw().lockToken());
+            buffered.put(held.raw().id(), held);
         }
         if (tokens.isEmpty()) {
             return;
@@ -57,8 +57,9 @@ final class LockRenewer<T, R> implements Runnable {
             List<String> lost = Futures.join(rt.calls.call(() -> rt.store.extendLocks(rt.now(), lockMs, tokens)));
             failed = false;
             for (String id : lost) {
-                io.bullpen.internal.ScriptTypes.RawJob raw = buffered.get(id);
-                if (raw != null && raw.lockToken().equals(tokens.get(id)) && rt.buffer.remove(raw)) {
+                AheadBuffer.Held held = buffered.get(id);
+                if (held != null && held.raw().lockToken().equals(tokens.get(id)) && rt.buffer.remove(held)) {
+                    held.life().move(AttemptLife.Stage.DROPPED);
                     // Never started: dropped here; whoever recovers it runs it.
                     log.warn("worker lost the lock of buffered job {} in queue {}; it is not run here", id,
                             rt.settings.queue());
