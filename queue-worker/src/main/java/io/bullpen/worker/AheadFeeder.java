@@ -24,23 +24,32 @@ import org.slf4j.LoggerFactory;
 final class AheadFeeder<T, R> {
     private static final Logger log = LoggerFactory.getLogger(AheadFeeder.class);
 
-    private final WorkerRuntime<T, R> rt;
+    private final Intake intake;
+    private final Slots<T> slots;
+    private final AheadBuffer buffer;
+    private final TakeAhead takeAhead;
+    private final WorkerStore store;
     /** Starts a job on a slot the caller holds ({@link JobRunner#start(RawJob, AttemptLife)}). */
     private final BiConsumer<RawJob, AttemptLife> start;
     /** closeAsIfCrashed: buffered jobs stay leased until their locks lapse. */
     private volatile boolean crashed;
 
-    AheadFeeder(WorkerRuntime<T, R> rt, BiConsumer<RawJob, AttemptLife> start) {
-        this.rt = rt;
+    AheadFeeder(Intake intake, Slots<T> slots, AheadBuffer buffer, TakeAhead takeAhead, WorkerStore store,
+                BiConsumer<RawJob, AttemptLife> start) {
+        this.intake = intake;
+        this.slots = slots;
+        this.buffer = buffer;
+        this.takeAhead = takeAhead;
+        this.store = store;
         this.start = start;
     }
 
     /** Jobs a call took ahead: buffered, or given back at once when the worker closes. */
     void takenAhead(List<RawJob> jobs) {
         for (RawJob raw : jobs) {
-            rt.buffer.add(raw);
+            buffer.add(raw);
         }
-        if (!rt.running()) {
+        if (!intake.running()) {
             handBackBuffered(false);
         } else {
             pump();
@@ -55,8 +64,8 @@ final class AheadFeeder<T, R> {
      */
     int startBuffered(int free) {
         int used = 0;
-        while (used < free && rt.running()) {
-            AheadBuffer.Held held = rt.buffer.poll();
+        while (used < free && intake.running()) {
+            AheadBuffer.Held held = buffer.poll();
             if (held == null) {
                 break;
             }
@@ -71,10 +80,10 @@ final class AheadFeeder<T, R> {
      * each checks the other's side after its own change, so neither waits for the other.
      */
     void pump() {
-        while (rt.running() && !rt.buffer.isEmpty() && rt.slots.tryTakeOne()) {
-            AheadBuffer.Held held = rt.buffer.poll();
+        while (intake.running() && !buffer.isEmpty() && slots.tryTakeOne()) {
+            AheadBuffer.Held held = buffer.poll();
             if (held == null) {
-                rt.slots.release();
+                slots.release();
                 return;
             }
             startHeld(held);
@@ -93,7 +102,7 @@ final class AheadFeeder<T, R> {
      * @param wait wait (up to 5 s) until Redis has them back
      */
     void handBackBuffered(boolean wait) {
-        List<AheadBuffer.Held> jobs = rt.buffer.drain();
+        List<AheadBuffer.Held> jobs = buffer.drain();
         if (crashed) {
             return;
         }
@@ -101,7 +110,7 @@ final class AheadFeeder<T, R> {
         for (AheadBuffer.Held held : jobs) {
             held.life().move(AttemptLife.Stage.HANDED_BACK);
             RawJob raw = held.raw();
-            calls.add(rt.store.handBack(raw.id(), raw.lockToken(), false).toCompletableFuture().whenComplete((ok, error) -> {
+            calls.add(store.handBack(raw.id(), raw.lockToken(), false).toCompletableFuture().whenComplete((ok, error) -> {
                 if (error != null) {
                     log.warn("could not give back buffered job {} (it will be recovered when its lock expires): {}",
                             raw.id(), error.toString());
@@ -118,6 +127,16 @@ final class AheadFeeder<T, R> {
                 // Logged per job above.
             }
         }
+    }
+
+    /** The oldest buffered job, for a processor thread whose job just returned; null when none. */
+    AheadBuffer.Held poll() {
+        return buffer.poll();
+    }
+
+    /** A processor ran for {@code nanos}: the take-ahead estimate learns from it. */
+    void processed(long nanos) {
+        takeAhead.processed(nanos);
     }
 
     /** A simulated crash: buffered jobs are left to lock expiry, never handed back. */

@@ -41,8 +41,7 @@ import org.redisson.api.RedissonClient;
 public final class Worker<T, R> implements AutoCloseable {
     private final Builder<T, R> config;
     private final Object lifecycle = new Object();
-    private volatile WorkerRuntime<T, R> rt;
-    private WorkerLifecycle<T, R> parts;
+    private volatile WorkerLifecycle<T, R> parts;
     private boolean started;
     private boolean closed;
     private boolean pausedBeforeStart;
@@ -95,14 +94,14 @@ public final class Worker<T, R> implements AutoCloseable {
 
     /** @return true between {@link #start()} and {@link #close()} */
     public boolean isRunning() {
-        WorkerRuntime<T, R> r = rt;
-        return r != null && r.running();
+        WorkerLifecycle<T, R> p = parts;
+        return p != null && p.intake.running();
     }
 
     /** @return the number of jobs this worker is running now */
     public int activeCount() {
-        WorkerRuntime<T, R> r = rt;
-        return r == null ? 0 : r.slots.inFlightCount();
+        WorkerLifecycle<T, R> p = parts;
+        return p == null ? 0 : p.slots.inFlightCount();
     }
 
     /**
@@ -116,19 +115,19 @@ public final class Worker<T, R> implements AutoCloseable {
      */
     public boolean cancel(String jobId) {
         java.util.Objects.requireNonNull(jobId, "jobId");
-        WorkerRuntime<T, R> r = rt;
-        return r != null && parts.cancels.cancel(jobId);
+        WorkerLifecycle<T, R> p = parts;
+        return p != null && p.cancels.cancel(jobId);
     }
 
     /** Jobs a started worker holds taken ahead, for tests. */
     int buffered() {
-        WorkerRuntime<T, R> r = rt;
-        return r == null ? 0 : r.buffer.size();
+        WorkerLifecycle<T, R> p = parts;
+        return p == null ? 0 : p.buffer.size();
     }
 
     /** The slots of a started worker, for tests of their invariant. */
     Slots<T> slots() {
-        return rt.slots;
+        return parts.slots;
     }
 
     /**
@@ -144,7 +143,6 @@ public final class Worker<T, R> implements AutoCloseable {
             }
             started = true;
             parts = new WorkerLifecycle<>(config, pausedBeforeStart);
-            rt = parts.rt;
             return this;
         }
     }
@@ -215,7 +213,7 @@ public final class Worker<T, R> implements AutoCloseable {
     /** @return whether the worker is paused (see {@link #pause()}); after close, as it was then */
     public boolean isPaused() {
         synchronized (lifecycle) {
-            return started ? parts.rt.pause.isPaused() : pausedBeforeStart;
+            return started ? parts.intake.paused() : pausedBeforeStart;
         }
     }
 

@@ -1,77 +1,63 @@
 package io.bullpen.worker;
 
-import com.fasterxml.jackson.databind.JavaType;
 import io.bullpen.internal.ScriptTypes.FetchArgs;
 import io.bullpen.internal.ScriptTypes.FetchResult;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledExecutorService;
+import io.bullpen.internal.ScriptTypes.RawJob;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The state the worker's parts share: settings, scripts, the slots (with the attempts in flight,
- * see {@link Slots}), and the running flag.
+ * The worker's takes (the fetch loop's moveToActive and each finish's take): their arguments (the
+ * worker's token; a janitor pass and a stalled scan when due), how many jobs each asks for ahead,
+ * what follows each reply (stalled jobs reported, scheduler work handed on, a late reply's jobs
+ * given back), and the "drained" announcement once per busy period.
  */
-final class WorkerRuntime<T, R> {
-    final WorkerSettings settings;
-    /** Every call to Redis goes through here. */
-    final WorkerStore store;
-    final JavaType dataType;
-    final JobProcessor<T, R> processor;
-    final SafeListener<T, R> listener;
-    final ExecutorService executor;
-    /** Hands jobs to an executor the application supplied (see JobRunner#hand); null for the worker's own pool. */
-    final ExecutorService handoff;
-    final ScheduledExecutorService scheduler;
-    final String token;
-    final Slots<T> slots;
-    /** Closed by Worker#pause: the fetch loop parks and finishes take no next job. */
-    final PauseGate pause = new PauseGate();
-    /** Take-ahead: how many jobs to hold beyond the running ones, and where they wait. */
-    final TakeAhead takeAhead;
-    final AheadBuffer buffer = new AheadBuffer();
-    /** Fetch, finish and renewal calls, sent again when the connection drops before their reply. */
-    final InFlightCalls calls = new InFlightCalls();
+final class Takes {
+    private static final Logger log = LoggerFactory.getLogger(Worker.class);
+    private static final long STALLED_SCAN_EVERY_MS = 500;
+
+    private final WorkerSettings settings;
+    /** This worker's token: each lock token is {@code token + ":" + fence}. */
+    private final String token;
+    private final WorkerStore store;
+    private final InFlightCalls calls;
+    private final SafeListener<?, ?> listener;
+    private final Intake intake;
+    private final Slots<?> slots;
+    private final AheadBuffer buffer;
+    private final TakeAhead takeAhead;
     private final AtomicLong lastFetch = new AtomicLong();
     private final AtomicLong lastClean = new AtomicLong();
     private final AtomicLong lastStalledScan = new AtomicLong();
-    private static final long STALLED_SCAN_EVERY_MS = 500;
-    private final java.util.concurrent.atomic.AtomicBoolean drained = new java.util.concurrent.atomic.AtomicBoolean(true);
-    private volatile boolean running;
+    private final AtomicBoolean drained = new AtomicBoolean(true);
 
-    WorkerRuntime(WorkerSettings settings, WorkerStore store, JavaType dataType, JobProcessor<T, R> processor,
-                  SafeListener<T, R> listener, ExecutorService executor, ExecutorService handoff,
-                  ScheduledExecutorService scheduler, String token,
-                  int takeAheadMax) {
+    Takes(WorkerSettings settings, String token, WorkerStore store, InFlightCalls calls, SafeListener<?, ?> listener,
+          Intake intake, Slots<?> slots, AheadBuffer buffer, TakeAhead takeAhead) {
         this.settings = settings;
-        this.store = store;
-        this.dataType = dataType;
-        this.processor = processor;
-        this.listener = listener;
-        this.executor = executor;
-        this.handoff = handoff;
-        this.scheduler = scheduler;
         this.token = token;
-        this.slots = new Slots<>(settings.concurrency());
-        this.takeAhead = new TakeAhead(settings.concurrency(), takeAheadMax);
+        this.store = store;
+        this.calls = calls;
+        this.listener = listener;
+        this.intake = intake;
+        this.slots = slots;
+        this.buffer = buffer;
+        this.takeAhead = takeAhead;
     }
 
     long now() {
         return settings.clock().millis();
     }
 
-    boolean running() {
-        return running;
-    }
-
-    void running(boolean value) {
-        running = value;
-        slots.signal();
-        pause.wake();
-    }
-
-    /** Arguments to take {@code count} jobs; includes a janitor pass when one is due. */
-    FetchArgs fetchArgs(int count) {
-        return fetchArgs(count, true);
+    /**
+     * Takes {@code count} jobs and {@code ahead} more (moveToActive), sent again if the connection
+     * drops before the reply ({@link InFlightCalls}); a janitor pass when one is due.
+     */
+    CompletableFuture<FetchResult> take(int count, int ahead) {
+        FetchArgs args = fetchArgs(count, true).withAhead(ahead);
+        return calls.call(() -> store.take(now(), args), this::giveBackLate);
     }
 
     /**
@@ -106,7 +92,7 @@ final class WorkerRuntime<T, R> {
 
     /**
      * What follows every fetch: tell the listener about stalled jobs it recovered, and hand its
-     * scheduler work (next runs computed in Java) to the advancer.
+     * scheduler work (next runs computed in Java) to the store.
      */
     void afterFetch(FetchResult result) {
         result.recoveredStalled().forEach(listener::stalled);
@@ -118,13 +104,23 @@ final class WorkerRuntime<T, R> {
 
     /**
      * Reserves the jobs a call about to go out takes ahead (0 when take-ahead is off, the worker
-     * closes or is paused); the caller hands the count back with {@code buffer.received}.
+     * closes or is paused); the caller hands the count back with {@link #received}.
      */
     int reserveAhead() {
-        if (!takeAhead.enabled() || !running || pause.isPaused()) {
+        if (!takeAhead.enabled() || !intake.taking()) {
             return 0;
         }
         return buffer.reserve(takeAhead.target());
+    }
+
+    /** The call that reserved {@code ahead} has answered (its jobs are buffered by now). */
+    void received(int ahead) {
+        buffer.received(ahead);
+    }
+
+    /** A take (or a finish's take) sent at {@code sentAtNanos} answered: one more round trip measured. */
+    void answered(long sentAtNanos) {
+        takeAhead.roundTrip(System.nanoTime() - sentAtNanos);
     }
 
     /**
@@ -133,12 +129,11 @@ final class WorkerRuntime<T, R> {
      * no attempt), since the fetch sent again in its place took the slots.
      */
     void giveBackLate(FetchResult late) {
-        for (io.bullpen.internal.ScriptTypes.RawJob job : late.jobs()) {
+        for (RawJob job : late.jobs()) {
             store.handBack(job.id(), job.lockToken(), false).whenComplete((ok, error) -> {
                 if (error != null) {
-                    org.slf4j.LoggerFactory.getLogger(Worker.class).info("job {} of queue {}, taken by a fetch "
-                            + "given up, not handed back ({}): it is recovered when its lock expires", job.id(),
-                            settings.queue(), error.toString());
+                    log.info("job {} of queue {}, taken by a fetch given up, not handed back ({}): it is recovered "
+                            + "when its lock expires", job.id(), settings.queue(), error.toString());
                 }
             });
         }
