@@ -135,7 +135,7 @@ final class JobRunner<T, R> {
         } catch (BullpenException | IllegalArgumentException e) {
             failures.unreadable(raw.id(), e);
             life.move(AttemptLife.Stage.FINISHING);
-            finishUnreadable(life, failed(raw.id(), raw.lockToken(), raw.attemptsMade(), e, true, JobOptions.defaults()), e, null);
+            finishUnreadable(life, failed(raw.id(), raw.lockToken(), raw.attemptsMade(), e, true, JobOptions.defaults()), e);
             return null;
         }
         if (!intake.running()) {
@@ -382,8 +382,8 @@ final class JobRunner<T, R> {
     }
 
     /** A job that could not be read: its failure is recorded like any outcome, without an attempt. */
-    private void finishUnreadable(AttemptLife life, Finish outcome, Throwable error, R noResult) {
-        finish(null, life, outcome, error, noResult, false);
+    private void finishUnreadable(AttemptLife life, Finish outcome, Throwable error) {
+        finish(null, life, outcome, error, null, false);
     }
 
     /** @param slotPassed the slot already passed to a buffered job: take none for it, release nothing */
