@@ -65,12 +65,21 @@ final class FakeWorkerStore implements WorkerStore {
     /** When >= 0: how many jobs each take gives beyond its count, whatever it asked for ahead. */
     private volatile int aheadGiven = -1;
     private final FakeMarker marker = new FakeMarker();
+    /** What heartbeats answer as the queue's earliest lease expiry (epoch ms; -1 = none). */
+    private volatile long nextLeaseExpiry = -1;
+    /** Jobs added without a signal (as a crashed worker's job whose lease expires: nothing announces it). */
+    private final Deque<RawJob> silent = new ArrayDeque<>(); // guarded by lock
 
     // --- the test's side ---
 
     /** Adds a ready job with data {@code "d"} and these options, and signals the marker. */
     String add(String id, JobOptions options) {
-        Map<String, String> hash = new HashMap<>();
+        return add(id, options, Map.of());
+    }
+
+    /** Adds a ready job with more fields in its hash (such as the take's {@code startIn}). */
+    String add(String id, JobOptions options, Map<String, String> fields) {
+        Map<String, String> hash = new HashMap<>(fields);
         hash.put(JobFields.NAME, "test");
         hash.put(JobFields.DATA, "\"d\"");
         hash.put(JobFields.OPTS, JsonCodec.encodeOptions(options));
@@ -93,6 +102,18 @@ final class FakeWorkerStore implements WorkerStore {
                     JobFields.ATTEMPTS_MADE, "0"), null));
         }
         marker.signal();
+    }
+
+    /**
+     * A job comes back when a lease nobody renews expires at {@code expiresAt}: heartbeats report the
+     * expiry, and the job is ready from then on, with no signal on the marker.
+     */
+    void leaseExpiresAt(String id, long expiresAt) {
+        Map<String, String> hash = Map.of(JobFields.NAME, "test", JobFields.DATA, "\"d\"", JobFields.ATTEMPTS_MADE, "0");
+        synchronized (lock) {
+            silent.add(new RawJob(id, hash, null));
+        }
+        nextLeaseExpiry = expiresAt;
     }
 
     /** The job's lock goes to nobody: renewals and finishes with its token are refused. */
@@ -166,6 +187,12 @@ final class FakeWorkerStore implements WorkerStore {
     }
 
     private List<RawJob> takeLocked(FetchArgs args) {
+        long expiry = nextLeaseExpiry;
+        if (expiry >= 0 && System.currentTimeMillis() >= expiry) {
+            ready.addAll(silent);
+            silent.clear();
+            nextLeaseExpiry = -1;
+        }
         List<RawJob> out = new ArrayList<>();
         int ahead = aheadGiven >= 0 ? aheadGiven : args.ahead();
         while (out.size() < args.count() + ahead && !ready.isEmpty()) {
@@ -293,7 +320,7 @@ final class FakeWorkerStore implements WorkerStore {
     @Override
     public CompletionStage<Pulse> heartbeat(Beat beat, long ttlMs) {
         calls.add(new Call("heartbeat", beat));
-        return CompletableFuture.completedFuture(new Pulse(System.currentTimeMillis(), -1));
+        return CompletableFuture.completedFuture(new Pulse(System.currentTimeMillis(), nextLeaseExpiry));
     }
 
     @Override

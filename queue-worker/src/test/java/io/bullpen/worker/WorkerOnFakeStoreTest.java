@@ -403,4 +403,38 @@ class WorkerOnFakeStoreTest {
         assertThat(f.value()).contains("timed out");
         assertThat(f.stacktrace()).contains(JobTimeoutException.class.getName()).contains("await");
     }
+
+    @Test
+    void anIdleWorkerLooksAtTheQueueWhenALeaseNobodyRenewsExpires() {
+        worker = builder().<Object>processor(ctx -> "ok").lockDuration(Duration.ofMillis(400)).build().start();
+        await().atMost(WAIT).until(() -> store.marker().popsSent.get() >= 1);
+
+        // A dead worker's job: its lease expires soon, and no signal announces it.
+        store.leaseExpiresAt("orphan", System.currentTimeMillis() + 150);
+
+        // The heartbeat reads the expiry and wakes the fetch loop then, well before the pop's 5 s timeout.
+        await().atMost(Duration.ofSeconds(3)).until(() -> store.finished.size() == 1);
+        assertThat(store.finished.get(0).jobId()).isEqualTo("orphan");
+    }
+
+    @Test
+    void aJobWhoseStartARateLimitBookedRunsThenAndIsGivenBackUnstartedOnClose() {
+        store.add("soon", JobOptions.defaults(), java.util.Map.of(io.bullpen.internal.JobFields.START_IN, "100"));
+        store.add("later", JobOptions.defaults(), java.util.Map.of(io.bullpen.internal.JobFields.START_IN, "60000"));
+        worker = builder().<Object>processor(ctx -> {
+            ran.add(ctx.job().id());
+            return "ok";
+        }).concurrency(2).build().start();
+
+        await().atMost(WAIT).until(() -> store.finished.size() == 1);
+        assertThat(ran).containsExactly("soon");
+        // The booked one holds its slot (in flight, lock renewed) until its start.
+        assertThat(worker.activeCount()).isEqualTo(1);
+
+        worker.close(Duration.ofSeconds(5));
+
+        assertThat(store.handedBack).containsExactly("later");
+        assertThat(store.calls).anyMatch(c -> c.kind().equals("handBack") && c.detail().equals("later"));
+        assertThat(ran).containsExactly("soon");
+    }
 }
