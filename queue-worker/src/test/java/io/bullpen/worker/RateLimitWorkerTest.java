@@ -162,9 +162,11 @@ class RateLimitWorkerTest {
         List<String> ran = new CopyOnWriteArrayList<>();
         holder[0] = start(builder().concurrency(2).processor(c -> {
             ran.add(c.job().id());
-            // The processor may run before start() returns and the worker is in the holder.
+            // The processor may run before start() returns and the worker is in the holder: wait
+            // for it without a poll delay (the booked start is only 200 ms away).
             new Thread(() -> {
-                await().atMost(Duration.ofSeconds(5)).until(() -> holder[0] != null);
+                await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(5))
+                        .until(() -> holder[0] != null);
                 holder[0].close();
             }).start();
             return null;
