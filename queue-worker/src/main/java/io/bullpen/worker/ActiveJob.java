@@ -5,9 +5,10 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One attempt in flight: the job, its lock token and what may cancel it. Its outcome is claimed
- * once, by whichever comes first: the processor returning, or the job's timeout (which fails the
- * attempt while the processor may still run).
+ * One attempt in flight: the job, its lock token, its stage ({@link AttemptLife}) and what may
+ * cancel it. Its outcome is claimed once ({@code RUNNING -> FINISHING}), by whichever comes first:
+ * the processor returning, or the job's timeout (which fails the attempt while the processor may
+ * still run).
  */
 final class ActiveJob<T> {
     final Job<T> job;
@@ -18,9 +19,8 @@ final class ActiveJob<T> {
     private volatile boolean cancelled;
     /** Why a producer cancelled the job (Queue.cancel, Worker.cancel); null while it was not. */
     private volatile String cancelReason;
-    private volatile boolean abandoned;
-    /** The outcome is claimed: the processor returned, or the timeout failed the attempt. */
-    private volatile boolean ended;
+    /** Where the attempt is: every move of it goes through here. */
+    final AttemptLife life;
     private boolean timedOut;
     private boolean stuck;
     private StackTraceElement[] timeoutTrace = new StackTraceElement[0];
@@ -35,7 +35,8 @@ final class ActiveJob<T> {
     /** Take-ahead: this attempt's slot passed to a buffered job while its result is recorded. */
     private final AtomicBoolean slotPassed = new AtomicBoolean();
 
-    ActiveJob(Job<T> job, String lockToken, String group) {
+    ActiveJob(Job<T> job, String lockToken, String group, AttemptLife life) {
+        this.life = life;
         this.job = job;
         this.lockToken = lockToken;
         this.group = group;
@@ -74,10 +75,9 @@ final class ActiveJob<T> {
      *     null when it had already returned or was abandoned
      */
     synchronized Thread timeOut() {
-        if (ended || abandoned || thread == null) {
+        if (thread == null || !life.claim(AttemptLife.Stage.RUNNING, AttemptLife.Stage.FINISHING)) {
             return null;
         }
-        ended = true;
         timedOut = true;
         cancelled = true;
         timeoutTrace = thread.getStackTrace();
@@ -103,19 +103,25 @@ final class ActiveJob<T> {
         return stuck;
     }
 
-    /** A forced close gave up on this attempt: its outcome is not recorded, its lock lapses. */
+    /**
+     * A forced close gave up on this attempt (not yet started, or running): a failure it ends with
+     * is not recorded, its lock lapses or close hands it back. Its stage stays once its outcome is
+     * claimed; the processor is interrupted either way.
+     */
     void abandon() {
-        abandoned = true;
+        if (!life.claim(AttemptLife.Stage.RUNNING, AttemptLife.Stage.ABANDONED)) {
+            life.claim(AttemptLife.Stage.TAKEN, AttemptLife.Stage.ABANDONED);
+        }
         cancel();
     }
 
     boolean abandoned() {
-        return abandoned;
+        return life.is(AttemptLife.Stage.ABANDONED);
     }
 
     /** @return true once the outcome is being recorded (the lock ends with it: no renewal) */
     boolean ended() {
-        return ended;
+        return life.outcomeClaimed();
     }
 
     /** Flags the attempt and interrupts the processor thread, if it is still running. */
@@ -166,7 +172,9 @@ final class ActiveJob<T> {
         return stepDueMs;
     }
 
+    /** The processor starts on {@code t} ({@code TAKEN -> RUNNING}; an abandoned attempt stays abandoned). */
     synchronized void running(Thread t) {
+        life.claim(AttemptLife.Stage.TAKEN, AttemptLife.Stage.RUNNING);
         thread = t;
     }
 
@@ -178,18 +186,16 @@ final class ActiveJob<T> {
      * Called on the processor thread when the processor returned. After this no interrupt can
      * reach the thread for this job, so the caller can clear a pending one.
      *
-     * @return true when this return owns the outcome; false when the timeout already failed the
-     *     attempt (the result is discarded)
+     * @return true when this return owns the outcome ({@code RUNNING -> FINISHING}, or still
+     *     {@code ABANDONED}: the caller decides); false when the timeout already failed the attempt
+     *     (the result is discarded)
      */
     synchronized boolean returned() {
         thread = null;
         if (timeout != null) {
             timeout.cancel(false);
         }
-        if (ended) {
-            return false;
-        }
-        ended = true;
-        return true;
+        return life.claim(AttemptLife.Stage.RUNNING, AttemptLife.Stage.FINISHING)
+                || life.is(AttemptLife.Stage.ABANDONED);
     }
 }

@@ -12,21 +12,25 @@ import java.util.concurrent.atomic.AtomicInteger;
  * locks renewed by {@link LockRenewer}), waiting here in take order until a processor thread
  * frees. They hold no slot; {@link JobRunner} pairs them with slots as they free. Also counts
  * the jobs asked for by calls still under way, so two overlapping calls do not both fill the
- * buffer.
+ * buffer. Each job waits with its {@link AttemptLife} in stage BUFFERED; whoever takes it out moves it on.
  */
 final class AheadBuffer {
-    private final Queue<RawJob> jobs = new ConcurrentLinkedQueue<>();
+    /** A buffered job and its life (stage BUFFERED while here). */
+    record Held(RawJob raw, AttemptLife life) {
+    }
+
+    private final Queue<Held> jobs = new ConcurrentLinkedQueue<>();
     private final AtomicInteger size = new AtomicInteger();
     private final AtomicInteger requested = new AtomicInteger();
 
     void add(RawJob job) {
-        jobs.add(job);
+        jobs.add(new Held(job, AttemptLife.buffered(job.id())));
         size.incrementAndGet();
     }
 
     /** @return the oldest buffered job, or null */
-    RawJob poll() {
-        RawJob job = jobs.poll();
+    Held poll() {
+        Held job = jobs.poll();
         if (job != null) {
             size.decrementAndGet();
         }
@@ -34,7 +38,7 @@ final class AheadBuffer {
     }
 
     /** Takes out a job whose lock could not be renewed; false when it already left. */
-    boolean remove(RawJob job) {
+    boolean remove(Held job) {
         if (jobs.remove(job)) {
             size.decrementAndGet();
             return true;
@@ -51,14 +55,14 @@ final class AheadBuffer {
     }
 
     /** The buffered jobs now (for lock renewal). */
-    List<RawJob> snapshot() {
+    List<Held> snapshot() {
         return new ArrayList<>(jobs);
     }
 
     /** Empties the buffer (close): the jobs it held. */
-    List<RawJob> drain() {
-        List<RawJob> out = new ArrayList<>();
-        RawJob job;
+    List<Held> drain() {
+        List<Held> out = new ArrayList<>();
+        Held job;
         while ((job = poll()) != null) {
             out.add(job);
         }

@@ -7,7 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,23 +24,32 @@ import org.slf4j.LoggerFactory;
 final class AheadFeeder<T, R> {
     private static final Logger log = LoggerFactory.getLogger(AheadFeeder.class);
 
-    private final WorkerRuntime<T, R> rt;
-    /** Starts a job on a slot the caller holds ({@link JobRunner#start}). */
-    private final Consumer<RawJob> start;
+    private final Intake intake;
+    private final Slots<T> slots;
+    private final AheadBuffer buffer;
+    private final TakeAhead takeAhead;
+    private final WorkerStore store;
+    /** Starts a job on a slot the caller holds ({@link JobRunner#start(RawJob, AttemptLife)}). */
+    private final BiConsumer<RawJob, AttemptLife> start;
     /** closeAsIfCrashed: buffered jobs stay leased until their locks lapse. */
     private volatile boolean crashed;
 
-    AheadFeeder(WorkerRuntime<T, R> rt, Consumer<RawJob> start) {
-        this.rt = rt;
+    AheadFeeder(Intake intake, Slots<T> slots, AheadBuffer buffer, TakeAhead takeAhead, WorkerStore store,
+                BiConsumer<RawJob, AttemptLife> start) {
+        this.intake = intake;
+        this.slots = slots;
+        this.buffer = buffer;
+        this.takeAhead = takeAhead;
+        this.store = store;
         this.start = start;
     }
 
     /** Jobs a call took ahead: buffered, or given back at once when the worker closes. */
     void takenAhead(List<RawJob> jobs) {
         for (RawJob raw : jobs) {
-            rt.buffer.add(raw);
+            buffer.add(raw);
         }
-        if (!rt.running()) {
+        if (!intake.running()) {
             handBackBuffered(false);
         } else {
             pump();
@@ -55,13 +64,13 @@ final class AheadFeeder<T, R> {
      */
     int startBuffered(int free) {
         int used = 0;
-        while (used < free && rt.running()) {
-            RawJob raw = rt.buffer.poll();
-            if (raw == null) {
+        while (used < free && intake.running()) {
+            AheadBuffer.Held held = buffer.poll();
+            if (held == null) {
                 break;
             }
             used++;
-            start.accept(raw);
+            startHeld(held);
         }
         return used;
     }
@@ -71,14 +80,19 @@ final class AheadFeeder<T, R> {
      * each checks the other's side after its own change, so neither waits for the other.
      */
     void pump() {
-        while (rt.running() && !rt.buffer.isEmpty() && rt.slots.tryTakeOne()) {
-            RawJob raw = rt.buffer.poll();
-            if (raw == null) {
-                rt.slots.release();
+        while (intake.running() && !buffer.isEmpty() && slots.tryTakeOne()) {
+            AheadBuffer.Held held = buffer.poll();
+            if (held == null) {
+                slots.release();
                 return;
             }
-            start.accept(raw);
+            startHeld(held);
         }
+    }
+
+    private void startHeld(AheadBuffer.Held held) {
+        held.life().move(AttemptLife.Stage.TAKEN);
+        start.accept(held.raw(), held.life());
     }
 
     /**
@@ -88,13 +102,15 @@ final class AheadFeeder<T, R> {
      * @param wait wait (up to 5 s) until Redis has them back
      */
     void handBackBuffered(boolean wait) {
-        List<RawJob> jobs = rt.buffer.drain();
+        List<AheadBuffer.Held> jobs = buffer.drain();
         if (crashed) {
             return;
         }
         List<CompletableFuture<Void>> calls = new ArrayList<>();
-        for (RawJob raw : jobs) {
-            calls.add(rt.scripts.moveToWait(raw.id(), raw.lockToken()).toCompletableFuture().whenComplete((ok, error) -> {
+        for (AheadBuffer.Held held : jobs) {
+            held.life().move(AttemptLife.Stage.HANDED_BACK);
+            RawJob raw = held.raw();
+            calls.add(store.handBack(raw.id(), raw.lockToken(), false).toCompletableFuture().whenComplete((ok, error) -> {
                 if (error != null) {
                     log.warn("could not give back buffered job {} (it will be recovered when its lock expires): {}",
                             raw.id(), error.toString());
@@ -111,6 +127,16 @@ final class AheadFeeder<T, R> {
                 // Logged per job above.
             }
         }
+    }
+
+    /** The oldest buffered job, for a processor thread whose job just returned; null when none. */
+    AheadBuffer.Held poll() {
+        return buffer.poll();
+    }
+
+    /** A processor ran for {@code nanos}: the take-ahead estimate learns from it. */
+    void processed(long nanos) {
+        takeAhead.processed(nanos);
     }
 
     /** A simulated crash: buffered jobs are left to lock expiry, never handed back. */

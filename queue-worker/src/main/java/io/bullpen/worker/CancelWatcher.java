@@ -1,7 +1,6 @@
 package io.bullpen.worker;
 
 import io.bullpen.CancelResult;
-import io.bullpen.internal.CancelScripts;
 import io.bullpen.internal.Futures;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,18 +24,20 @@ final class CancelWatcher<T, R> implements Runnable {
     static final long INTERVAL_MS = 500;
     private static final Logger log = LoggerFactory.getLogger(CancelWatcher.class);
 
-    private final WorkerRuntime<T, R> rt;
-    private final CancelScripts scripts;
+    private final WorkerSettings settings;
+    private final Slots<T> slots;
+    private final WorkerStore store;
 
-    CancelWatcher(WorkerRuntime<T, R> rt, CancelScripts scripts) {
-        this.rt = rt;
-        this.scripts = scripts;
+    CancelWatcher(WorkerSettings settings, Slots<T> slots, WorkerStore store) {
+        this.settings = settings;
+        this.slots = slots;
+        this.store = store;
     }
 
     @Override
     public void run() {
         List<String> ids = new ArrayList<>();
-        rt.slots.inFlight().forEach((id, attempt) -> {
+        slots.inFlight().forEach((id, attempt) -> {
             if (!attempt.ended() && attempt.cancelReason() == null) {
                 ids.add(id);
             }
@@ -45,20 +46,20 @@ final class CancelWatcher<T, R> implements Runnable {
             return;
         }
         try {
-            Map<String, String> cancelled = Futures.join(scripts.checkCancels(ids));
+            Map<String, String> cancelled = Futures.join(store.checkCancels(ids));
             cancelled.forEach(this::apply);
         } catch (RuntimeException e) {
             // The next round asks again; a lasting outage shows in the lock renewal's errors.
-            log.warn("could not check {} job(s) of queue {} for cancels: {}", ids.size(), rt.settings.queue(), e.toString());
+            log.warn("could not check {} job(s) of queue {} for cancels: {}", ids.size(), settings.queue(), e.toString());
         }
     }
 
     boolean cancel(String jobId) {
-        if (rt.slots.attempt(jobId) == null) {
+        if (slots.attempt(jobId) == null) {
             return false;
         }
-        String reason = "cancelled by worker " + rt.settings.name();
-        CancelResult result = Futures.join(scripts.cancelJob(rt.now(), jobId, reason));
+        String reason = "cancelled by worker " + settings.name();
+        CancelResult result = Futures.join(store.cancel(settings.clock().millis(), jobId, reason));
         if (result != CancelResult.CANCEL_REQUESTED) {
             return false;
         }
@@ -67,9 +68,9 @@ final class CancelWatcher<T, R> implements Runnable {
     }
 
     private void apply(String jobId, String reason) {
-        ActiveJob<T> attempt = rt.slots.attempt(jobId);
+        ActiveJob<T> attempt = slots.attempt(jobId);
         if (attempt != null && attempt.requestCancel(reason)) {
-            log.info("job {} of queue {} was cancelled ({}); interrupting its processor", jobId, rt.settings.queue(), reason);
+            log.info("job {} of queue {} was cancelled ({}); interrupting its processor", jobId, settings.queue(), reason);
         }
     }
 }

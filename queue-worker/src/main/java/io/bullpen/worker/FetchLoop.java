@@ -28,7 +28,11 @@ final class FetchLoop<T, R> implements Runnable {
 
     private static final long QUIET_MAX_NANOS = TimeUnit.SECONDS.toNanos(60);
 
-    private final WorkerRuntime<T, R> rt;
+    private final WorkerSettings settings;
+    private final Intake intake;
+    private final Slots<T> slots;
+    private final Takes takes;
+    private final SafeListener<T, R> listener;
     private final JobRunner<T, R> runner;
     private final MarkerWaiter waiter;
     /**
@@ -38,8 +42,13 @@ final class FetchLoop<T, R> implements Runnable {
      */
     private boolean owesLook;
 
-    FetchLoop(WorkerRuntime<T, R> rt, JobRunner<T, R> runner, MarkerWaiter waiter) {
-        this.rt = rt;
+    FetchLoop(WorkerSettings settings, Intake intake, Slots<T> slots, Takes takes, SafeListener<T, R> listener,
+              JobRunner<T, R> runner, MarkerWaiter waiter) {
+        this.settings = settings;
+        this.intake = intake;
+        this.slots = slots;
+        this.takes = takes;
+        this.listener = listener;
         this.runner = runner;
         this.waiter = waiter;
     }
@@ -47,7 +56,7 @@ final class FetchLoop<T, R> implements Runnable {
     @Override
     public void run() {
         long backoff = 0;
-        while (rt.running()) {
+        while (intake.running()) {
             try {
                 fetchOnce();
                 backoff = 0;
@@ -55,14 +64,14 @@ final class FetchLoop<T, R> implements Runnable {
                 Thread.currentThread().interrupt();
                 return;
             } catch (RuntimeException e) {
-                if (!rt.running()) {
+                if (!intake.running()) {
                     return;
                 }
                 backoff = backoff == 0 ? 100 : Math.min(2_000, backoff * 2);
-                log.warn("worker of queue {} could not fetch jobs (retry in {}ms): {}", rt.settings.queue(), backoff, e.toString());
-                rt.listener.error(e);
+                log.warn("worker of queue {} could not fetch jobs (retry in {}ms): {}", settings.queue(), backoff, e.toString());
+                listener.error(e);
                 try {
-                    waiter.await(rt.now(), rt.now() + backoff);
+                    waiter.await(takes.now(), takes.now() + backoff);
                 } catch (InterruptedException ie) {
                     Thread.currentThread().interrupt();
                     return;
@@ -72,11 +81,11 @@ final class FetchLoop<T, R> implements Runnable {
     }
 
     private void fetchOnce() throws InterruptedException {
-        if (rt.pause.isPaused()) {
+        if (intake.paused()) {
             parkWhilePaused();
             return;
         }
-        int free = rt.slots.takeFree();
+        int free = slots.takeFree();
         if (free == 0) {
             // All slots busy: finishing jobs take the next ones; wake up now and then in case a
             // slot frees while the queue still has work. A signal meanwhile goes to an idle
@@ -88,7 +97,7 @@ final class FetchLoop<T, R> implements Runnable {
             }
             waiter.busy(true);
             try {
-                rt.slots.awaitFree(1_000, rt::running);
+                slots.awaitFree(1_000, intake::running);
             } finally {
                 waiter.busy(false);
             }
@@ -99,16 +108,14 @@ final class FetchLoop<T, R> implements Runnable {
             return;
         }
         int slotsToFill = free;
-        int ahead = rt.reserveAhead();
+        int ahead = takes.reserveAhead();
         long sentAt = System.nanoTime();
         FetchResult result;
         try {
             // The jobs start on the Redis client thread, as a finish's next job does: waking this
             // thread first would put one more thread hand-off between a wake-up and the start.
             // Sent again on the new connection if the connection drops before the reply (InFlightCalls).
-            io.bullpen.internal.ScriptTypes.FetchArgs args = rt.fetchArgs(free).withAhead(ahead);
-            result = Futures.join(rt.calls.call(() -> rt.scripts.moveToActive(rt.now(), args), rt::giveBackLate)
-                    .thenApply(fetched -> {
+            result = Futures.join(takes.take(free, ahead).thenApply(fetched -> {
                 List<RawJob> jobs = fetched.jobs();
                 int forSlots = Math.min(slotsToFill, jobs.size());
                 for (int i = 0; i < forSlots; i++) {
@@ -120,21 +127,21 @@ final class FetchLoop<T, R> implements Runnable {
                 return fetched;
             }));
         } catch (RuntimeException e) {
-            rt.slots.returnUnused(free);
+            slots.returnUnused(free);
             throw e;
         } finally {
-            rt.buffer.received(ahead);
-            rt.takeAhead.roundTrip(System.nanoTime() - sentAt);
+            takes.received(ahead);
+            takes.answered(sentAt);
         }
-        rt.afterFetch(result);
+        takes.afterFetch(result);
         int taken = Math.min(free, result.jobs().size());
-        rt.slots.returnUnused(free - taken);
+        slots.returnUnused(free - taken);
         if (taken == free) {
             // A full take reports no wake time: any look owed from before is still owed.
             return;
         }
         if (taken == 0) {
-            rt.maybeDrained();
+            takes.maybeDrained();
         }
         long wake = nextWake(result);
         owesLook = wake > 0;
@@ -147,9 +154,9 @@ final class FetchLoop<T, R> implements Runnable {
      * 1 s bound only re-checks local flags.
      */
     private void parkWhilePaused() throws InterruptedException {
-        while (rt.running() && rt.pause.isPaused()) {
+        while (intake.running() && intake.paused()) {
             waiter.handBackSignal();
-            rt.pause.awaitResumed(1_000);
+            intake.pause.awaitResumed(1_000);
         }
     }
 
@@ -162,12 +169,12 @@ final class FetchLoop<T, R> implements Runnable {
      */
     private void awaitWork(long wake) throws InterruptedException {
         long quietSince = System.nanoTime();
-        while (rt.running() && !rt.pause.isPaused()) {
-            if (waiter.await(rt.now(), wake)) {
+        while (intake.running() && !intake.paused()) {
+            if (waiter.await(takes.now(), wake)) {
                 owesLook = true;
                 return;
             }
-            if (wake <= 0 || rt.now() >= wake || System.nanoTime() - quietSince >= QUIET_MAX_NANOS) {
+            if (wake <= 0 || takes.now() >= wake || System.nanoTime() - quietSince >= QUIET_MAX_NANOS) {
                 return;
             }
         }

@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -43,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * not block.
  *
  * <p>Take-ahead: each call also asks for the jobs the worker should hold beyond its
- * running ones ({@link WorkerRuntime#reserveAhead}); those come after the slots' jobs in the reply
+ * running ones ({@link Takes#reserveAhead}); those come after the slots' jobs in the reply
  * and go to the buffer. It carries a "started" record for each buffered job whose processor
  * started since the last call and is not finished in this one, and a taken-ahead job's result
  * carries when its processor started.
@@ -78,7 +79,12 @@ final class Finisher {
     private record Pending(Finish finish, boolean wantsNext, long startedOn, CompletableFuture<Settled> done) {
     }
 
-    private final WorkerRuntime<?, ?> rt;
+    private final Takes takes;
+    private final WorkerStore store;
+    private final InFlightCalls inFlight;
+    private final Intake intake;
+    private final ScheduledExecutorService scheduler;
+    private final SafeListener<?, ?> listener;
     private final Queue<Pending> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger calls = new AtomicInteger();
     /** Buffered jobs whose processor started, reported with the next call. */
@@ -89,10 +95,20 @@ final class Finisher {
     /** Results waiting out a retry backoff, with the number of their next try. */
     private final java.util.Map<Pending, Integer> backingOff = new java.util.concurrent.ConcurrentHashMap<>();
 
-    Finisher(WorkerRuntime<?, ?> rt, Consumer<List<RawJob>> takenAhead) {
-        this.rt = rt;
+    /**
+     * @param scheduler the worker's timer: retries wait out their backoff there
+     * @param takenAhead takes the jobs a call took ahead (to the buffer)
+     */
+    Finisher(Takes takes, WorkerStore store, InFlightCalls inFlight, Intake intake, ScheduledExecutorService scheduler,
+             SafeListener<?, ?> listener, Consumer<List<RawJob>> takenAhead) {
+        this.takes = takes;
+        this.store = store;
+        this.inFlight = inFlight;
+        this.intake = intake;
+        this.scheduler = scheduler;
+        this.listener = listener;
         this.takenAhead = takenAhead;
-        rt.calls.onReconnect(this::resendBackingOff);
+        inFlight.onReconnect(this::resendBackingOff);
     }
 
     /** The connection is back: results waiting out a backoff go now (from the timer thread). */
@@ -101,7 +117,7 @@ final class Finisher {
             Integer retry = backingOff.remove(p);
             if (retry != null) {
                 try {
-                    rt.scheduler.execute(() -> resend(p, retry));
+                    scheduler.execute(() -> resend(p, retry));
                 } catch (RejectedExecutionException closed) {
                     p.done.complete(new Settled(null, null, new IllegalStateException("worker closed"), true));
                 }
@@ -131,7 +147,7 @@ final class Finisher {
      */
     CompletableFuture<Settled> submit(Finish finish, boolean wantsSlotJob, long startedOn) {
         CompletableFuture<Settled> done = new CompletableFuture<>();
-        queue.add(new Pending(finish, wantsSlotJob && rt.running() && !rt.pause.isPaused(), startedOn, done));
+        queue.add(new Pending(finish, wantsSlotJob && intake.running() && !intake.paused(), startedOn, done));
         flush();
         return done;
     }
@@ -182,29 +198,29 @@ final class Finisher {
             }
         }
         List<Started> starts = startedNotIn(finishes);
-        int ahead = rt.reserveAhead();
+        int ahead = takes.reserveAhead();
         long sentAt = System.nanoTime();
         try {
-            io.bullpen.internal.ScriptTypes.FetchArgs args = rt.fetchArgsAfterFinish(next).withAhead(ahead);
+            io.bullpen.internal.ScriptTypes.FetchArgs args = takes.fetchArgsAfterFinish(next).withAhead(ahead);
             long[] startedOnAll = startedOn;
-            rt.calls.call(() -> rt.scripts.moveToFinished(rt.now(), args, finishes, startedOnAll, starts),
-                            late -> rt.giveBackLate(late.next()))
+            inFlight.call(() -> store.finish(takes.now(), args, finishes, startedOnAll, starts),
+                            late -> takes.giveBackLate(late.next()))
                     .whenComplete((result, failure) -> {
                         calls.decrementAndGet();
-                        rt.takeAhead.roundTrip(System.nanoTime() - sentAt);
+                        takes.answered(sentAt);
                         try {
                             if (failure != null) {
                                 started.addAll(starts);
                             }
                             settle(batch, result, failure);
                         } finally {
-                            rt.buffer.received(ahead);
+                            takes.received(ahead);
                             flush();
                         }
                     });
         } catch (RuntimeException e) {
             calls.decrementAndGet();
-            rt.buffer.received(ahead);
+            takes.received(ahead);
             started.addAll(starts);
             settle(batch, null, e);
             flush();
@@ -241,7 +257,7 @@ final class Finisher {
             return;
         }
         FetchResult fetched = result.next();
-        rt.afterFetch(fetched);
+        takes.afterFetch(fetched);
         List<RawJob> jobs = fetched.jobs();
         int forSlots = 0;
         for (Pending p : batch) {
@@ -287,14 +303,14 @@ final class Finisher {
             p.done.complete(new Settled(null, null, cause, retry > 0));
             return;
         }
-        rt.listener.error(cause);
+        listener.error(cause);
     }
 
     private boolean schedule(Pending p, int retry, Throwable cause) {
         long delay = Math.min(5_000, 100L << retry);
         backingOff.put(p, retry + 1);
         try {
-            rt.scheduler.schedule(() -> {
+            scheduler.schedule(() -> {
                 if (backingOff.remove(p) != null) {
                     resend(p, retry + 1);
                 }
@@ -308,10 +324,10 @@ final class Finisher {
     }
 
     private void resend(Pending p, int retry) {
-        CompletableFuture<FinishResult> call = rt.calls.call(() -> resendCall(p));
+        CompletableFuture<FinishResult> call = inFlight.call(() -> resendCall(p));
         call.whenComplete((result, failure) -> {
             if (result != null) {
-                rt.afterFetch(result.next());
+                takes.afterFetch(result.next());
                 p.done.complete(new Settled(result.state(), null, null, true));
             } else if (retryable(failure)) {
                 retry(p, retry, unwrap(failure));
@@ -322,12 +338,10 @@ final class Finisher {
     }
 
     private java.util.concurrent.CompletionStage<FinishResult> resendCall(Pending p) {
-        if (p.startedOn <= 0) {
-            return rt.scripts.moveToFinished(rt.now(), rt.fetchArgsAfterFinish(0), p.finish);
-        }
         // A taken-ahead job's result still carries its real start.
-        return rt.scripts.moveToFinished(rt.now(), rt.fetchArgsAfterFinish(0), List.of(p.finish),
-                new long[] {p.startedOn}, List.of()).thenApply(batch -> {
+        long[] startedOn = p.startedOn <= 0 ? null : new long[] {p.startedOn};
+        return store.finish(takes.now(), takes.fetchArgsAfterFinish(0), List.of(p.finish), startedOn, List.of())
+                .thenApply(batch -> {
                     FinishOutcome outcome = batch.outcomes().get(0);
                     if (outcome.error() != null) {
                         throw outcome.error();

@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,9 +59,14 @@ final class JobRunner<T, R> {
     /** MDC key holding the job's id while a processor runs. */
     static final String MDC_JOB_ID = "bullpen.jobId";
 
-    private final WorkerRuntime<T, R> rt;
-    private final Finisher finisher;
+    private final WorkerSettings settings;
+    private final Processing<T, R> processing;
+    private final Intake intake;
     private final Slots<T> slots;
+    private final Takes takes;
+    private final WorkerStore store;
+    private final SafeListener<T, R> listener;
+    private final Finisher finisher;
     private final AttemptTimeouts timeouts;
     /** Attempts waiting for the start a rate limit booked. */
     private final BookedStarts<T> booked;
@@ -68,23 +74,40 @@ final class JobRunner<T, R> {
     /** Take-ahead: pairs buffered jobs with free slots, hands them back on close. */
     final AheadFeeder<T, R> ahead;
 
-    JobRunner(WorkerRuntime<T, R> rt, AttemptTimeouts timeouts) {
-        this.rt = rt;
-        this.ahead = new AheadFeeder<>(rt, this::start);
-        this.finisher = new Finisher(rt, ahead::takenAhead);
-        this.slots = rt.slots;
+    /**
+     * @param buffer the jobs taken ahead, and {@code takeAhead} how many to take: the runner's
+     *     {@link AheadFeeder} pairs them with slots
+     * @param scheduler the worker's timer (booked starts, the failure log's summary, finish retries)
+     */
+    JobRunner(WorkerSettings settings, Processing<T, R> processing, Intake intake, Slots<T> slots, AheadBuffer buffer,
+              TakeAhead takeAhead, Takes takes, WorkerStore store, InFlightCalls calls, SafeListener<T, R> listener,
+              ScheduledExecutorService scheduler, AttemptTimeouts timeouts) {
+        this.settings = settings;
+        this.processing = processing;
+        this.intake = intake;
+        this.slots = slots;
+        this.takes = takes;
+        this.store = store;
+        this.listener = listener;
+        this.ahead = new AheadFeeder<>(intake, slots, buffer, takeAhead, store, this::start);
+        this.finisher = new Finisher(takes, store, calls, intake, scheduler, listener, ahead::takenAhead);
         this.timeouts = timeouts;
-        this.failures = new JobFailures(rt.settings.queue(), System::nanoTime,
-                (task, ms) -> rt.scheduler.schedule(task, ms, TimeUnit.MILLISECONDS));
-        this.booked = new BookedStarts<>(rt.scheduler, rt::running, this::dispatch, (attempt, raw) -> {
-            slots.end(attempt);
-            giveBack(attempt.job.id(), attempt.lockToken);
-        });
+        this.failures = new JobFailures(settings.queue(), System::nanoTime,
+                (task, ms) -> scheduler.schedule(task, ms, TimeUnit.MILLISECONDS));
+        this.booked = new BookedStarts<>(scheduler, intake::running, (attempt, raw) -> {
+            attempt.life.move(AttemptLife.Stage.TAKEN);
+            dispatch(attempt, raw);
+        }, (attempt, raw) -> giveBack(attempt));
     }
 
     /** Starts an attempt for a job just taken; the caller holds a slot for it. */
     void start(RawJob raw) {
-        ActiveJob<T> attempt = begin(raw);
+        start(raw, AttemptLife.taken(raw.id()));
+    }
+
+    /** Starts an attempt for a job the caller holds a slot for, in stage TAKEN (a buffered job moved there). */
+    void start(RawJob raw, AttemptLife life) {
+        ActiveJob<T> attempt = begin(raw, life);
         if (attempt != null) {
             dispatch(attempt, raw);
         }
@@ -96,38 +119,41 @@ final class JobRunner<T, R> {
      * @return the attempt to run now, or null when it is handled otherwise (unreadable: failed;
      *     closing: given back; booked by a rate limit: started by the timer)
      */
-    private ActiveJob<T> begin(RawJob raw) {
+    private ActiveJob<T> begin(RawJob raw, AttemptLife life) {
         Map<String, String> hash = raw.hash();
         boolean ahead = "1".equals(hash.get(JobFields.AHEAD));
         long startedOn = 0;
         if (ahead) {
             // Its processor starts now: the job it sees, and its result, tell when it really ran.
             // (The reply's hash is immutable: the decoded job keeps it without a copy.)
-            startedOn = rt.now();
+            startedOn = takes.now();
             hash = new HashMap<>(hash);
             hash.put(JobFields.PROCESSED_ON, Long.toString(startedOn));
         }
         Job<T> job;
         try {
-            job = WireFormat.job(raw.id(), hash, rt.dataType);
+            job = WireFormat.job(raw.id(), hash, processing.dataType());
         } catch (BullpenException | IllegalArgumentException e) {
             failures.unreadable(raw.id(), e);
-            finish(null, failed(raw.id(), raw.lockToken(), raw.attemptsMade(), e, true, JobOptions.defaults()), e, null);
+            life.move(AttemptLife.Stage.FINISHING);
+            finishUnreadable(life, failed(raw.id(), raw.lockToken(), raw.attemptsMade(), e, true, JobOptions.defaults()), e);
             return null;
         }
-        if (!rt.running()) {
+        if (!intake.running()) {
+            life.move(AttemptLife.Stage.HANDED_BACK);
             giveBack(raw);
             return null;
         }
-        ActiveJob<T> attempt = new ActiveJob<>(job, raw.lockToken(), raw.hash().get(JobFields.GROUP));
+        ActiveJob<T> attempt = new ActiveJob<>(job, raw.lockToken(), raw.hash().get(JobFields.GROUP), life);
         attempt.startedOn = startedOn;
         slots.begin(attempt);
-        rt.markBusy();
+        takes.markBusy();
         if (ahead) {
             finisher.started(raw.id(), raw.lockToken());
         }
         long startIn = startIn(raw);
         if (startIn > 0) {
+            life.move(AttemptLife.Stage.BOOKED);
             booked.book(attempt, raw, startIn);
             return null;
         }
@@ -150,15 +176,14 @@ final class JobRunner<T, R> {
     }
 
     private void dispatch(ActiveJob<T> attempt, RawJob raw) {
-        if (rt.handoff == null) {
+        if (processing.handoff() == null) {
             hand(attempt, raw);
             return;
         }
         try {
-            rt.handoff.execute(() -> hand(attempt, raw));
+            processing.handoff().execute(() -> hand(attempt, raw));
         } catch (RejectedExecutionException e) {
-            slots.end(attempt);
-            giveBack(raw);
+            giveBack(attempt);
         }
     }
 
@@ -169,10 +194,9 @@ final class JobRunner<T, R> {
      */
     private void hand(ActiveJob<T> attempt, RawJob raw) {
         try {
-            rt.executor.execute(() -> run(attempt));
+            processing.executor().execute(() -> run(attempt));
         } catch (RejectedExecutionException e) {
-            slots.end(attempt);
-            giveBack(raw);
+            giveBack(attempt);
         }
     }
 
@@ -184,8 +208,15 @@ final class JobRunner<T, R> {
         giveBack(raw.id(), raw.lockToken());
     }
 
+    /** An attempt that never reached its processor goes back to its line: its slot ends with the call. */
+    private void giveBack(ActiveJob<T> attempt) {
+        attempt.life.move(AttemptLife.Stage.HANDED_BACK);
+        slots.end(attempt);
+        giveBack(attempt.id(), attempt.lockToken);
+    }
+
     private void giveBack(String jobId, String lockToken) {
-        rt.scripts.moveToWait(jobId, lockToken).whenComplete((ok, error) -> {
+        store.handBack(jobId, lockToken, false).whenComplete((ok, error) -> {
             if (error != null) {
                 log.warn("could not give back job {} (it will be recovered when its lock expires): {}", jobId,
                         error.toString());
@@ -207,19 +238,19 @@ final class JobRunner<T, R> {
         Job<T> job = attempt.job;
         attempt.running(Thread.currentThread());
         job.options().timeout().ifPresent(t -> timeouts.arm(attempt, t, this::timedOut));
-        rt.listener.active(job);
+        listener.active(job);
         R result = null;
         Throwable error = null;
         boolean owned;
-        AttemptObservers observers = AttemptObservers.open(rt.listener.instruments(), rt.settings.queue(), job);
+        AttemptObservers observers = AttemptObservers.open(listener.instruments(), settings.queue(), job);
         long began = System.nanoTime();
         // Restored afterwards: an application's executor may run this on a thread with MDC of its own.
         String outerQueue = MDC.get(MDC_QUEUE);
         String outerJobId = MDC.get(MDC_JOB_ID);
-        MDC.put(MDC_QUEUE, rt.settings.queue());
+        MDC.put(MDC_QUEUE, settings.queue());
         MDC.put(MDC_JOB_ID, job.id());
         try {
-            result = rt.processor.process(new WorkerJobContext<>(rt, attempt));
+            result = processing.processor().process(new WorkerJobContext<>(attempt, store, listener, settings));
         } catch (Throwable t) {
             error = t;
         } finally {
@@ -229,20 +260,24 @@ final class JobRunner<T, R> {
             restore(MDC_JOB_ID, outerJobId);
         }
         observers.ended(error);
-        rt.takeAhead.processed(System.nanoTime() - began);
+        ahead.processed(System.nanoTime() - began);
         if (!owned) {
             // The timeout already failed this attempt and passed its slot on.
             timeouts.lateReturn(attempt, error);
             return null;
         }
-        if (attempt.abandoned() && error != null) {
-            // A forced close interrupted this attempt: record nothing (close handed the job back,
-            // or its lock lapses), so it runs again rather than being charged a failed attempt. (A
-            // success is still recorded below; the token check rejects it if the lock has gone.)
-            log.info("job {} interrupted by a forced close; it runs again", job.id());
-            slots.end(attempt);
-            slots.release();
-            return null;
+        if (attempt.abandoned()) {
+            if (error != null) {
+                // A forced close interrupted this attempt: record nothing (close handed the job back,
+                // or its lock lapses), so it runs again rather than being charged a failed attempt.
+                log.info("job {} interrupted by a forced close; it runs again", job.id());
+                attempt.life.move(AttemptLife.Stage.SETTLED);
+                slots.end(attempt);
+                slots.release();
+                return null;
+            }
+            // A success is still recorded; the token check rejects it if the lock has gone.
+            attempt.life.move(AttemptLife.Stage.FINISHING);
         }
         // Policy for an Error: the attempt fails (and is retried) like any other, and the worker goes
         // on; JobFailures logs it at ERROR with its stack trace.
@@ -273,7 +308,7 @@ final class JobRunner<T, R> {
         }
         Finish finish = error == null
                 ? Finish.completed(job.id(), attempt.lockToken, job.attemptsMade(), resultJson, job.options(),
-                        rt.settings.stackTraceLimit())
+                        settings.stackTraceLimit())
                 : failed(job.id(), attempt.lockToken, job.attemptsMade(), error, unrecoverable, job.options());
         return finishAndNext(attempt, finish.withStagedData(attempt.stagedData()), error, result);
     }
@@ -283,15 +318,17 @@ final class JobRunner<T, R> {
      * to another processor thread, no round trip): the finish then takes no job for the slot.
      */
     private ActiveJob<T> finishAndNext(ActiveJob<T> attempt, Finish outcome, Throwable error, R result) {
-        RawJob next = rt.running() ? rt.buffer.poll() : null;
-        if (next == null) {
+        AheadBuffer.Held held = intake.running() ? ahead.poll() : null;
+        if (held == null) {
             finish(attempt, outcome, error, result, false);
             return null;
         }
+        RawJob next = held.raw();
+        held.life().move(AttemptLife.Stage.TAKEN);
         slots.passOn(attempt);
         finish(attempt, outcome, error, result, true);
-        ActiveJob<T> nextAttempt = begin(next);
-        if (nextAttempt != null && rt.handoff != null) {
+        ActiveJob<T> nextAttempt = begin(next, held.life());
+        if (nextAttempt != null && processing.handoff() != null) {
             // An application's executor gets each job through the handoff thread, as always.
             dispatch(nextAttempt, next);
             return null;
@@ -332,7 +369,7 @@ final class JobRunner<T, R> {
     private Finish failed(String id, String token, int attemptsMadeBefore, Throwable error, boolean unrecoverable,
                           JobOptions options) {
         return Finish.failed(id, token, attemptsMadeBefore, reason(error), stacktrace(error), unrecoverable, options,
-                rt.settings.stackTraceLimit());
+                settings.stackTraceLimit());
     }
 
     /**
@@ -345,8 +382,19 @@ final class JobRunner<T, R> {
         finish(attempt, outcome, error, result, false);
     }
 
+    /** A job that could not be read: its failure is recorded like any outcome, without an attempt. */
+    private void finishUnreadable(AttemptLife life, Finish outcome, Throwable error) {
+        finish(null, life, outcome, error, null, false);
+    }
+
     /** @param slotPassed the slot already passed to a buffered job: take none for it, release nothing */
     private void finish(ActiveJob<T> attempt, Finish outcome, Throwable error, R result, boolean slotPassed) {
+        finish(attempt, attempt.life, outcome, error, result, slotPassed);
+    }
+
+    /** @param life the attempt's, or an unreadable job's; in stage FINISHING */
+    private void finish(ActiveJob<T> attempt, AttemptLife life, Finish outcome, Throwable error, R result,
+                        boolean slotPassed) {
         // The group the take gave saves the script reading it back (one command per grouped job);
         // an awaited job's flag, read at take, rides in the record: its finish reads nothing more.
         Finish finish = attempt == null ? outcome
@@ -355,11 +403,15 @@ final class JobRunner<T, R> {
             try {
                 report(finish, attempt, error, result, settled);
             } finally {
-                if (attempt != null) {
-                    slots.end(attempt);
-                }
-                if (!slotPassed) {
-                    passOn(settled.next());
+                try {
+                    life.move(AttemptLife.Stage.SETTLED);
+                } finally {
+                    if (attempt != null) {
+                        slots.end(attempt);
+                    }
+                    if (!slotPassed) {
+                        passOn(settled.next());
+                    }
                 }
             }
         }).exceptionally(e -> {
@@ -374,9 +426,9 @@ final class JobRunner<T, R> {
             // A limited attempt or a step is neither completed nor failed: listeners see nothing of it.
             if (attempt != null && !finish.limited() && !finish.step()) {
                 if (error == null) {
-                    rt.listener.completed(attempt.job, result);
+                    listener.completed(attempt.job, result);
                 } else {
-                    rt.listener.failed(attempt.job, error, settled.state() == JobState.FAILED);
+                    listener.failed(attempt.job, error, settled.state() == JobState.FAILED);
                 }
             }
             return;
@@ -388,7 +440,7 @@ final class JobRunner<T, R> {
             } else {
                 log.warn("result of job {} rejected: {} (another worker may run it)", finish.jobId(), failure.getMessage());
                 if (attempt != null && attempt.markLockLost()) {
-                    rt.listener.lockLost(attempt.job);
+                    listener.lockLost(attempt.job);
                 }
             }
         } else if (failure instanceof JobNotFoundException) {
@@ -411,8 +463,8 @@ final class JobRunner<T, R> {
         }
         slots.release();
         ahead.pump();
-        if (rt.running()) {
-            rt.maybeDrained();
+        if (intake.running()) {
+            takes.maybeDrained();
         }
     }
 

@@ -8,9 +8,8 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import org.redisson.api.RScoredSortedSet;
+import java.util.function.Function;
 import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,11 +78,9 @@ final class MarkerWaiter implements AutoCloseable {
     private volatile CompletableFuture<String> pending; // replaced by the fetch thread only
     private long pendingSince;
     private volatile long reconnectedAt = Long.MIN_VALUE / 2;
-    private final SmallClient.Lease lease;
     private final SmallClient.Connections also;
-    private final RScoredSortedSet<String> marker;
-    /** The marker on the application's client, for the hand-over at close. */
-    private final RScoredSortedSet<String> appMarker;
+    /** The queue's marker, on the waiting connection (and the application's, for the hand-over at close). */
+    private final WorkerStore.Marker marker;
 
     MarkerWaiter(RedissonClient app, String markerKey, Duration blockTimeout, String workerName) {
         this(app, markerKey, blockTimeout, workerName, new SmallClient.Connections() {
@@ -93,12 +90,19 @@ final class MarkerWaiter implements AutoCloseable {
     /** @param also told of the shared client's connection events after this waiter */
     MarkerWaiter(RedissonClient app, String markerKey, Duration blockTimeout, String workerName,
                  SmallClient.Connections also) {
+        this(events -> new RedisWorkerStore.RedisMarker(app, markerKey, events), blockTimeout, workerName, also);
+    }
+
+    /**
+     * @param open opens the marker ({@link WorkerStore#openMarker}), given this waiter's connection events
+     * @param also told of the waiting connection's events after this waiter
+     */
+    MarkerWaiter(Function<SmallClient.Connections, WorkerStore.Marker> open, Duration blockTimeout, String workerName,
+                 SmallClient.Connections also) {
         this.workerName = workerName;
         this.blockSeconds = Math.max(1, blockTimeout.toSeconds());
         this.also = also;
-        this.lease = SmallClient.acquire(app, new Reconnects());
-        this.marker = lease.client().getScoredSortedSet(markerKey, StringCodec.INSTANCE);
-        this.appMarker = app.getScoredSortedSet(markerKey, StringCodec.INSTANCE);
+        this.marker = open.apply(new Reconnects());
     }
 
     /**
@@ -142,7 +146,7 @@ final class MarkerWaiter implements AutoCloseable {
     }
 
     private void pop(long now) {
-        CompletableFuture<String> pop = marker.pollFirstAsync(Duration.ofSeconds(blockSeconds)).toCompletableFuture();
+        CompletableFuture<String> pop = marker.pop(Duration.ofSeconds(blockSeconds));
         pending = pop;
         pendingSince = now;
         live.add(pop);
@@ -284,7 +288,7 @@ final class MarkerWaiter implements AutoCloseable {
     }
 
     private void putBack() {
-        marker.addAsync(0, "0").whenComplete((added, error) -> {
+        marker.putBack().whenComplete((added, error) -> {
             if (error != null) {
                 log.debug("could not hand back the marker; other workers look at their next timeout", error);
             }
@@ -309,7 +313,7 @@ final class MarkerWaiter implements AutoCloseable {
     /** @param handOver false only for a worker closed as if it crashed (tests): no hand-over */
     void close(boolean handOver) {
         wakeForClose();
-        lease.close();
+        marker.close();
         if (handOver) {
             handOver();
         }
@@ -321,7 +325,7 @@ final class MarkerWaiter implements AutoCloseable {
      */
     private void handOver() {
         try {
-            appMarker.addAsync(0, "0").toCompletableFuture().get(HAND_OVER_MS, TimeUnit.MILLISECONDS);
+            marker.handOver().toCompletableFuture().get(HAND_OVER_MS, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {

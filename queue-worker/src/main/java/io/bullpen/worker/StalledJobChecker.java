@@ -12,26 +12,32 @@ import org.slf4j.LoggerFactory;
  */
 final class StalledJobChecker<T, R> implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(StalledJobChecker.class);
-    private final WorkerRuntime<T, R> rt;
+    private final WorkerSettings settings;
+    private final Takes takes;
+    private final WorkerStore store;
+    private final SafeListener<T, R> listener;
 
-    StalledJobChecker(WorkerRuntime<T, R> rt) {
-        this.rt = rt;
+    StalledJobChecker(WorkerSettings settings, Takes takes, WorkerStore store, SafeListener<T, R> listener) {
+        this.settings = settings;
+        this.takes = takes;
+        this.store = store;
+        this.listener = listener;
     }
 
     @Override
     public void run() {
-        long now = rt.now();
-        if (now - rt.lastFetch() < rt.settings.stalledInterval().toMillis()) {
+        long now = takes.now();
+        if (now - takes.lastFetch() < settings.stalledInterval().toMillis()) {
             return;
         }
         try {
-            StalledResult r = Futures.join(rt.scripts.moveStalledJobsToWait(now, rt.settings.maxStalledCount(),
+            StalledResult r = Futures.join(store.recoverStalled(now, settings.maxStalledCount(),
                     WorkerSettings.STALLED_BATCH));
-            r.recovered().forEach(rt.listener::stalled);
-            r.failed().forEach(rt.listener::stalled);
+            r.recovered().forEach(listener::stalled);
+            r.failed().forEach(listener::stalled);
         } catch (RuntimeException e) {
-            log.warn("stalled-job check of queue {} failed: {}", rt.settings.queue(), e.toString());
-            rt.listener.error(e);
+            log.warn("stalled-job check of queue {} failed: {}", settings.queue(), e.toString());
+            listener.error(e);
         }
     }
 }

@@ -41,8 +41,7 @@ import org.redisson.api.RedissonClient;
 public final class Worker<T, R> implements AutoCloseable {
     private final Builder<T, R> config;
     private final Object lifecycle = new Object();
-    private volatile WorkerRuntime<T, R> rt;
-    private WorkerLifecycle<T, R> parts;
+    private volatile WorkerLifecycle<T, R> parts;
     private boolean started;
     private boolean closed;
     private boolean pausedBeforeStart;
@@ -77,6 +76,12 @@ public final class Worker<T, R> implements AutoCloseable {
         return new Builder<>(redisson, queue, JsonCodec.type(Objects.requireNonNull(dataType, "dataType")));
     }
 
+    /** A builder whose worker makes its calls to {@code store} instead of Redis (tests of threads and time). */
+    static <T> Builder<T, Object> builder(WorkerStore store, String queue, Class<T> dataType) {
+        return new Builder<>(null, Objects.requireNonNull(store, "store"), queue,
+                JsonCodec.type(Objects.requireNonNull(dataType, "dataType")));
+    }
+
     /** @return the worker's name (stored as processedBy on the jobs it runs when set with {@link Builder#name}) */
     public String name() {
         return config.name;
@@ -89,14 +94,14 @@ public final class Worker<T, R> implements AutoCloseable {
 
     /** @return true between {@link #start()} and {@link #close()} */
     public boolean isRunning() {
-        WorkerRuntime<T, R> r = rt;
-        return r != null && r.running();
+        WorkerLifecycle<T, R> p = parts;
+        return p != null && p.intake.running();
     }
 
     /** @return the number of jobs this worker is running now */
     public int activeCount() {
-        WorkerRuntime<T, R> r = rt;
-        return r == null ? 0 : r.slots.inFlightCount();
+        WorkerLifecycle<T, R> p = parts;
+        return p == null ? 0 : p.slots.inFlightCount();
     }
 
     /**
@@ -110,19 +115,19 @@ public final class Worker<T, R> implements AutoCloseable {
      */
     public boolean cancel(String jobId) {
         java.util.Objects.requireNonNull(jobId, "jobId");
-        WorkerRuntime<T, R> r = rt;
-        return r != null && parts.cancels.cancel(jobId);
+        WorkerLifecycle<T, R> p = parts;
+        return p != null && p.cancels.cancel(jobId);
     }
 
     /** Jobs a started worker holds taken ahead, for tests. */
     int buffered() {
-        WorkerRuntime<T, R> r = rt;
-        return r == null ? 0 : r.buffer.size();
+        WorkerLifecycle<T, R> p = parts;
+        return p == null ? 0 : p.buffer.size();
     }
 
     /** The slots of a started worker, for tests of their invariant. */
     Slots<T> slots() {
-        return rt.slots;
+        return parts.slots;
     }
 
     /**
@@ -138,7 +143,6 @@ public final class Worker<T, R> implements AutoCloseable {
             }
             started = true;
             parts = new WorkerLifecycle<>(config, pausedBeforeStart);
-            rt = parts.rt;
             return this;
         }
     }
@@ -209,7 +213,7 @@ public final class Worker<T, R> implements AutoCloseable {
     /** @return whether the worker is paused (see {@link #pause()}); after close, as it was then */
     public boolean isPaused() {
         synchronized (lifecycle) {
-            return started ? parts.rt.pause.isPaused() : pausedBeforeStart;
+            return started ? parts.intake.paused() : pausedBeforeStart;
         }
     }
 
@@ -236,7 +240,10 @@ public final class Worker<T, R> implements AutoCloseable {
     public static final class Builder<T, R> {
         private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
+        /** Null when {@link #store} is given. */
         final RedissonClient redisson;
+        /** The worker's calls to Redis; null: the scripts on {@link #redisson} ({@link RedisWorkerStore}). */
+        final WorkerStore store;
         private final String queue;
         final JavaType dataType;
         JobProcessor<T, R> processor;
@@ -261,13 +268,18 @@ public final class Worker<T, R> implements AutoCloseable {
         int takeAhead = TakeAhead.DEFAULT;
 
         private Builder(RedissonClient redisson, String queue, JavaType dataType) {
-            this.redisson = Objects.requireNonNull(redisson, "redisson");
+            this(Objects.requireNonNull(redisson, "redisson"), null, queue, dataType);
+        }
+
+        private Builder(RedissonClient redisson, WorkerStore store, String queue, JavaType dataType) {
+            this.redisson = redisson;
+            this.store = store;
             this.queue = Validation.queueName(queue);
             this.dataType = dataType;
         }
 
         private Builder(Builder<T, ?> from, JobProcessor<T, R> processor) {
-            this(from.redisson, from.queue, from.dataType);
+            this(from.redisson, from.store, from.queue, from.dataType);
             this.processor = processor;
             carryListeners(from);
             copySettings(from);

@@ -1,12 +1,12 @@
 package io.bullpen.worker;
 
 import io.bullpen.internal.Futures;
-import io.bullpen.internal.WorkerScripts;
 import io.bullpen.internal.WorkerScripts.Beat;
 import io.bullpen.internal.WorkerScripts.Pulse;
 import java.net.InetAddress;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,8 +30,11 @@ final class WorkerHeartbeat implements Runnable {
     private static final long WARN_EVERY_MS = 60_000;
     private static final long LEAVE_TIMEOUT_MS = 5_000;
 
-    private final WorkerRuntime<?, ?> rt;
-    private final WorkerScripts scripts;
+    private final WorkerSettings settings;
+    private final Intake intake;
+    private final Slots<?> slots;
+    private final WorkerStore store;
+    private final ScheduledExecutorService scheduler;
     private final long ttlMs;
     private volatile boolean left;
     private long lastWarn; // timer thread only
@@ -40,11 +43,15 @@ final class WorkerHeartbeat implements Runnable {
     private final Runnable look;
     private long watchedExpiry = -1; // timer thread only
 
-    WorkerHeartbeat(WorkerRuntime<?, ?> rt, WorkerScripts scripts, Runnable look) {
-        this.rt = rt;
-        this.scripts = scripts;
+    WorkerHeartbeat(WorkerSettings settings, Intake intake, Slots<?> slots, WorkerStore store,
+                    ScheduledExecutorService scheduler, Runnable look) {
+        this.settings = settings;
+        this.intake = intake;
+        this.slots = slots;
+        this.store = store;
+        this.scheduler = scheduler;
         this.look = look;
-        this.ttlMs = 3 * rt.settings.lockDuration().toMillis();
+        this.ttlMs = 3 * settings.lockDuration().toMillis();
     }
 
     /** @return how often a worker with this lock duration sends a heartbeat, in ms */
@@ -54,14 +61,14 @@ final class WorkerHeartbeat implements Runnable {
 
     /** Sends the first heartbeat now and the next ones every interval. */
     void start() {
-        long every = intervalMillis(rt.settings.lockDuration().toMillis());
-        rt.scheduler.scheduleWithFixedDelay(this, 0, every, TimeUnit.MILLISECONDS);
+        long every = intervalMillis(settings.lockDuration().toMillis());
+        scheduler.scheduleWithFixedDelay(this, 0, every, TimeUnit.MILLISECONDS);
     }
 
     /** Sends a heartbeat as soon as the timer thread is free (the worker paused or resumed). */
     void beatSoon() {
         try {
-            rt.scheduler.execute(this);
+            scheduler.execute(this);
         } catch (RejectedExecutionException closed) {
             // Closing: workerLeft follows.
         }
@@ -72,18 +79,18 @@ final class WorkerHeartbeat implements Runnable {
         if (left) {
             return;
         }
-        Beat beat = new Beat(rt.settings.name(), Host.NAME, Host.PID, rt.settings.concurrency(), rt.slots.inFlightCount(),
-                rt.pause.isPaused());
+        Beat beat = new Beat(settings.name(), Host.NAME, Host.PID, settings.concurrency(), slots.inFlightCount(),
+                intake.paused());
         try {
-            watchLeases(Futures.join(scripts.heartbeat(beat, ttlMs)));
+            watchLeases(Futures.join(store.heartbeat(beat, ttlMs)));
         } catch (RuntimeException e) {
             long now = System.currentTimeMillis();
             if (now - lastWarn >= WARN_EVERY_MS) {
                 lastWarn = now;
                 log.warn("worker {} could not send its heartbeat to queue {} (retrying every tick; logged once a "
-                        + "minute): {}", rt.settings.name(), rt.settings.queue(), e.toString());
+                        + "minute): {}", settings.name(), settings.queue(), e.toString());
             } else {
-                log.debug("worker {} could not send its heartbeat: {}", rt.settings.name(), e.toString());
+                log.debug("worker {} could not send its heartbeat: {}", settings.name(), e.toString());
             }
         }
     }
@@ -97,16 +104,16 @@ final class WorkerHeartbeat implements Runnable {
      */
     private void watchLeases(Pulse pulse) {
         long expiry = pulse.nextLeaseExpiry();
-        if (expiry < 0 || expiry == watchedExpiry || !rt.running() || rt.pause.isPaused()) {
+        if (expiry < 0 || expiry == watchedExpiry || !intake.running() || intake.paused()) {
             return;
         }
         long in = expiry - pulse.redisNow();
-        if (in >= intervalMillis(rt.settings.lockDuration().toMillis())) {
+        if (in >= intervalMillis(settings.lockDuration().toMillis())) {
             return;
         }
         watchedExpiry = expiry;
         try {
-            rt.scheduler.schedule(look, Math.max(0, in) + 1, TimeUnit.MILLISECONDS);
+            scheduler.schedule(look, Math.max(0, in) + 1, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closed) {
             // Closing.
         }
@@ -119,7 +126,7 @@ final class WorkerHeartbeat implements Runnable {
     void leave() {
         Future<?> done;
         try {
-            done = rt.scheduler.submit(this::sendLeft);
+            done = scheduler.submit(this::sendLeft);
         } catch (RejectedExecutionException e) {
             sendLeft();
             return;
@@ -130,17 +137,17 @@ final class WorkerHeartbeat implements Runnable {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
             log.warn("worker {} could not leave the workers list of queue {} (it drops off when its heartbeat "
-                    + "expires): {}", rt.settings.name(), rt.settings.queue(), e.toString());
+                    + "expires): {}", settings.name(), settings.queue(), e.toString());
         }
     }
 
     private void sendLeft() {
         left = true;
         try {
-            Futures.join(scripts.left(rt.settings.name()));
+            Futures.join(store.workerLeft(settings.name()));
         } catch (RuntimeException e) {
             log.warn("worker {} could not leave the workers list of queue {} (it drops off when its heartbeat "
-                    + "expires): {}", rt.settings.name(), rt.settings.queue(), e.toString());
+                    + "expires): {}", settings.name(), settings.queue(), e.toString());
         }
     }
 

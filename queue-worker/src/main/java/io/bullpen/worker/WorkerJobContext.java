@@ -11,12 +11,16 @@ import java.util.Objects;
 
 /** The {@link JobContext} of one attempt. */
 final class WorkerJobContext<T, R> implements JobContext<T> {
-    private final WorkerRuntime<T, R> rt;
     private final ActiveJob<T> attempt;
+    private final WorkerStore store;
+    private final SafeListener<T, R> listener;
+    private final WorkerSettings settings;
 
-    WorkerJobContext(WorkerRuntime<T, R> rt, ActiveJob<T> attempt) {
-        this.rt = rt;
+    WorkerJobContext(ActiveJob<T> attempt, WorkerStore store, SafeListener<T, R> listener, WorkerSettings settings) {
         this.attempt = attempt;
+        this.store = store;
+        this.listener = listener;
+        this.settings = settings;
     }
 
     @Override
@@ -27,13 +31,13 @@ final class WorkerJobContext<T, R> implements JobContext<T> {
     @Override
     public void updateProgress(Object progress) {
         String json = JsonCodec.encodeValue(progress, "progress of job " + attempt.id());
-        Futures.join(rt.scripts.updateProgress(attempt.id(), json));
-        rt.listener.progress(attempt.job, progress);
+        Futures.join(store.updateProgress(attempt.id(), json));
+        listener.progress(attempt.job, progress);
     }
 
     @Override
     public void log(String line) {
-        Futures.join(rt.scripts.addLog(attempt.id(), String.valueOf(line), rt.settings.keepLogs()));
+        Futures.join(store.addLog(attempt.id(), String.valueOf(line), settings.keepLogs()));
     }
 
     @Override
@@ -69,6 +73,6 @@ final class WorkerJobContext<T, R> implements JobContext<T> {
     @Override
     public void delay(Duration delay) {
         Validation.nonNegative("delay", delay);
-        attempt.stepDue(Math.addExact(rt.now(), Validation.toMillis("delay", delay)));
+        attempt.stepDue(Math.addExact(settings.clock().millis(), Validation.toMillis("delay", delay)));
     }
 }

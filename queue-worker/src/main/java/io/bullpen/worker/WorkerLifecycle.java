@@ -1,12 +1,6 @@
 package io.bullpen.worker;
 
-import io.bullpen.internal.CancelScripts;
 import io.bullpen.internal.KeyScheme;
-import io.bullpen.internal.RedisChecks;
-import io.bullpen.internal.SchedulerAdvancer;
-import io.bullpen.internal.SchedulerScripts;
-import io.bullpen.internal.Scripts;
-import io.bullpen.internal.WorkerScripts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +15,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.redisson.client.codec.StringCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +30,17 @@ final class WorkerLifecycle<T, R> {
     /** How long close() waits for Redis to take back the jobs still running at its timeout. */
     private static final Duration HAND_BACK_TIMEOUT = Duration.ofSeconds(5);
 
-    final WorkerRuntime<T, R> rt;
+    private final WorkerSettings settings;
+    /** Whether the worker takes jobs (running, not paused). */
+    final Intake intake;
+    /** The slots and the attempts in flight. */
+    final Slots<T> slots;
+    /** The jobs taken ahead of the free slots. */
+    final AheadBuffer buffer = new AheadBuffer();
+    private final WorkerStore store;
+    private final SafeListener<T, R> listeners;
+    private final ScheduledExecutorService scheduler;
+    private final Processing<T, R> processing;
     private final MarkerWaiter waiter;
     private final Thread fetchThread;
     private final JobRunner<T, R> runner;
@@ -63,31 +66,42 @@ final class WorkerLifecycle<T, R> {
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(threads("bullpen-" + s.queue() + "-timer"));
         SafeListener<T, R> listeners = new SafeListener<>(config.listeners, config.instrumentations, s.queue(),
                 "bullpen-" + s.queue() + "-events-1");
-        rt = new WorkerRuntime<>(s, new Scripts(config.redisson, keys), config.dataType,
-                config.processor, listeners, executor, handoff, scheduler,
-                UUID.randomUUID().toString().substring(0, 13),
-                new SchedulerAdvancer(new SchedulerScripts(config.redisson, keys), s.clock()), config.takeAhead);
-        waiter = new MarkerWaiter(config.redisson, keys.marker(), s.blockTimeout(), s.name(), rt.calls);
-        runner = new JobRunner<>(rt, new AttemptTimeouts(scheduler, pool, s.concurrency()));
+        WorkerStore store = config.store != null ? config.store : new RedisWorkerStore(config.redisson, keys, s.clock());
+        this.settings = s;
+        this.store = store;
+        this.listeners = listeners;
+        this.scheduler = scheduler;
+        this.processing = new Processing<>(config.dataType, config.processor, executor, handoff);
+        slots = new Slots<>(s.concurrency());
+        intake = new Intake(slots);
+        TakeAhead takeAhead = new TakeAhead(s.concurrency(), config.takeAhead);
+        // Fetch, finish and renewal calls, sent again when the connection drops before their reply.
+        InFlightCalls calls = new InFlightCalls();
+        Takes takes = new Takes(s, UUID.randomUUID().toString().substring(0, 13), store, calls, listeners, intake, slots,
+                buffer, takeAhead);
+        waiter = new MarkerWaiter(store::openMarker, s.blockTimeout(), s.name(), calls);
+        runner = new JobRunner<>(s, processing, intake, slots, buffer, takeAhead, takes, store, calls, listeners,
+                scheduler, new AttemptTimeouts(scheduler, pool, s.concurrency()));
         long renewMs = Math.max(1, s.lockDuration().toMillis() / 2);
-        LockRenewer<T, R> renewer = new LockRenewer<>(rt);
+        LockRenewer<T, R> renewer = new LockRenewer<>(s, intake, slots, buffer, store, calls, listeners, scheduler);
         scheduler.scheduleAtFixedRate(renewer, renewMs, renewMs, TimeUnit.MILLISECONDS);
-        rt.calls.onReconnect(renewer::afterReconnect);
-        cancels = new CancelWatcher<>(rt, new CancelScripts(config.redisson, keys));
+        calls.onReconnect(renewer::afterReconnect);
+        cancels = new CancelWatcher<>(s, slots, store);
         scheduler.scheduleWithFixedDelay(cancels, CancelWatcher.INTERVAL_MS, CancelWatcher.INTERVAL_MS, TimeUnit.MILLISECONDS);
         long stalledMs = s.stalledInterval().toMillis();
-        scheduler.scheduleAtFixedRate(new StalledJobChecker<>(rt), stalledMs, stalledMs, TimeUnit.MILLISECONDS);
-        rt.running(true);
+        scheduler.scheduleAtFixedRate(new StalledJobChecker<>(s, takes, store, listeners), stalledMs, stalledMs,
+                TimeUnit.MILLISECONDS);
+        intake.running(true);
         if (startPaused) {
-            rt.pause.pause();
+            intake.pause.pause();
             waiter.pause();
         }
-        heartbeat = new WorkerHeartbeat(rt, new WorkerScripts(config.redisson, keys), waiter::lookNow);
+        heartbeat = new WorkerHeartbeat(s, intake, slots, store, scheduler, waiter::lookNow);
         heartbeat.start();
-        fetchThread = threads("bullpen-" + s.queue() + "-fetch").newThread(new FetchLoop<>(rt, runner, waiter));
+        fetchThread = threads("bullpen-" + s.queue() + "-fetch").newThread(
+                new FetchLoop<>(s, intake, slots, takes, listeners, runner, waiter));
         fetchThread.start();
-        config.redisson.getSet(keys.registry(), StringCodec.INSTANCE).addAsync(s.queue());
-        RedisChecks.warnIfEvictingInBackground(config.redisson);
+        store.register();
         listeners.workerStarted(s.name());
         if (pool != null) {
             listeners.workerPool(s.name(), pool);
@@ -104,11 +118,11 @@ final class WorkerLifecycle<T, R> {
      *     wait at once (lock checked); false (tests simulating a crash): their locks are left to lapse
      */
     void close(Duration timeout, boolean handBack) {
-        String name = rt.settings.name();
+        String name = settings.name();
         if (!handBack) {
             runner.ahead.crash();
         }
-        rt.running(false);
+        intake.running(false);
         waiter.wakeForClose();
         runner.giveBackBooked();
         runner.ahead.handBackBuffered(true);
@@ -117,11 +131,11 @@ final class WorkerLifecycle<T, R> {
             // A fetch or finish under way at close may have booked or buffered more since.
             runner.giveBackBooked();
             runner.ahead.handBackBuffered(true);
-            rt.slots.awaitNoneInFlight(System.nanoTime() + timeout.toNanos());
+            slots.awaitNoneInFlight(System.nanoTime() + timeout.toNanos());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        int left = rt.slots.inFlightCount();
+        int left = slots.inFlightCount();
         if (left > 0 && handBack) {
             log.warn("worker {} closed with {} job(s) still running; they are interrupted and handed back to the queue",
                     name, left);
@@ -129,20 +143,20 @@ final class WorkerLifecycle<T, R> {
         } else if (left > 0) {
             log.warn("worker {} closed with {} job(s) still running; their locks will expire and another worker will "
                     + "recover them", name, left);
-            rt.slots.inFlight().values().forEach(ActiveJob::abandon);
+            slots.inFlight().values().forEach(ActiveJob::abandon);
         }
         heartbeat.leave();
-        rt.scheduler.shutdownNow();
+        scheduler.shutdownNow();
         // A summary of unlogged failures that was still due is said now.
         runner.failureSummary();
         if (ownExecutor) {
-            rt.executor.shutdownNow();
+            processing.executor().shutdownNow();
         } else {
-            rt.handoff.shutdownNow();
+            processing.handoff().shutdownNow();
         }
         waiter.close(handBack);
-        rt.listener.workerStopped(name);
-        rt.listener.flush(LISTENERS_CLOSE_TIMEOUT);
+        listeners.workerStopped(name);
+        listeners.flush(LISTENERS_CLOSE_TIMEOUT);
         log.info("worker {} closed", name);
     }
 
@@ -150,14 +164,14 @@ final class WorkerLifecycle<T, R> {
     void paused(boolean paused) {
         boolean changed;
         if (paused) {
-            changed = rt.pause.pause();
+            changed = intake.pause.pause();
             waiter.pause();
         } else {
             waiter.resume();
-            changed = rt.pause.resume();
+            changed = intake.pause.resume();
         }
         if (changed) {
-            log.info("worker {} {}", rt.settings.name(), paused ? "paused" : "resumed");
+            log.info("worker {} {}", settings.name(), paused ? "paused" : "resumed");
             heartbeat.beatSoon();
         }
     }
@@ -171,9 +185,9 @@ final class WorkerLifecycle<T, R> {
      */
     private void handBack() {
         List<CompletableFuture<Void>> calls = new ArrayList<>();
-        for (ActiveJob<T> attempt : rt.slots.inFlight().values()) {
+        for (ActiveJob<T> attempt : slots.inFlight().values()) {
             attempt.abandon();
-            calls.add(rt.scripts.moveToWait(attempt.id(), attempt.lockToken, true).toCompletableFuture()
+            calls.add(store.handBack(attempt.id(), attempt.lockToken, true).toCompletableFuture()
                     .whenComplete((ok, error) -> {
                         if (error != null) {
                             log.info("job {} not handed back ({}): it finished meanwhile, or it is recovered when its "

@@ -162,7 +162,13 @@ class RateLimitWorkerTest {
         List<String> ran = new CopyOnWriteArrayList<>();
         holder[0] = start(builder().concurrency(2).processor(c -> {
             ran.add(c.job().id());
-            new Thread(() -> holder[0].close()).start();
+            // The processor may run before start() returns and the worker is in the holder: wait
+            // for it without a poll delay (the booked start is only 200 ms away).
+            new Thread(() -> {
+                await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(5))
+                        .until(() -> holder[0] != null);
+                holder[0].close();
+            }).start();
             return null;
         }));
 
