@@ -98,7 +98,9 @@ final class FakeWorkerStore implements WorkerStore {
     /** Adds a ready job whose data cannot be read. */
     void addUnreadable(String id) {
         synchronized (lock) {
+            // Attempts to spare: an unreadable job must fail for good all the same.
             ready.add(new RawJob(id, Map.of(JobFields.NAME, "test", JobFields.DATA, "{not json",
+                    JobFields.OPTS, JsonCodec.encodeOptions(JobOptions.builder().attempts(5).build()),
                     JobFields.ATTEMPTS_MADE, "0"), null));
         }
         marker.signal();
@@ -232,10 +234,7 @@ final class FakeWorkerStore implements WorkerStore {
                         continue;
                     }
                     active.remove(f.jobId());
-                    JobState state = f.completed() ? JobState.COMPLETED
-                            : f.limitScope() != null ? JobState.WAITING
-                            : f.stepDueMs() >= 0 ? JobState.DELAYED
-                            : JobState.FAILED;
+                    JobState state = stateAfter(f);
                     finishedLock.put(f.jobId(), Map.entry(f.lockToken(), state));
                     finished.add(new Recorded(f.jobId(), state, f, startedOn == null ? 0 : startedOn[i]));
                     outcomes.add(new FinishOutcome(state, null));
@@ -255,6 +254,23 @@ final class FakeWorkerStore implements WorkerStore {
             answer.run();
         }
         return reply;
+    }
+
+    /** The state a job lands in, as the finish script would decide it for the outcome. */
+    private static JobState stateAfter(Finish f) {
+        if (f instanceof Finish.Completed) {
+            return JobState.COMPLETED;
+        }
+        if (f instanceof Finish.Failed) {
+            return JobState.FAILED;
+        }
+        if (f instanceof Finish.Retry retry) {
+            return retry.delayMs() > 0 ? JobState.DELAYED : JobState.WAITING;
+        }
+        if (f instanceof Finish.Step) {
+            return JobState.DELAYED;
+        }
+        return JobState.WAITING;
     }
 
     @Override

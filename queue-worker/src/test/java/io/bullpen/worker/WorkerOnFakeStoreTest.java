@@ -144,7 +144,7 @@ class WorkerOnFakeStoreTest {
         FakeWorkerStore.Recorded slow = store.finished.stream().filter(r -> r.jobId().equals("slow")).findFirst()
                 .orElseThrow();
         assertThat(slow.state()).isEqualTo(JobState.FAILED);
-        assertThat(slow.finish().value()).contains("timed out after 100ms");
+        assertThat(((Finish.Failed) slow.finish()).reason()).contains("timed out after 100ms");
         assertThat(store.finished).anyMatch(r -> r.jobId().equals("next") && r.state() == JobState.COMPLETED);
         stuck.countDown();
         // The late return of the stuck processor records nothing more.
@@ -342,7 +342,7 @@ class WorkerOnFakeStoreTest {
 
         await().atMost(WAIT).until(() -> store.finished.size() == 1);
         assertThat(store.finished.get(0).state()).isEqualTo(JobState.FAILED);
-        assertThat(store.finished.get(0).finish().unrecoverable()).isTrue();
+        assertThat(store.finished.get(0).finish()).isInstanceOf(Finish.Failed.class);
         assertThat(ran).isEmpty();
         await().atMost(WAIT).until(() -> worker.slots().free() == 1);
     }
@@ -399,8 +399,8 @@ class WorkerOnFakeStoreTest {
             return "ok";
         }).build().start();
         await().atMost(WAIT).until(() -> store.finished.size() == 1);
-        Finish f = store.finished.get(0).finish();
-        assertThat(f.value()).contains("timed out");
+        Finish.Failed f = (Finish.Failed) store.finished.get(0).finish();
+        assertThat(f.reason()).contains("timed out");
         assertThat(f.stacktrace()).contains(JobTimeoutException.class.getName()).contains("await");
     }
 
