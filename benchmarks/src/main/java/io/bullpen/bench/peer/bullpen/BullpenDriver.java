@@ -121,6 +121,40 @@ final class BullpenDriver implements PeerDriver {
     }
 
     @Override
+    public double addConcurrently(String queue, int jobs, int producers) throws Exception {
+        Queue<Payload> q = queue(queue);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>(producers);
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        for (int p = 0; p < producers; p++) {
+            int from = (int) ((long) jobs * p / producers);
+            int to = (int) ((long) jobs * (p + 1) / producers);
+            Thread t = new Thread(() -> {
+                try {
+                    go.await();
+                    for (int i = from; i < to; i++) {
+                        q.add("noop", new Payload(i));
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }, "producer-" + p);
+            threads.add(t);
+            t.start();
+        }
+        long start = System.nanoTime();
+        go.countDown();
+        for (Thread t : threads) {
+            t.join(MAX_WAIT.toMillis());
+        }
+        long end = System.nanoTime();
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException("a producer failed", failures.peek());
+        }
+        return (end - start) / 1e9;
+    }
+
+    @Override
     public double addBulk(String queue, int jobs, int chunk) {
         return addInChunks(queue, jobs, chunk, JobOptions.defaults());
     }
