@@ -6,6 +6,7 @@ import io.bullpen.JobSpec;
 import io.bullpen.Queue;
 import io.bullpen.RateLimit;
 import io.bullpen.bench.peer.ChildJvm;
+import io.bullpen.instrument.Instrumentation;
 import io.bullpen.bench.peer.Consumed;
 import io.bullpen.bench.peer.DelayedProducerMain;
 import io.bullpen.bench.peer.FlowControl;
@@ -318,7 +319,15 @@ final class BullpenDriver implements PeerDriver {
     }
 
     private Queue<Payload> queue(String name) {
-        return queues.computeIfAbsent(name, n -> Queue.builder(redisson, n, Payload.class).build());
+        // -Dbench.instrumented=true gives every queue a no-op Instrumentation: the add path an
+        // application with metrics or tracing runs.
+        return queues.computeIfAbsent(name, n -> {
+            Queue.Builder<Payload> builder = Queue.builder(redisson, n, Payload.class);
+            if (Boolean.getBoolean("bench.instrumented")) {
+                builder.instrumentation(new Instrumentation() { });
+            }
+            return builder.build();
+        });
     }
 
     @Override
