@@ -117,7 +117,8 @@ class AddCompletionThreadsTest {
         Queue<Integer> queue = Queue.builder(ctx.redisson(), ctx.queueName(), Integer.class).build();
         CompletableFuture<Thread> completed = queue.addAndAwait("work", 1, JobOptions.defaults(), Integer.class,
                 Duration.ofSeconds(30)).thenApply(result -> Thread.currentThread());
-        CompletableFuture<Thread> timedOut = queue.awaitResult(queue.add("never run", 2).id(), Integer.class,
+        Queue<Integer> idle = Queue.builder(ctx.redisson(), ctx.newQueueName(), Integer.class).build();
+        CompletableFuture<Thread> timedOut = idle.awaitResult(idle.add("never run", 2).id(), Integer.class,
                 Duration.ofMillis(100)).handle((result, error) -> Thread.currentThread());
         JobDriver driver = new JobDriver(ctx.redisson(), ctx.queueName());
         AtomicReference<RawJob> taken = new AtomicReference<>();
