@@ -119,6 +119,23 @@ function createOps(port, warmUpJobs) {
       return { seconds: seconds(start) };
     },
 
+    // n jobs added one at a time by `producers` concurrent async loops on one Queue (ioredis
+    // pipelines whatever is in flight on its connection).
+    async addConcurrently({ queue: name, n, producers }) {
+      const q = queue(name);
+      const loops = [];
+      const start = process.hrtime.bigint();
+      for (let p = 0; p < producers; p++) {
+        const from = Math.floor((n * p) / producers);
+        const to = Math.floor((n * (p + 1)) / producers);
+        loops.push((async () => {
+          for (let i = from; i < to; i++) await q.add('noop', { n: i });
+        })());
+      }
+      await Promise.all(loops);
+      return { seconds: seconds(start) };
+    },
+
     async addBulk({ queue: name, n, chunk }) {
       const q = queue(name);
       const start = process.hrtime.bigint();

@@ -2,6 +2,7 @@ package io.bullpen;
 
 import com.fasterxml.jackson.databind.JavaType;
 import io.bullpen.instrument.Instrumentation;
+import io.bullpen.internal.Completions;
 import io.bullpen.internal.DataCheck;
 import io.bullpen.internal.Instrumentations;
 import io.bullpen.internal.JobFields;
@@ -21,7 +22,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import org.redisson.api.RMap;
 import org.redisson.api.RedissonClient;
@@ -86,12 +87,20 @@ final class JobAdder<T> {
         return json;
     }
 
-    CompletionStage<List<Job<T>>> addAll(String operation, List<JobSpec<T>> specs) {
-        return addAll(operation, specs, 0);
+    CompletionStage<List<Job<T>>> addAll(String operation, List<JobSpec<T>> specs, Executor completion) {
+        return addAll(operation, specs, 0, completion);
     }
 
-    /** @param awaitMs 0, or: the jobs are awaited (addAndAwait), their results kept this long */
-    CompletionStage<List<Job<T>>> addAll(String operation, List<JobSpec<T>> specs, long awaitMs) {
+    /**
+     * Adds the jobs in one script call. What follows Redis's reply (building the jobs, reading a
+     * deduplicated job's owner, the instrumentations) runs on {@code completion}, never on a
+     * Redisson I/O thread: a synchronous add passes its own thread ({@code CallerRuns}), an
+     * asynchronous one {@link Completions#executor()}; the returned stage completes there.
+     *
+     * @param awaitMs 0, or: the jobs are awaited (addAndAwait), their results kept this long
+     * @param completion where the work after the reply runs
+     */
+    CompletionStage<List<Job<T>>> addAll(String operation, List<JobSpec<T>> specs, long awaitMs, Executor completion) {
         Objects.requireNonNull(specs, "specs");
         if (specs.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
@@ -120,7 +129,7 @@ final class JobAdder<T> {
                 : AddObservers.start(instrumentations, keys.queue(), operation, specs);
         String traceContext = observers == null ? null : observers.traceContext;
         CompletionStage<List<Job<T>>> stage = RedisCalls.translated(keys.queue(), operation,
-                scripts.addJob(now, newJobs, traceContext).thenCompose(results -> {
+                Completions.on(completion, scripts.addJob(now, newJobs, traceContext)).thenCompose(results -> {
                     List<CompletableFuture<Job<T>>> jobs = new ArrayList<>(results.size());
                     for (int i = 0; i < results.size(); i++) {
                         AddResult r = results.get(i);
@@ -132,10 +141,10 @@ final class JobAdder<T> {
                             // The owner as it is now; one that ended since the add answered is
                             // shown with the add's own fields under the owner's id.
                             NewJob asked = newJobs.get(i);
-                            jobs.add(readJob(r.id()).thenApply(owner -> owner.orElseGet(() -> localJob(r.id(), asked, now, null))
+                            jobs.add(readJob(r.id(), completion).thenApply(owner -> owner.orElseGet(() -> localJob(r.id(), asked, now, null))
                                     .asDeduplicated()).toCompletableFuture());
                         } else {
-                            jobs.add(readJob(r.id()).thenApply(existing -> existing.orElseThrow(
+                            jobs.add(readJob(r.id(), completion).thenApply(existing -> existing.orElseThrow(
                                     () -> new JobNotFoundException(keys.queue(), r.id()))).toCompletableFuture());
                         }
                     }
@@ -145,15 +154,15 @@ final class JobAdder<T> {
         if (instrumentations.isEmpty()) {
             return stage;
         }
-        // Off Redisson's I/O thread, and before the caller sees the jobs.
-        return stage.whenCompleteAsync((jobs, error) -> {
+        // On the completion executor (the stage completes there), before the caller sees the jobs.
+        return stage.whenComplete((jobs, error) -> {
             observers.ended(added, error);
             if (error == null) {
                 for (Job<T> job : added) {
                     Instrumentations.each(instrumentations, "jobAdded", i -> i.jobAdded(keys.queue(), job.id(), job.name()));
                 }
             }
-        }, ForkJoinPool.commonPool());
+        });
     }
 
     /** The job exactly as addJob stored it, without reading it back. */
@@ -180,10 +189,11 @@ final class JobAdder<T> {
         return Job.fromHash(id, hash, dataType);
     }
 
-    CompletionStage<Optional<Job<T>>> readJob(String id) {
+    /** @param completion where the job is built from the reply (its data decoded) */
+    CompletionStage<Optional<Job<T>>> readJob(String id, Executor completion) {
         Objects.requireNonNull(id, "id");
         RMap<String, String> hash = redisson.getMap(RedisCalls.map(keys.job(id)));
-        return hash.readAllMapAsync().thenApply(fields -> fields.isEmpty()
+        return Completions.on(completion, hash.readAllMapAsync()).thenApply(fields -> fields.isEmpty()
                 ? Optional.<Job<T>>empty()
                 : Optional.of(Job.<T>fromHash(id, fields, dataType)));
     }

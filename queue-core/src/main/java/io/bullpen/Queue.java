@@ -4,7 +4,8 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JavaType;
 import io.bullpen.instrument.Instrumentation;
 import io.bullpen.internal.AwaitScripts;
-import io.bullpen.internal.Futures;
+import io.bullpen.internal.CallerRuns;
+import io.bullpen.internal.Completions;
 import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.KeyScheme;
 import io.bullpen.internal.MetaFields;
@@ -177,7 +178,8 @@ public final class Queue<T> {
      * @return the added (or existing) job
      */
     public Job<T> add(String name, T data, JobOptions options) {
-        return Futures.join(addAsync(name, data, options));
+        // The work after Redis's reply runs on this thread, which waits anyway.
+        return CallerRuns.join(here -> adder.addAll("add", List.of(JobSpec.of(name, data, options)), here)).get(0);
     }
 
     /**
@@ -187,11 +189,13 @@ public final class Queue<T> {
      * @param name the job name
      * @param data the job's data
      * @param options the job's options
-     * @return the added (or existing) job, when Redis has answered
+     * @return the added (or existing) job, when Redis has answered. The future completes on one of
+     *     Bullpen's completion threads, never on a Redisson I/O thread: stages you chain to it run
+     *     there (keep slow ones on an executor of your own)
      */
     public CompletableFuture<Job<T>> addAsync(String name, T data, JobOptions options) {
-        return adder.addAll("add", List.of(JobSpec.of(name, data, options))).thenApply(jobs -> jobs.get(0))
-                .toCompletableFuture();
+        return adder.addAll("add", List.of(JobSpec.of(name, data, options)), Completions.executor())
+                .thenApply(jobs -> jobs.get(0)).toCompletableFuture();
     }
 
     /**
@@ -203,7 +207,7 @@ public final class Queue<T> {
      * @return the jobs, in the same order
      */
     public List<Job<T>> addBulk(List<JobSpec<T>> specs) {
-        return Futures.join(adder.addAll("addBulk", specs));
+        return CallerRuns.join(here -> adder.addAll("addBulk", specs, here));
     }
 
     /**
@@ -211,7 +215,7 @@ public final class Queue<T> {
      * @return the job as stored now, or empty when there is no such job
      */
     public Optional<Job<T>> getJob(String id) {
-        return join("getJob", adder.readJob(id));
+        return RedisCalls.call(name(), "getJob", () -> CallerRuns.join(here -> adder.readJob(id, here)));
     }
 
     /** @return the number of jobs in each state and whether the queue is paused, read atomically */
@@ -808,7 +812,8 @@ public final class Queue<T> {
      * result. Results are never missed: the job is marked awaited and its finish keeps the result
      * in Redis (at least 1 h, longer than the timeout), which the awaiter re-reads after a dropped
      * connection. All awaits of a {@code RedissonClient} share one thread and one blocking
-     * connection; futures complete on the common pool, never on Redisson's threads.
+     * connection; futures complete on Bullpen's completion threads, never on Redisson's threads or
+     * the common {@code ForkJoinPool}.
      *
      * @param jobId the job's id
      * @param resultType the class the return value (JSON) is read as

@@ -1,6 +1,7 @@
 package io.bullpen;
 
 import io.bullpen.internal.AwaitScripts;
+import io.bullpen.internal.Completions;
 import io.bullpen.internal.JsonCodec;
 import java.time.Duration;
 import java.util.List;
@@ -34,7 +35,8 @@ final class QueueAwaits<T> {
         Objects.requireNonNull(options, "options");
         check(resultType, timeout);
         // The add marks the job awaited: the worker sees it at take, its finish keeps the result.
-        return adder.addAll("addAndAwait", List.of(new JobSpec<>(name, data, options)), keepMs(timeout))
+        return adder.addAll("addAndAwait", List.of(new JobSpec<>(name, data, options)), keepMs(timeout),
+                        Completions.executor())
                 .toCompletableFuture()
                 .thenCompose(jobs -> awaitResult(jobs.get(0).id(), resultType, timeout));
     }

@@ -3,6 +3,7 @@ package io.bullpen;
 import com.fasterxml.jackson.databind.JavaType;
 import io.bullpen.internal.AwaitScripts;
 import io.bullpen.internal.AwaitScripts.Answer;
+import io.bullpen.internal.Completions;
 import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.RedisCalls;
 import java.time.Duration;
@@ -17,7 +18,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -37,8 +37,9 @@ import org.slf4j.LoggerFactory;
  * 3. after a read error or reconnect, and every {@link AwaiterLoop#RECHECK_MS} while awaits are
  *    pending, it re-reads the pending jobs with awaitJob, one call per queue: a dropped connection
  *    or a trimmed stream loses nothing;
- * 4. futures are completed on the completion executor (the common pool), never on Redisson's I/O
- *    threads or the reading thread; a timeout completes with {@link TimeoutException}.
+ * 4. futures are completed on the completion executor ({@link Completions#executor()}), never on
+ *    Redisson's I/O threads, the reading thread or the common {@code ForkJoinPool}; a timeout
+ *    completes with {@link TimeoutException}.
  * The thread ends when nothing has been pending for a while and starts again on demand.
  */
 final class ResultAwaiter {
@@ -113,7 +114,7 @@ final class ResultAwaiter {
     /** @return the awaiter of this client (one per client, made on first use) */
     static ResultAwaiter of(RedissonClient redisson) {
         synchronized (BY_CLIENT) {
-            return BY_CLIENT.computeIfAbsent(redisson, c -> new ResultAwaiter(c, ForkJoinPool.commonPool()));
+            return BY_CLIENT.computeIfAbsent(redisson, c -> new ResultAwaiter(c, Completions.executor()));
         }
     }
 

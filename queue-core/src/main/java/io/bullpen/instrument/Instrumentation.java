@@ -14,8 +14,9 @@ import java.util.concurrent.ExecutorService;
  * everything a {@code Bullpen} client hands out, to {@code Bullpen.Builder.instrumentation}.
  *
  * <p>Calls never run on Redisson's I/O threads and never cost a Redis call: a queue calls
- * {@link #jobAdded} on a thread of the common {@code ForkJoinPool} before the add returns (or its
- * stage completes), and a worker calls the rest on its events thread, the one that runs its
+ * {@link #jobAdded} (and {@link Adding#ended}) before the add returns or its future completes, on
+ * the adding thread for a synchronous add and on one of Bullpen's completion threads for
+ * {@code addAsync}, and a worker calls the rest on its events thread, the one that runs its
  * listeners, so calls for one worker arrive in order. An implementation that throws is logged and
  * ignored. Keep calls fast: a slow one delays the worker's listeners, never a job.
  *

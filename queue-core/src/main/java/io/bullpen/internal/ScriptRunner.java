@@ -127,7 +127,8 @@ final class ScriptRunner {
                     }
                     Throwable cause = unwrap(error);
                     if (retry < MAX_UNSENT_RETRIES && neverSent(cause)) {
-                        Executor later = CompletableFuture.delayedExecutor(100L << retry, TimeUnit.MILLISECONDS);
+                        Executor later = CompletableFuture.delayedExecutor(100L << retry, TimeUnit.MILLISECONDS,
+                                Completions.executor());
                         return CompletableFuture.supplyAsync(() -> null, later)
                                 .thenCompose(ignored -> this.<R>attempt(s, type, keys, args, retry + 1));
                     }

@@ -41,6 +41,20 @@ public interface PeerDriver extends AutoCloseable {
     double addOneAtATime(String queue, int jobs) throws Exception;
 
     /**
+     * Adds jobs one call at a time from several producers at once: Java peers from that many
+     * threads, a Node peer from that many concurrent async loops.
+     *
+     * @param queue the queue
+     * @param jobs how many in all, split evenly between the producers
+     * @param producers how many producers
+     * @return seconds from the start of all producers to the last add's return
+     * @throws Exception on failure; {@link UnsupportedOperationException} when the peer has no such pass
+     */
+    default double addConcurrently(String queue, int jobs, int producers) throws Exception {
+        throw new UnsupportedOperationException("no concurrent producers");
+    }
+
+    /**
      * @param queue the queue
      * @param jobs how many
      * @param chunk jobs per bulk call

@@ -46,14 +46,14 @@ public final class Workloads {
     }
 
     /**
-     * The throughput workloads (spread, functions): run only when named, not in a default run.
+     * The throughput workloads (spread, functions, producers): run only when named, not in a default run.
      *
      * @param sizes full or quick sizes
      * @param quick small sizes
-     * @return spread, functions
+     * @return spread, functions, producers
      */
     public static List<Workload> throughput(Sizes sizes, boolean quick) {
-        return List.of(new SpreadWorkload(sizes), new FunctionsWorkload(quick));
+        return List.of(new SpreadWorkload(sizes), new FunctionsWorkload(quick), new ProducersWorkload(quick));
     }
 
     /**

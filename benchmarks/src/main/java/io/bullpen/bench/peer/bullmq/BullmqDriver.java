@@ -44,6 +44,11 @@ final class BullmqDriver implements PeerDriver {
     }
 
     @Override
+    public double addConcurrently(String queue, int jobs, int producers) throws Exception {
+        return seconds(node.request("addConcurrently", Map.of("queue", queue, "n", jobs, "producers", producers)));
+    }
+
+    @Override
     public double addBulk(String queue, int jobs, int chunk) throws Exception {
         return seconds(node.request("addBulk", Map.of("queue", queue, "n", jobs, "chunk", chunk)));
     }

@@ -6,6 +6,7 @@ import io.bullpen.JobSpec;
 import io.bullpen.Queue;
 import io.bullpen.RateLimit;
 import io.bullpen.bench.peer.ChildJvm;
+import io.bullpen.instrument.Instrumentation;
 import io.bullpen.bench.peer.Consumed;
 import io.bullpen.bench.peer.DelayedProducerMain;
 import io.bullpen.bench.peer.FlowControl;
@@ -118,6 +119,40 @@ final class BullpenDriver implements PeerDriver {
             }
         }
         return (System.nanoTime() - start) / 1e9;
+    }
+
+    @Override
+    public double addConcurrently(String queue, int jobs, int producers) throws Exception {
+        Queue<Payload> q = queue(queue);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>(producers);
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        for (int p = 0; p < producers; p++) {
+            int from = (int) ((long) jobs * p / producers);
+            int to = (int) ((long) jobs * (p + 1) / producers);
+            Thread t = new Thread(() -> {
+                try {
+                    go.await();
+                    for (int i = from; i < to; i++) {
+                        q.add("noop", new Payload(i));
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }, "producer-" + p);
+            threads.add(t);
+            t.start();
+        }
+        long start = System.nanoTime();
+        go.countDown();
+        for (Thread t : threads) {
+            t.join(MAX_WAIT.toMillis());
+        }
+        long end = System.nanoTime();
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException("a producer failed", failures.peek());
+        }
+        return (end - start) / 1e9;
     }
 
     @Override
@@ -284,7 +319,15 @@ final class BullpenDriver implements PeerDriver {
     }
 
     private Queue<Payload> queue(String name) {
-        return queues.computeIfAbsent(name, n -> Queue.builder(redisson, n, Payload.class).build());
+        // -Dbench.instrumented=true gives every queue a no-op Instrumentation: the add path an
+        // application with metrics or tracing runs.
+        return queues.computeIfAbsent(name, n -> {
+            Queue.Builder<Payload> builder = Queue.builder(redisson, n, Payload.class);
+            if (Boolean.getBoolean("bench.instrumented")) {
+                builder.instrumentation(new Instrumentation() { });
+            }
+            return builder.build();
+        });
     }
 
     @Override
