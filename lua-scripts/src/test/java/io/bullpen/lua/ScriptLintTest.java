@@ -124,7 +124,9 @@ class ScriptLintTest {
    */
   /** The suffixes a script may append to q.base: keys of one scheduler, group or deduplication id, or one job's kept result, like job keys. */
   static final Set<String> PER_ENTITY_KEYS = Set.of("scheduler:", "group:", "groupmeta:", "dedup:", "result:",
-      "groups", "groups:ready", "groups:limited");
+      "groups", "groups:ready", "groups:limited",
+      // notifyParent: built only when a job with a parent finishes, so a plain finish passes no key for them
+      "waiting-children", "flow:outbox");
 
   /**
    * The group sets, which the include {@code groups} builds from the base when a script did not

@@ -1,0 +1,121 @@
+--[[
+  notifyParent: tell the parents of a job that ended (completed, or failed for good) of its end,
+  each exactly once. parents is the job's par field: "<queue>:<id>" per parent, one per line.
+  A parent in the job's own slot (today: its own queue) gets the end at once (applyChildEnd,
+  below); a parent in another slot gets an entry in this queue's flow:outbox (LIST, JSON
+  {p = parent, c = child, n = name, s = state, v = value}), written atomically with the end and
+  applied in the parent's slot by a relay (childEnded). Returns how many outbox entries it wrote.
+  value: the return value (JSON) of a completed child, the failed reason of a failed one.
+  A job without a parent never calls it: the worker knows at take whether the job has one (its
+  par field), so a plain finish pays only for the definition of this one function; the helpers
+  are built on first use (docs/adr/0008-lua-cost-rules.md, rule 4).
+  applyChildEnd (q.flowFunctions.apply), for a parent in q's queue and a child "<queue>:<id>":
+  only a child still in the parent's pending set (job:<id>:deps, child -> edge policy) counts,
+  so an end applied twice changes nothing. The child's outcome is copied to job:<id>:res
+  (JSON {n, s, v}) unless the edge is REMOVE ("r") and the child failed (then it leaves
+  job:<id>:kids too). A parent still in waiting-children then: fails for good at once when the
+  child failed on a FAIL_PARENT edge ("f"; reason "child <child> failed: <reason>", and its own
+  parents are told in turn); moves on when the child failed on a CONTINUE edge ("c") or nothing is
+  pending any more: to delayed when it has a delay (counted from now), else ready (pushReady:
+  priority and group respected). Returns 1 when applied, 0 when the child was not pending, -1
+  when the parent does not exist.
+  Keys: the parent's job keys from q.jobPrefix; waiting-children and flow:outbox from q.base
+  when the script did not take them as KEYS (only a job with a parent builds them).
+  notifyParent(q) alone builds the functions and returns them (F.apply for childEnded).
+  Events: failed (a parent failed by its child: failedReason, attemptsMade, child), waiting or
+  delayed (prev = waiting-children) for a parent that moves on.
+]]
+--- @include "pushReady"
+--- @include "addDelayed"
+--- @include "signalWorkers"
+--- @include "emitEvent"
+
+local function notifyParent(q, jobId, parents, state, value)
+  local F = q.flowFunctions
+  if not F then
+    F = {}
+    q.flowFunctions = F
+    q.base = q.base or string.sub(q.jobPrefix, 1, #q.jobPrefix - 4)
+    q.queue = q.queue or string.match(q.base, "{([^{}]*)}:$")
+    q.waitingChildren = q.waitingChildren or q.base .. "waiting-children"
+    q.flowOutbox = q.flowOutbox or q.base .. "flow:outbox"
+
+    F.moveOn = function(parentId, parentKey)
+      redis.call("ZREM", q.waitingChildren, parentId)
+      local f = redis.call("HMGET", parentKey, "delay", "priority", "grp")
+      local delay = tonumber(f[1]) or 0
+      if delay > 0 then
+        addDelayed(q, parentId, q.now + delay)
+        emitEvent(q, "delayed", parentId, "delay", f[1], "prev", "waiting-children")
+      else
+        local readyState = pushReady(q, parentId, tonumber(f[2]) or 0, false, f[3])
+        if not f[3] then
+          signalWorkers(q, 0)
+        end
+        emitEvent(q, "waiting", parentId, "prev", "waiting-children")
+        return readyState
+      end
+    end
+
+    F.fail = function(parentId, parentKey, reason)
+      redis.call("ZREM", q.waitingChildren, parentId)
+      redis.call("HSET", parentKey, "failedReason", reason, "finishedOn", q.nowText)
+      redis.call("ZADD", q.failed, q.nowText, parentId)
+      emitEvent(q, "failed", parentId, "failedReason", reason, "attemptsMade",
+        redis.call("HGET", parentKey, "atm") or "0")
+      local grandParents = redis.call("HGET", parentKey, "par")
+      if grandParents then
+        F.notify(parentId, grandParents, "failed", reason)
+      end
+    end
+
+    F.apply = function(parentId, child, name, childState, childValue)
+      local parentKey = q.jobPrefix .. parentId
+      local pending = parentKey .. ":deps"
+      local policy = redis.call("HGET", pending, child)
+      if not policy then
+        if redis.call("EXISTS", parentKey) == 0 then
+          return -1
+        end
+        return 0
+      end
+      redis.call("HDEL", pending, child)
+      local failed = childState ~= "completed"
+      if failed and policy == "r" then
+        redis.call("ZREM", parentKey .. ":kids", child)
+      else
+        redis.call("HSET", parentKey .. ":res", child, cjson.encode({n = name, s = childState, v = childValue}))
+      end
+      if not redis.call("ZSCORE", q.waitingChildren, parentId) then
+        return 1
+      end
+      if failed and policy == "f" then
+        F.fail(parentId, parentKey, "child " .. child .. " failed: " .. childValue)
+      elseif (failed and policy == "c") or redis.call("HLEN", pending) == 0 then
+        F.moveOn(parentId, parentKey)
+      end
+      return 1
+    end
+
+    F.notify = function(childId, parentList, childState, childValue)
+      local child = q.queue .. ":" .. childId
+      local name = redis.call("HGET", q.jobPrefix .. childId, "name") or ""
+      local relayed = 0
+      for parent in string.gmatch(parentList, "[^\n]+") do
+        local colon = string.find(parent, ":", 1, true)
+        local parentQueue, parentId = string.sub(parent, 1, colon - 1), string.sub(parent, colon + 1)
+        if parentQueue == q.queue then
+          F.apply(parentId, child, name, childState, childValue)
+        else
+          redis.call("RPUSH", q.flowOutbox, cjson.encode({p = parent, c = child, n = name, s = childState, v = childValue}))
+          relayed = relayed + 1
+        end
+      end
+      return relayed
+    end
+  end
+  if not jobId then
+    return F
+  end
+  return F.notify(jobId, parents, state, value)
+end
