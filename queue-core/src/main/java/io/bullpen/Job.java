@@ -189,6 +189,30 @@ public final class Job<T> {
         return Optional.ofNullable(hash.get(JobFields.FAILED_REASON));
     }
 
+    /**
+     * @return the parents of this job in flows (a child shared by several parents, a DAG, has
+     *     several), in the order they were added; empty for a job without a parent
+     */
+    public List<io.bullpen.flow.JobRef> parents() {
+        String text = hash.get(JobFields.PARENTS);
+        if (text == null || text.isEmpty()) {
+            return List.of();
+        }
+        List<io.bullpen.flow.JobRef> refs = new java.util.ArrayList<>();
+        for (String line : text.split("\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0) {
+                refs.add(new io.bullpen.flow.JobRef(line.substring(0, colon), line.substring(colon + 1)));
+            }
+        }
+        return List.copyOf(refs);
+    }
+
+    /** @return whether this job has a parent in a flow (its finish tells the parent) */
+    public boolean hasParent() {
+        return hash.containsKey(JobFields.PARENTS);
+    }
+
     /** @return stack traces of failed attempts, oldest first (capped) */
     public List<String> stacktrace() {
         return JsonCodec.decodeStrings(hash.get(JobFields.STACKTRACE));

@@ -542,6 +542,52 @@ public final class Queue<T> {
         return join("remove", scripts.removeJob(Objects.requireNonNull(id, "id")));
     }
 
+    // --- flows ---
+
+    /**
+     * A page of a parent job's children, in child order ({@code <queue>:<id>}): each with its
+     * outcome once it ended (copied to the parent, so it stays after the child is removed), or its
+     * state now while the parent still waits for it.
+     *
+     * @param parentId the parent job of this queue
+     * @param after the last child of the previous page as {@code <queue>:<id>}, or null for the first page
+     * @param limit the most children returned, 1 to 1000
+     * @return the children after {@code after}
+     * @throws IllegalArgumentException for a limit out of range
+     */
+    public List<io.bullpen.flow.ChildResult> getChildren(String parentId, String after, int limit) {
+        Objects.requireNonNull(parentId, "parentId");
+        return io.bullpen.internal.RedisCalls.call(name(), "getChildren", () -> flowReads().children(name(), parentId, after, limit));
+    }
+
+    /**
+     * The flow under a job of any queue: the job with its children, {@code depth} levels deep.
+     *
+     * @param queue the job's queue
+     * @param id the job id
+     * @param depth how many levels of children to read (0 = the job alone)
+     * @param maxChildren the most children read per job (1 to 1000)
+     * @return the tree
+     */
+    public io.bullpen.flow.JobNode getFlow(String queue, String id, int depth, int maxChildren) {
+        Validation.queueName(queue);
+        Objects.requireNonNull(id, "id");
+        Validation.atLeast("depth", depth, 0);
+        Validation.between("maxChildren", maxChildren, 1, 1000);
+        return io.bullpen.internal.RedisCalls.call(name(), "getFlow", () -> flowReads().flow(queue, id, depth, maxChildren));
+    }
+
+    private io.bullpen.internal.FlowReads flowReads() {
+        io.bullpen.internal.FlowReads reads = flowReads;
+        if (reads == null) {
+            reads = new io.bullpen.internal.FlowReads(redisson, keys.prefix());
+            flowReads = reads;
+        }
+        return reads;
+    }
+
+    private volatile io.bullpen.internal.FlowReads flowReads;
+
     // --- job schedulers ---
 
     /**

@@ -1,0 +1,33 @@
+--[[
+  getChildren: a page of a parent job's children in child order ("<queue>:<id>", from
+  job:<id>:kids), each with its copied outcome (job:<id>:res) or, while it is pending, its edge
+  policy (job:<id>:deps). Read-only; job keys are built from jobKeyPrefix (same slot).
+
+  KEYS:
+    none
+  ARGV:
+    1 jobKeyPrefix  <prefix>:{<queue>}:job:  (the parent's queue)
+    2 parentId      the parent job
+    3 after         the last child of the previous page ("" = from the first)
+    4 limit         the most children returned
+  Returns:
+    {total, child, outcome ("" = none), policy ("" = not pending), child, ...}; total = all children
+  Events:
+    none
+]]
+local parentKey = ARG.jobKeyPrefix .. ARG.parentId
+local kids = parentKey .. ":kids"
+local from = ARG.after == "" and "-" or "(" .. ARG.after
+local page = redis.call("ZRANGEBYLEX", kids, from, "+", "LIMIT", 0, tonumber(ARG.limit))
+local out = {redis.call("ZCARD", kids)}
+if #page == 0 then
+  return out
+end
+local outcomes = redis.call("HMGET", parentKey .. ":res", unpack(page))
+local policies = redis.call("HMGET", parentKey .. ":deps", unpack(page))
+for i, child in ipairs(page) do
+  out[#out + 1] = child
+  out[#out + 1] = outcomes[i] or ""
+  out[#out + 1] = policies[i] or ""
+end
+return out

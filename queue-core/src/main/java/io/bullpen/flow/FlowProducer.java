@@ -1,0 +1,286 @@
+package io.bullpen.flow;
+
+import io.bullpen.JobOptions;
+import io.bullpen.internal.FlowRelay;
+import io.bullpen.internal.FlowRelay.Chunk;
+import io.bullpen.internal.FlowScripts.FlowRecord;
+import io.bullpen.internal.JsonCodec;
+import io.bullpen.internal.KeyScheme;
+import io.bullpen.internal.RedisCalls;
+import io.bullpen.internal.Validation;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import org.redisson.api.RedissonClient;
+
+/**
+ * Adds flows: trees or DAGs of {@link FlowJob}s in any queues, where each parent runs only after
+ * its children have ended (by each edge's {@link ChildFailure} policy).
+ *
+ * <p>An add is all or nothing: every job is checked and serialized before anything is written
+ * (a cycle is refused, naming the job). A flow whose jobs are all in one queue is added by one
+ * atomic script call. A flow over several queues (each queue is its own Redis Cluster slot) is
+ * staged under a flow id no worker sees, committed by one atomic step in the root's slot, and then
+ * created queue by queue, parents before children; this producer carries its own add through
+ * before returning, and a worker of the root's queue carries on a committed flow whose producer
+ * died. Jobs without a custom id get an id chosen here ({@code f<flow id>-<n>}), so every step can
+ * be repeated without adding anything twice.
+ *
+ * <pre>{@code
+ * FlowProducer flows = FlowProducer.builder(redisson).prefix("bp").build();
+ * JobNode root = flows.add(FlowJob.builder("reports", "assemble", new Report(7))
+ *         .child(FlowJob.builder("pages", "render", new Page(1)).build())
+ *         .build());
+ * }</pre>
+ *
+ * <p>Thread-safe. It does not own the {@link RedissonClient}.
+ */
+public final class FlowProducer {
+    private final String prefix;
+    private final Clock clock;
+    private final FlowRelay relay;
+
+    private FlowProducer(Builder b) {
+        this.prefix = b.prefix;
+        this.clock = b.clock;
+        this.relay = new FlowRelay(b.redisson, b.prefix, b.clock);
+    }
+
+    /**
+     * @param redisson the Redis client
+     * @return a builder
+     */
+    public static Builder builder(RedissonClient redisson) {
+        return new Builder(redisson);
+    }
+
+    /** @return the key prefix of the flows' queues */
+    public String prefix() {
+        return prefix;
+    }
+
+    /**
+     * Adds one flow.
+     *
+     * @param root the root job (with its children, recursively)
+     * @return the root as added, with its children
+     * @throws IllegalArgumentException for a cycle (naming the job), data that cannot be serialized,
+     *     or options flows do not support (deduplication); nothing is written
+     */
+    public JobNode add(FlowJob root) {
+        Objects.requireNonNull(root, "root");
+        return addBulk(List.of(root)).get(0);
+    }
+
+    /**
+     * Adds several flows; each is all or nothing (flows over one queue each are added in one call
+     * per queue).
+     *
+     * @param roots the root jobs
+     * @return the roots as added, in the same order
+     */
+    public List<JobNode> addBulk(List<FlowJob> roots) {
+        Objects.requireNonNull(roots, "roots");
+        List<JobNode> nodes = new ArrayList<>(roots.size());
+        for (FlowJob root : roots) {
+            FlowPlan plan = FlowPlan.of(Objects.requireNonNull(root, "root"), "f" + UUID.randomUUID().toString()
+                    .replace("-", "").substring(0, 16));
+            List<Chunk> chunks = plan.chunks();
+            RedisCalls.call(root.queue(), "addFlow", () -> {
+                if (chunks.size() == 1) {
+                    relay.add(chunks.get(0));
+                } else {
+                    relay.stageAndCommit(root.queue(), plan.flowId(), chunks);
+                    relay.materialize(root.queue(), plan.flowId());
+                }
+                return null;
+            });
+            nodes.add(plan.node(root));
+        }
+        return nodes;
+    }
+
+    /**
+     * Carries on the flows committed under a root queue whose adder stopped before they were fully
+     * created (workers do this on their own; exposed for tools).
+     *
+     * @param rootQueue the root jobs' queue
+     * @return how many flows were carried on
+     */
+    int carryOn(String rootQueue) {
+        return relay.carryOnFlows(rootQueue, 0, 100);
+    }
+
+    /** Builds a {@link FlowProducer}. */
+    public static final class Builder {
+        private final RedissonClient redisson;
+        private String prefix = KeyScheme.DEFAULT_PREFIX;
+        private Clock clock = Clock.systemUTC();
+
+        private Builder(RedissonClient redisson) {
+            this.redisson = Objects.requireNonNull(redisson, "redisson");
+        }
+
+        /**
+         * @param prefix the key prefix of the queues (default "bp")
+         * @return this builder
+         */
+        public Builder prefix(String prefix) {
+            this.prefix = Validation.prefix(prefix);
+            return this;
+        }
+
+        /**
+         * @param clock the clock for job timestamps (tests)
+         * @return this builder
+         */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** @return the producer */
+        public FlowProducer build() {
+            return new FlowProducer(this);
+        }
+    }
+
+    /** A flow checked and encoded before anything is written: ids, depths, chunks. */
+    static final class FlowPlan {
+        private final String flowId;
+        private final Map<FlowJob, Node> byJob = new IdentityHashMap<>();
+        private final Map<String, Node> byCustomId = new LinkedHashMap<>();
+        private final List<Node> order = new ArrayList<>();
+        private int generated;
+
+        private static final class Node {
+            final FlowJob job;
+            final String id;
+            final List<String> parents = new ArrayList<>();
+            final List<String> children = new ArrayList<>();
+            int depth;
+            int mark; // 0 new, 1 on the path, 2 done
+
+            Node(FlowJob job, String id) {
+                this.job = job;
+                this.id = id;
+            }
+
+            String ref() {
+                return job.queue() + ":" + id;
+            }
+        }
+
+        private FlowPlan(String flowId) {
+            this.flowId = flowId;
+        }
+
+        static FlowPlan of(FlowJob root, String flowId) {
+            FlowPlan plan = new FlowPlan(flowId);
+            plan.visit(root, 0, new ArrayList<>());
+            return plan;
+        }
+
+        String flowId() {
+            return flowId;
+        }
+
+        private Node resolve(FlowJob job) {
+            Node n = byJob.get(job);
+            if (n != null) {
+                return n;
+            }
+            String custom = job.jobId();
+            if (custom != null) {
+                n = byCustomId.get(job.queue() + ":" + custom);
+                if (n == null) {
+                    n = new Node(job, custom);
+                    byCustomId.put(n.ref(), n);
+                }
+            } else {
+                n = new Node(job, flowId + "-" + (++generated));
+            }
+            byJob.put(job, n);
+            return n;
+        }
+
+        private Node visit(FlowJob job, int depth, List<String> path) {
+            Node n = resolve(job);
+            if (n.mark == 1) {
+                throw new IllegalArgumentException("flow has a cycle: job " + n.ref() + " (" + job.name()
+                        + ") is its own descendant via " + String.join(" -> ", path) + " -> " + n.ref());
+            }
+            boolean first = n.mark == 0 && !order.contains(n);
+            if (first) {
+                order.add(n);
+                check(job);
+            }
+            if (depth > n.depth || first) {
+                n.depth = Math.max(n.depth, depth);
+            }
+            n.mark = 1;
+            path.add(n.ref());
+            for (FlowJob.Edge e : job.children()) {
+                Node c = visit(e.child(), depth + 1, path);
+                String edge = e.policy().code() + c.ref();
+                if (!n.children.contains(edge) && n.children.stream().noneMatch(x -> x.substring(1).equals(c.ref()))) {
+                    n.children.add(edge);
+                    c.parents.add(n.ref());
+                }
+            }
+            path.remove(path.size() - 1);
+            n.mark = 2;
+            return n;
+        }
+
+        private static void check(FlowJob job) {
+            if (job.options().deduplication().isPresent()) {
+                throw new IllegalArgumentException("flow job " + job + " cannot use deduplication");
+            }
+        }
+
+        /** The jobs by queue, parents before children: one chunk per run of jobs of one queue. */
+        List<Chunk> chunks() {
+            List<Node> sorted = new ArrayList<>(order);
+            sorted.sort((a, b) -> Integer.compare(a.depth, b.depth));
+            boolean oneQueue = sorted.stream().map(n -> n.job.queue()).distinct().count() == 1;
+            List<Chunk> chunks = new ArrayList<>();
+            String queue = null;
+            List<FlowRecord> current = null;
+            for (Node n : sorted) {
+                if (!n.job.queue().equals(queue)) {
+                    queue = n.job.queue();
+                    current = new ArrayList<>();
+                    chunks.add(new Chunk(queue, current));
+                }
+                current.add(record(n));
+            }
+            if (oneQueue && chunks.size() > 1) {
+                throw new IllegalStateException("one queue gave " + chunks.size() + " chunks");
+            }
+            return chunks;
+        }
+
+        private static FlowRecord record(Node n) {
+            FlowJob j = n.job;
+            JobOptions o = j.options();
+            String data = JsonCodec.encodeData(j.name(), j.data(), JsonCodec.DEFAULT_MAX_PAYLOAD_BYTES);
+            return new FlowRecord(n.id, j.name(), data, JsonCodec.encodeOptions(o), o.delay().toMillis(), o.priority(),
+                    o.lifo(), o.group().orElse(null), String.join("\n", n.parents), String.join("\n", n.children));
+        }
+
+        JobNode node(FlowJob job) {
+            Node n = byJob.get(job);
+            List<JobNode> children = new ArrayList<>();
+            for (FlowJob.Edge e : job.children()) {
+                children.add(node(e.child()));
+            }
+            return new JobNode(job.queue(), n.id, children);
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package io.bullpen.internal;
+
+import static io.bullpen.internal.ScriptReplies.num;
+import static io.bullpen.internal.ScriptReplies.str;
+
+import io.bullpen.internal.ScriptTypes.AddResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import org.redisson.api.RScript.ReturnType;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+
+/**
+ * The flow scripts of one queue: add a flow's jobs of this queue (addFlow), apply a child's end
+ * to a parent here (childEnded), page a parent's children (getChildren), and the outbox of child
+ * ends bound for parents in other slots. Not API.
+ */
+public final class FlowScripts {
+    private final RedissonClient redisson;
+    private final ScriptRunner runner;
+    private final KeyScheme k;
+    private final ScriptKeys scriptKeys;
+    private final ScriptArgs scriptArgs = new ScriptArgs();
+
+    /**
+     * One job of a flow for addFlow.
+     *
+     * @param id the job id (always chosen before the call, so a repeated call adds nothing twice)
+     * @param parents "<queue>:<id>" per parent, one per line; "" = none
+     * @param children "<policy><queue>:<id>" per child, one per line; "" = none
+     */
+    public record FlowRecord(String id, String name, String data, String opts, long delayMs, int priority,
+                             boolean lifo, String group, String parents, String children) {
+    }
+
+    /**
+     * One child of a parent as getChildren reads it.
+     *
+     * @param child "<queue>:<id>"
+     * @param outcome the copied outcome (JSON {n, s, v}), null while pending or when none
+     * @param policy the edge policy code while pending, null once ended
+     */
+    public record ChildEntry(String child, String outcome, String policy) {
+    }
+
+    /**
+     * A page of children.
+     *
+     * @param total how many children the parent has in all
+     * @param entries the page
+     */
+    public record ChildPage(long total, List<ChildEntry> entries) {
+    }
+
+    /**
+     * @param redisson the client
+     * @param keys the queue's keys
+     */
+    public FlowScripts(RedissonClient redisson, KeyScheme keys) {
+        this.redisson = redisson;
+        this.runner = new ScriptRunner(redisson);
+        this.k = keys;
+        this.scriptKeys = new ScriptKeys(keys);
+    }
+
+    /** @return the queue's keys */
+    public KeyScheme keys() {
+        return k;
+    }
+
+    /** addFlow: adds this queue's jobs of a flow, parents before children; one result per job. */
+    public CompletionStage<List<AddResult>> addFlow(long now, List<FlowRecord> jobs) {
+        List<Object> args = scriptArgs.named("addFlow").set("jobKeyPrefix", k.jobPrefix()).set("now", Long.toString(now))
+                .into(new ArrayList<>(2 + jobs.size() * 10));
+        for (FlowRecord j : jobs) {
+            args.add(j.id());
+            args.add(j.name());
+            args.add(j.data());
+            args.add(j.opts());
+            args.add(Long.toString(j.delayMs()));
+            args.add(Integer.toString(j.priority()));
+            args.add(j.lifo() ? "1" : "0");
+            args.add(j.group() == null ? "" : j.group());
+            args.add(j.parents());
+            args.add(j.children());
+        }
+        return runner.<List<Object>>run("addFlow", ReturnType.LIST, scriptKeys.of("addFlow"), args.toArray())
+                .thenApply(reply -> {
+                    List<AddResult> results = new ArrayList<>(reply.size());
+                    for (Object entry : reply) {
+                        List<?> pair = (List<?>) entry;
+                        results.add(new AddResult(str(pair.get(0)), num(pair.get(1)) == 1, false));
+                    }
+                    return results;
+                });
+    }
+
+    /**
+     * childEnded: applies one child's end to a parent of this queue.
+     *
+     * @return 1 applied, 0 not pending (applied before, or not waited for), -1 no such parent
+     */
+    public CompletionStage<Long> childEnded(long now, String parentId, String child, String name, String state,
+                                            String value) {
+        List<Object> args = scriptArgs.named("childEnded").set("jobKeyPrefix", k.jobPrefix()).set("now", Long.toString(now))
+                .set("parentId", parentId).set("child", child).set("name", name).set("state", state).set("value", value)
+                .into(new ArrayList<>(7));
+        return runner.<Object>run("childEnded", ReturnType.LONG, scriptKeys.of("childEnded"), args.toArray())
+                .thenApply(ScriptReplies::num);
+    }
+
+    /** getChildren: a page of a parent's children after {@code after} (null = from the first). */
+    public CompletionStage<ChildPage> getChildren(String parentId, String after, int limit) {
+        List<Object> args = scriptArgs.named("getChildren").set("jobKeyPrefix", k.jobPrefix()).set("parentId", parentId)
+                .set("after", after == null ? "" : after).set("limit", Integer.toString(limit)).into(new ArrayList<>(4));
+        return runner.<List<Object>>run("getChildren", ReturnType.LIST, List.of(), args.toArray())
+                .thenApply(reply -> {
+                    List<ChildEntry> entries = new ArrayList<>();
+                    for (int i = 1; i + 2 < reply.size(); i += 3) {
+                        String outcome = str(reply.get(i + 1));
+                        String policy = str(reply.get(i + 2));
+                        entries.add(new ChildEntry(str(reply.get(i)), outcome == null || outcome.isEmpty() ? null : outcome,
+                                policy == null || policy.isEmpty() ? null : policy));
+                    }
+                    return new ChildPage(num(reply.get(0)), entries);
+                });
+    }
+
+    /** @return how many children the parent has (pending and ended) */
+    public CompletionStage<Integer> childrenCount(String parentId) {
+        return redisson.getScoredSortedSet(k.children(parentId), StringCodec.INSTANCE).sizeAsync();
+    }
+
+    /** @return the first {@code limit} entries of this queue's outbox (child ends bound for other slots) */
+    public CompletionStage<List<String>> outbox(int limit) {
+        return redisson.<String>getList(k.flowOutbox(), StringCodec.INSTANCE).rangeAsync(0, limit - 1);
+    }
+
+    /** Removes one relayed entry from the outbox. */
+    public CompletionStage<Boolean> removeFromOutbox(String entry) {
+        return redisson.<String>getList(k.flowOutbox(), StringCodec.INSTANCE).removeAsync(entry, 1);
+    }
+}
