@@ -1,21 +1,19 @@
 --[[
   getChildren: a page of a parent job's children in child order ("<queue>:<id>", from
   job:<id>:kids), each with its copied outcome (job:<id>:res) or, while it is pending, its edge
-  policy (job:<id>:deps). Read-only; job keys are built from jobKeyPrefix (same slot).
+  policy (job:<id>:deps). Read-only; the parent's other keys are built from its hash key (same slot).
 
   KEYS:
-    none
+    1 job           HASH    <prefix>:{<queue>}:job:<id>  (the parent)
   ARGV:
-    1 jobKeyPrefix  <prefix>:{<queue>}:job:  (the parent's queue)
-    2 parentId      the parent job
-    3 after         the last child of the previous page ("" = from the first)
-    4 limit         the most children returned
+    1 after         the last child of the previous page ("" = from the first)
+    2 limit         the most children returned
   Returns:
     {total, child, outcome ("" = none), policy ("" = not pending), child, ...}; total = all children
   Events:
     none
 ]]
-local parentKey = ARG.jobKeyPrefix .. ARG.parentId
+local parentKey = KEY.job
 local kids = parentKey .. ":kids"
 local from = ARG.after == "" and "-" or "(" .. ARG.after
 local page = redis.call("ZRANGEBYLEX", kids, from, "+", "LIMIT", 0, tonumber(ARG.limit))

@@ -112,9 +112,10 @@ public final class FlowScripts {
 
     /** getChildren: a page of a parent's children after {@code after} (null = from the first). */
     public CompletionStage<ChildPage> getChildren(String parentId, String after, int limit) {
-        List<Object> args = scriptArgs.named("getChildren").set("jobKeyPrefix", k.jobPrefix()).set("parentId", parentId)
-                .set("after", after == null ? "" : after).set("limit", Integer.toString(limit)).into(new ArrayList<>(4));
-        return runner.<List<Object>>run("getChildren", ReturnType.LIST, List.of(), args.toArray())
+        List<Object> args = scriptArgs.named("getChildren").set("after", after == null ? "" : after)
+                .set("limit", Integer.toString(limit)).into(new ArrayList<>(2));
+        return runner.<List<Object>>run("getChildren", ReturnType.LIST, scriptKeys.of("getChildren", "job", k.job(parentId)),
+                        args.toArray())
                 .thenApply(reply -> {
                     List<ChildEntry> entries = new ArrayList<>();
                     for (int i = 1; i + 2 < reply.size(); i += 3) {
