@@ -1,6 +1,8 @@
 package io.bullpen.worker;
 
 import io.bullpen.Job;
+import io.bullpen.flow.ChildResult;
+import java.util.List;
 import io.bullpen.internal.Futures;
 import io.bullpen.internal.JsonCodec;
 import java.util.Optional;
@@ -71,4 +73,17 @@ final class WorkerJobContext<T, R> implements JobContext<T> {
         Validation.nonNegative("delay", delay);
         attempt.stepDue(Math.addExact(rt.now(), Validation.toMillis("delay", delay)));
     }
+
+    @Override
+    public List<ChildResult> children() {
+        return rt.flowReads.allChildren(rt.settings.queue(), attempt.id(), CHILDREN_PAGE);
+    }
+
+    @Override
+    public int childrenCount() {
+        return rt.flowReads.childrenCount(rt.settings.queue(), attempt.id());
+    }
+
+    /** How many children {@link #children()} reads per call. */
+    private static final int CHILDREN_PAGE = 500;
 }

@@ -7,6 +7,9 @@ import io.bullpen.internal.SchedulerAdvancer;
 import io.bullpen.internal.SchedulerScripts;
 import io.bullpen.internal.Scripts;
 import io.bullpen.internal.WorkerScripts;
+import io.bullpen.internal.FlowReads;
+import io.bullpen.internal.FlowReconciler;
+import io.bullpen.internal.FlowRelay;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,6 +48,7 @@ final class WorkerLifecycle<T, R> {
     private final WorkerHeartbeat heartbeat;
     /** Cancels of this worker's jobs. */
     final CancelWatcher<T, R> cancels;
+    private final ScheduledExecutorService flowTimer;
 
     WorkerLifecycle(Worker.Builder<T, R> config, boolean startPaused) {
         WorkerSettings s = config.settings();
@@ -75,6 +79,12 @@ final class WorkerLifecycle<T, R> {
         rt.calls.onReconnect(renewer::afterReconnect);
         cancels = new CancelWatcher<>(rt, new CancelScripts(config.redisson, keys));
         scheduler.scheduleWithFixedDelay(cancels, CancelWatcher.INTERVAL_MS, CancelWatcher.INTERVAL_MS, TimeUnit.MILLISECONDS);
+        // Flows: its own thread, so a slow relay never delays lock renewals on the timer.
+        flowTimer = Executors.newSingleThreadScheduledExecutor(threads("bullpen-" + s.queue() + "-flows"));
+        rt.flows = new FlowRunner(s.queue(), new FlowRelay(config.redisson, s.prefix(), s.clock()),
+                new FlowReconciler(config.redisson, s.prefix(), s.clock()), flowTimer, s.clock());
+        flowTimer.scheduleWithFixedDelay(rt.flows, FlowRunner.INTERVAL_MS, FlowRunner.INTERVAL_MS, TimeUnit.MILLISECONDS);
+        rt.flowReads = new FlowReads(config.redisson, s.prefix());
         long stalledMs = s.stalledInterval().toMillis();
         scheduler.scheduleAtFixedRate(new StalledJobChecker<>(rt), stalledMs, stalledMs, TimeUnit.MILLISECONDS);
         rt.running(true);
@@ -133,6 +143,7 @@ final class WorkerLifecycle<T, R> {
         }
         heartbeat.leave();
         rt.scheduler.shutdownNow();
+        flowTimer.shutdownNow();
         // A summary of unlogged failures that was still due is said now.
         runner.failureSummary();
         if (ownExecutor) {

@@ -38,6 +38,10 @@ final class WorkerRuntime<T, R> {
     private static final long STALLED_SCAN_EVERY_MS = 500;
     private final java.util.concurrent.atomic.AtomicBoolean drained = new java.util.concurrent.atomic.AtomicBoolean(true);
     private volatile boolean running;
+    /** Relays this queue's flow ends and reconciles its waiting parents (set once at start). */
+    volatile FlowRunner flows;
+    /** Reads a parent's children for its processor (set once at start). */
+    volatile io.bullpen.internal.FlowReads flowReads;
 
     WorkerRuntime(WorkerSettings settings, Scripts scripts, JavaType dataType, JobProcessor<T, R> processor,
                   SafeListener<T, R> listener, ExecutorService executor, ExecutorService handoff,
