@@ -109,7 +109,8 @@ for i = ARG_FROM.job, #ARGV, 10 do
         all[#all + 1] = "0"
         all[#all + 1] = child
       end
-      redis.call("HSET", jobKey .. ":deps", unpack(pending))
+      local pendingKey = jobKey .. ":deps"
+      redis.call("HSET", pendingKey, unpack(pending))
       redis.call("ZADD", jobKey .. ":kids", unpack(all))
       redis.call("ZADD", q.waitingChildren, ARG.now, jobId)
       emitEvent(q, "added", jobId, "name", name, "state", "waiting-children")

@@ -21,8 +21,9 @@ local out = {redis.call("ZCARD", kids)}
 if #page == 0 then
   return out
 end
-local outcomes = redis.call("HMGET", parentKey .. ":res", unpack(page))
-local policies = redis.call("HMGET", parentKey .. ":deps", unpack(page))
+local resultsKey, pendingKey = parentKey .. ":res", parentKey .. ":deps"
+local outcomes = redis.call("HMGET", resultsKey, unpack(page))
+local policies = redis.call("HMGET", pendingKey, unpack(page))
 for i, child in ipairs(page) do
   out[#out + 1] = child
   out[#out + 1] = outcomes[i] or ""

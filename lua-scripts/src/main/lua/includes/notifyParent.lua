@@ -71,27 +71,28 @@ local function notifyParent(q, jobId, parents, state, value)
 
     F.apply = function(parentId, child, name, childState, childValue)
       local parentKey = q.jobPrefix .. parentId
-      local pending = parentKey .. ":deps"
-      local policy = redis.call("HGET", pending, child)
+      local pendingKey = parentKey .. ":deps"
+      local policy = redis.call("HGET", pendingKey, child)
       if not policy then
         if redis.call("EXISTS", parentKey) == 0 then
           return -1
         end
         return 0
       end
-      redis.call("HDEL", pending, child)
+      redis.call("HDEL", pendingKey, child)
       local failed = childState ~= "completed"
       if failed and policy == "r" then
         redis.call("ZREM", parentKey .. ":kids", child)
       else
-        redis.call("HSET", parentKey .. ":res", child, cjson.encode({n = name, s = childState, v = childValue}))
+        local resultsKey = parentKey .. ":res"
+        redis.call("HSET", resultsKey, child, cjson.encode({n = name, s = childState, v = childValue}))
       end
       if not redis.call("ZSCORE", q.waitingChildren, parentId) then
         return 1
       end
       if failed and policy == "f" then
         F.fail(parentId, parentKey, "child " .. child .. " failed: " .. childValue)
-      elseif (failed and policy == "c") or redis.call("HLEN", pending) == 0 then
+      elseif (failed and policy == "c") or redis.call("HLEN", pendingKey) == 0 then
         F.moveOn(parentId, parentKey)
       end
       return 1

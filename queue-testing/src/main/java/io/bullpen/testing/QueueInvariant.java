@@ -30,8 +30,8 @@ import java.util.TreeMap;
 public final class QueueInvariant {
 
     /** The state structures in the order violations name them; leases holds the active jobs. */
-    private static final List<String> STATES = List.of("wait", "prioritized", "delayed", "leases", "completed",
-            "failed", "waiting-children");
+    private static final List<String> STATES = List.of("wait", "prioritized", "delayed", "leases", "waiting-children",
+            "completed", "failed");
     private static final Set<String> LISTS = Set.of("wait");
     private static final String GROUP = "group:";
 
