@@ -8,6 +8,7 @@ import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.KeyScheme;
 import io.bullpen.internal.RedisCalls;
 import io.bullpen.internal.Validation;
+import io.bullpen.internal.WireFormat;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -44,11 +45,13 @@ public final class FlowProducer {
     private final String prefix;
     private final Clock clock;
     private final FlowRelay relay;
+    private final Map<String, JobOptions> defaultJobOptions;
 
     private FlowProducer(Builder b) {
         this.prefix = b.prefix;
         this.clock = b.clock;
         this.relay = new FlowRelay(b.redisson, b.prefix, b.clock);
+        this.defaultJobOptions = Map.copyOf(b.defaultJobOptions);
     }
 
     /**
@@ -89,7 +92,7 @@ public final class FlowProducer {
         List<JobNode> nodes = new ArrayList<>(roots.size());
         for (FlowJob root : roots) {
             FlowPlan plan = FlowPlan.of(Objects.requireNonNull(root, "root"), "f" + UUID.randomUUID().toString()
-                    .replace("-", "").substring(0, 16));
+                    .replace("-", "").substring(0, 16), defaultJobOptions);
             List<Chunk> chunks = plan.chunks();
             RedisCalls.call(root.queue(), "addFlow", () -> {
                 if (chunks.size() == 1) {
@@ -121,6 +124,7 @@ public final class FlowProducer {
         private final RedissonClient redisson;
         private String prefix = KeyScheme.DEFAULT_PREFIX;
         private Clock clock = Clock.systemUTC();
+        private final Map<String, JobOptions> defaultJobOptions = new LinkedHashMap<>();
 
         private Builder(RedissonClient redisson) {
             this.redisson = Objects.requireNonNull(redisson, "redisson");
@@ -141,6 +145,23 @@ public final class FlowProducer {
          */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Options filled in for every flow job of a queue where the job's own options do not set
+         * them, as {@code Queue.Builder#defaultJobOptions} does for plain adds (give the same as
+         * the queue's).
+         *
+         * @param queue the queue
+         * @param options the default options (no job id, no deduplication)
+         * @return this builder
+         * @throws IllegalArgumentException for an illegal queue name or defaults setting a job id or a deduplication
+         */
+        public Builder defaultJobOptions(String queue, JobOptions options) {
+            Objects.requireNonNull(options, "options");
+            WireFormat.withDefaults(options, JobOptions.defaults());
+            defaultJobOptions.put(Validation.queueName(queue), options);
             return this;
         }
 
@@ -176,12 +197,15 @@ public final class FlowProducer {
             }
         }
 
-        private FlowPlan(String flowId) {
+        private final Map<String, JobOptions> defaults;
+
+        private FlowPlan(String flowId, Map<String, JobOptions> defaults) {
             this.flowId = flowId;
+            this.defaults = defaults;
         }
 
-        static FlowPlan of(FlowJob root, String flowId) {
-            FlowPlan plan = new FlowPlan(flowId);
+        static FlowPlan of(FlowJob root, String flowId, Map<String, JobOptions> defaults) {
+            FlowPlan plan = new FlowPlan(flowId, defaults);
             plan.visit(root, 0, new ArrayList<>());
             return plan;
         }
@@ -266,9 +290,10 @@ public final class FlowProducer {
             return chunks;
         }
 
-        private static FlowRecord record(Node n) {
+        private FlowRecord record(Node n) {
             FlowJob j = n.job;
-            JobOptions o = j.options();
+            JobOptions queueDefaults = defaults.get(j.queue());
+            JobOptions o = queueDefaults == null ? j.options() : WireFormat.withDefaults(queueDefaults, j.options());
             String data = JsonCodec.encodeData(j.name(), j.data(), JsonCodec.DEFAULT_MAX_PAYLOAD_BYTES);
             return new FlowRecord(n.id, j.name(), data, JsonCodec.encodeOptions(o), o.delay().toMillis(), o.priority(),
                     o.lifo(), o.group().orElse(null), String.join("\n", n.parents), String.join("\n", n.children));
