@@ -1,7 +1,9 @@
 --[[
   addFlow: add the jobs of a flow that belong to one queue, atomically, with their edges. A job
-  with children (pending children listed in job:<id>:deps, child "<queue>:<id>" -> edge policy
-  "f" FAIL_PARENT, "i" IGNORE, "r" REMOVE, "c" CONTINUE; every child in job:<id>:kids, score 0)
+  with children (every child "<queue>:<id>" in job:<id>:kids, a LIST in the order given, next to
+  an empty entry at the same index in job:<id>:res, a LIST where its outcome is copied when it
+  ends; the pending ones in job:<id>:deps, child -> edge policy "f" FAIL_PARENT, "i" IGNORE, "r"
+  REMOVE or "c" CONTINUE followed by the child's index)
   goes to waiting-children (score: now); a job without goes where addJob puts it (wait,
   prioritized, its group, or delayed). A job with parents records them in field par
   ("<queue>:<id>" per line): the worker reads it at take and the finish tells them (notifyParent).
@@ -101,17 +103,29 @@ for i = ARG_FROM.job, #ARGV, 10 do
     end
     redis.call("HSET", jobKey, unpack(fields))
     if children ~= "" then
-      local pending, all = {}, {}
+      -- In batches of 500 children: unpack has a stack limit.
+      local pendingKey, kidsKey, resultsKey = jobKey .. ":deps", jobKey .. ":kids", jobKey .. ":res"
+      local pending, all, empty = {}, {}, {}
+      local index = 0
       for c in string.gmatch(children, "[^\n]+") do
         local child = string.sub(c, 2)
         pending[#pending + 1] = child
-        pending[#pending + 1] = string.sub(c, 1, 1)
-        all[#all + 1] = "0"
+        pending[#pending + 1] = string.sub(c, 1, 1) .. string.format("%d", index)
         all[#all + 1] = child
+        empty[#empty + 1] = ""
+        index = index + 1
+        if #all == 500 then
+          redis.call("HSET", pendingKey, unpack(pending))
+          redis.call("RPUSH", kidsKey, unpack(all))
+          redis.call("RPUSH", resultsKey, unpack(empty))
+          pending, all, empty = {}, {}, {}
+        end
       end
-      local pendingKey = jobKey .. ":deps"
-      redis.call("HSET", pendingKey, unpack(pending))
-      redis.call("ZADD", jobKey .. ":kids", unpack(all))
+      if #all > 0 then
+        redis.call("HSET", pendingKey, unpack(pending))
+        redis.call("RPUSH", kidsKey, unpack(all))
+        redis.call("RPUSH", resultsKey, unpack(empty))
+      end
       redis.call("ZADD", q.waitingChildren, ARG.now, jobId)
       emitEvent(q, "added", jobId, "name", name, "state", "waiting-children")
     elseif delay > 0 then

@@ -1,32 +1,48 @@
 --[[
-  getChildren: a page of a parent job's children in child order ("<queue>:<id>", from
-  job:<id>:kids), each with its copied outcome (job:<id>:res) or, while it is pending, its edge
-  policy (job:<id>:deps). Read-only; the parent's other keys are built from its hash key (same slot).
+  getChildren: a page of a parent job's children in the order they were added (job:<id>:kids,
+  a LIST), each with its copied outcome (job:<id>:res, the LIST beside it, see notifyParent) or,
+  while it is pending, its edge policy (job:<id>:deps). A child dropped by a REMOVE edge is
+  skipped. The page starts after the child named by after (LPOS: O(n) in the children before it). Read-only; the parent's other keys are built from its hash key (same slot).
 
   KEYS:
     1 job           HASH    <prefix>:{<queue>}:job:<id>  (the parent)
   ARGV:
-    1 after         the last child of the previous page ("" = from the first)
-    2 limit         the most children returned
+    1 after         the last child of the previous page ("" = from index start)
+    2 start         the index to start at when after is "" (0 = the first child)
+    3 limit         the most children examined
   Returns:
-    {total, child, outcome ("" = none), policy ("" = not pending), child, ...}; total = all children
+    {total, next, length, child, outcome ("" = none), policy ("" = not pending), child, ...};
+    total = the children (without those a REMOVE edge dropped); next = the index after the page
+    (a page may hold fewer than limit children and still not be the last: it is the last when
+    next = length, the length of kids); {0, 0, 0} after a child that is not one of them
   Events:
     none
 ]]
 local parentKey = KEY.job
 local kids = parentKey .. ":kids"
-local from = ARG.after == "" and "-" or "(" .. ARG.after
-local page = redis.call("ZRANGEBYLEX", kids, from, "+", "LIMIT", 0, tonumber(ARG.limit))
-local out = {redis.call("ZCARD", kids)}
+local first = tonumber(ARG.start)
+if ARG.after ~= "" then
+  local at = redis.call("LPOS", kids, ARG.after)
+  if not at then
+    return {0, 0, 0}
+  end
+  first = at + 1
+end
+local last = first + tonumber(ARG.limit) - 1
+local page = redis.call("LRANGE", kids, first, last)
+local length = redis.call("LLEN", kids)
+local out = {length - (tonumber(redis.call("HGET", parentKey, "rmk")) or 0), first + #page, length}
 if #page == 0 then
   return out
 end
-local resultsKey, pendingKey = parentKey .. ":res", parentKey .. ":deps"
-local outcomes = redis.call("HMGET", resultsKey, unpack(page))
+local outcomes = redis.call("LRANGE", parentKey .. ":res", first, last)
+local pendingKey = parentKey .. ":deps"
 local policies = redis.call("HMGET", pendingKey, unpack(page))
 for i, child in ipairs(page) do
-  out[#out + 1] = child
-  out[#out + 1] = outcomes[i] or ""
-  out[#out + 1] = policies[i] or ""
+  if outcomes[i] ~= "r" then
+    out[#out + 1] = child
+    out[#out + 1] = outcomes[i] or ""
+    out[#out + 1] = policies[i] and string.sub(policies[i], 1, 1) or ""
+  end
 end
 return out

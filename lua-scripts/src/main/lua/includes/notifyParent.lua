@@ -10,10 +10,12 @@
   par field), so a plain finish pays only for the definition of this one function; the helpers
   are built on first use (docs/adr/0008-lua-cost-rules.md, rule 4).
   applyChildEnd (q.flowFunctions.apply), for a parent in q's queue and a child "<queue>:<id>":
-  only a child still in the parent's pending set (job:<id>:deps, child -> edge policy) counts,
-  so an end applied twice changes nothing. The child's outcome is copied to job:<id>:res
-  (JSON {n, s, v}) unless the edge is REMOVE ("r") and the child failed (then it leaves
-  job:<id>:kids too). A parent still in waiting-children then: fails for good at once when the
+  only a child still in the parent's pending set (job:<id>:deps, child -> edge policy and index)
+  counts, so an end applied twice changes nothing. The child's outcome is copied to its entry of
+  job:<id>:res (a LIST beside job:<id>:kids: a list entry costs a few bytes, a hash entry ~70) as
+  "<c|f><length of name>:<name><value>" (c = completed with its return value, f = failed with its
+  reason), or "r" when the edge is REMOVE ("r") and the child failed: readers skip it, and the
+  parent's rmk counts such children. A parent still in waiting-children then: fails for good at once when the
   child failed on a FAIL_PARENT edge ("f"; reason "child <child> failed: <reason>", and its own
   parents are told in turn); moves on when the child failed on a CONTINUE edge ("c") or nothing is
   pending any more: to delayed when it has a delay (counted from now), else ready (pushReady:
@@ -72,20 +74,21 @@ local function notifyParent(q, jobId, parents, state, value)
     F.apply = function(parentId, child, name, childState, childValue)
       local parentKey = q.jobPrefix .. parentId
       local pendingKey = parentKey .. ":deps"
-      local policy = redis.call("HGET", pendingKey, child)
-      if not policy then
+      local edge = redis.call("HGET", pendingKey, child)
+      if not edge then
         if redis.call("EXISTS", parentKey) == 0 then
           return -1
         end
         return 0
       end
       redis.call("HDEL", pendingKey, child)
+      local policy, index = string.sub(edge, 1, 1), string.sub(edge, 2)
       local failed = childState ~= "completed"
       if failed and policy == "r" then
-        redis.call("ZREM", parentKey .. ":kids", child)
+        redis.call("LSET", parentKey .. ":res", index, "r")
+        redis.call("HINCRBY", parentKey, "rmk", "1")
       else
-        local resultsKey = parentKey .. ":res"
-        redis.call("HSET", resultsKey, child, cjson.encode({n = name, s = childState, v = childValue}))
+        redis.call("LSET", parentKey .. ":res", index, (failed and "f" or "c") .. #name .. ":" .. name .. childValue)
       end
       if not redis.call("ZSCORE", q.waitingChildren, parentId) then
         return 1

@@ -1,6 +1,5 @@
 package io.bullpen.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.bullpen.JobState;
 import io.bullpen.flow.ChildResult;
 import io.bullpen.flow.JobNode;
@@ -49,15 +48,16 @@ public final class FlowReads {
     /** Every child of a parent, read in pages of {@code pageSize}. */
     public List<ChildResult> allChildren(String queue, String parentId, int pageSize) {
         List<ChildResult> all = new ArrayList<>();
-        String after = null;
+        long start = 0;
         while (true) {
-            List<ChildResult> page = children(queue, parentId, after, pageSize);
-            all.addAll(page);
-            if (page.size() < pageSize) {
+            ChildPage page = Futures.join(flow(queue).getChildren(parentId, start, pageSize));
+            for (ChildEntry e : page.entries()) {
+                all.add(result(e));
+            }
+            if (page.last() || page.next() <= start) {
                 return all;
             }
-            ChildResult last = page.get(page.size() - 1);
-            after = last.queue() + ":" + last.id();
+            start = page.next();
         }
     }
 
@@ -83,14 +83,16 @@ public final class FlowReads {
         String queue = child.substring(0, colon);
         String id = child.substring(colon + 1);
         if (e.outcome() != null) {
-            JsonNode o = JsonCodec.decode(e.outcome(), JsonCodec.type(JsonNode.class));
-            String state = o.path("s").asText();
-            String value = o.path("v").asText();
-            if ("completed".equals(state)) {
-                return new ChildResult(queue, id, o.path("n").asText(), JobState.COMPLETED,
-                        "null".equals(value) ? null : value, null);
+            // <c|f><length of name>:<name><value>
+            String o = e.outcome();
+            int colonAt = o.indexOf(':');
+            int nameLength = Integer.parseInt(o.substring(1, colonAt));
+            String name = o.substring(colonAt + 1, colonAt + 1 + nameLength);
+            String value = o.substring(colonAt + 1 + nameLength);
+            if (o.charAt(0) == 'c') {
+                return new ChildResult(queue, id, name, JobState.COMPLETED, "null".equals(value) ? null : value, null);
             }
-            return new ChildResult(queue, id, o.path("n").asText(), JobState.FAILED, null, value);
+            return new ChildResult(queue, id, name, JobState.FAILED, null, value);
         }
         Scripts scripts = queues.computeIfAbsent(queue, q -> new Scripts(redisson, new KeyScheme(prefix, q)));
         JobState state = Futures.join(scripts.getState(id));

@@ -38,7 +38,7 @@ public final class FlowScripts {
      * One child of a parent as getChildren reads it.
      *
      * @param child "<queue>:<id>"
-     * @param outcome the copied outcome (JSON {n, s, v}), null while pending or when none
+     * @param outcome the copied outcome ({@code <c|f><length of name>:<name><value>}), null while pending
      * @param policy the edge policy code while pending, null once ended
      */
     public record ChildEntry(String child, String outcome, String policy) {
@@ -48,9 +48,11 @@ public final class FlowScripts {
      * A page of children.
      *
      * @param total how many children the parent has in all
+     * @param next the index after this page, to start the next one at
+     * @param last whether no child follows this page
      * @param entries the page
      */
-    public record ChildPage(long total, List<ChildEntry> entries) {
+    public record ChildPage(long total, long next, boolean last, List<ChildEntry> entries) {
     }
 
     /**
@@ -112,25 +114,35 @@ public final class FlowScripts {
 
     /** getChildren: a page of a parent's children after {@code after} (null = from the first). */
     public CompletionStage<ChildPage> getChildren(String parentId, String after, int limit) {
+        return getChildren(parentId, after, 0, limit);
+    }
+
+    /** getChildren: a page of a parent's children from index {@code start}. */
+    public CompletionStage<ChildPage> getChildren(String parentId, long start, int limit) {
+        return getChildren(parentId, null, start, limit);
+    }
+
+    private CompletionStage<ChildPage> getChildren(String parentId, String after, long start, int limit) {
         List<Object> args = scriptArgs.named("getChildren").set("after", after == null ? "" : after)
-                .set("limit", Integer.toString(limit)).into(new ArrayList<>(2));
+                .set("start", Long.toString(start)).set("limit", Integer.toString(limit)).into(new ArrayList<>(3));
         return runner.<List<Object>>run("getChildren", ReturnType.LIST, scriptKeys.of("getChildren", "job", k.job(parentId)),
                         args.toArray())
                 .thenApply(reply -> {
                     List<ChildEntry> entries = new ArrayList<>();
-                    for (int i = 1; i + 2 < reply.size(); i += 3) {
+                    for (int i = 3; i + 2 < reply.size(); i += 3) {
                         String outcome = str(reply.get(i + 1));
                         String policy = str(reply.get(i + 2));
                         entries.add(new ChildEntry(str(reply.get(i)), outcome == null || outcome.isEmpty() ? null : outcome,
                                 policy == null || policy.isEmpty() ? null : policy));
                     }
-                    return new ChildPage(num(reply.get(0)), entries);
+                    return new ChildPage(num(reply.get(0)), num(reply.get(1)), num(reply.get(1)) >= num(reply.get(2)),
+                            entries);
                 });
     }
 
     /** @return how many children the parent has (pending and ended) */
     public CompletionStage<Integer> childrenCount(String parentId) {
-        return redisson.getScoredSortedSet(k.children(parentId), StringCodec.INSTANCE).sizeAsync();
+        return getChildren(parentId, null, 0, 1).thenApply(page -> (int) page.total());
     }
 
     /** @return the first {@code limit} entries of this queue's outbox (child ends bound for other slots) */

@@ -149,12 +149,12 @@ public final class KeyScheme {
         return job(jobId) + ":deps";
     }
 
-    /** @return the ZSET (score 0, paged by member) of every child of a parent job: {@code <queue>:<id>} */
+    /** @return the LIST of every child of a parent job ({@code <queue>:<id>}), in the order they were added */
     public String children(String jobId) {
         return job(jobId) + ":kids";
     }
 
-    /** @return the HASH of the ended children of a parent job: child to its outcome (JSON), copied at its end */
+    /** @return the LIST beside {@link #children}: each child's outcome, copied at its end ("" while pending) */
     public String childResults(String jobId) {
         return job(jobId) + ":res";
     }

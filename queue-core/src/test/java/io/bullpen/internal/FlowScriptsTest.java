@@ -55,8 +55,9 @@ class FlowScriptsTest {
 
         QueueSnapshot s = f.snap();
         assertThat(s.zset("waiting-children")).containsOnlyKeys("p");
-        assertThat(s.hash("job:p:deps")).isEqualTo(Map.of(q + ":a", "f", q + ":b", "i"));
-        assertThat(s.zset("job:p:kids")).containsOnlyKeys(q + ":a", q + ":b");
+        assertThat(s.hash("job:p:deps")).as("policy and index").isEqualTo(Map.of(q + ":a", "f0", q + ":b", "i1"));
+        assertThat(s.list("job:p:res")).containsExactly("", "");
+        assertThat(s.list("job:p:kids")).containsExactly(q + ":a", q + ":b");
         assertThat(s.waiting()).containsExactlyInAnyOrder("a", "b");
         assertThat(s.job("a")).containsEntry("par", q + ":p");
         assertThat(s.job("p")).doesNotContainKey("par");
@@ -88,7 +89,7 @@ class FlowScriptsTest {
         assertThat(end("a", "completed", "\"html-a\"")).as("the same end again").isZero();
         QueueSnapshot mid = f.snap();
         assertThat(mid.hash("job:p:deps")).containsOnlyKeys(q + ":b");
-        assertThat(mid.hash("job:p:res")).containsOnlyKeys(q + ":a");
+        assertThat(mid.list("job:p:res")).containsExactly("c3:n-a\"html-a\"", "");
         assertThat(mid.zset("waiting-children")).containsOnlyKeys("p");
 
         assertThat(end("b", "completed", "null")).isEqualTo(1);
@@ -96,7 +97,7 @@ class FlowScriptsTest {
         assertThat(s.exists("job:p:deps")).isFalse();
         assertThat(s.zset("waiting-children")).isEmpty();
         assertThat(s.waiting()).contains("p");
-        assertThat(s.hash("job:p:res").get(q + ":a")).contains("html-a").contains("completed");
+        assertThat(s.list("job:p:res")).as("c, name length, name, value").containsExactly("c3:n-a\"html-a\"", "c3:n-bnull");
         assertThat(s.events().get(s.events().size() - 1)).containsEntry("event", "waiting")
                 .containsEntry("jobId", "p").containsEntry("prev", "waiting-children");
     }
@@ -126,8 +127,7 @@ class FlowScriptsTest {
 
         QueueSnapshot s = f.snap();
         assertThat(s.waiting()).contains("p");
-        assertThat(s.hash("job:p:res")).containsOnlyKeys(q + ":a", q + ":b");
-        assertThat(s.hash("job:p:res").get(q + ":a")).contains("boom");
+        assertThat(s.list("job:p:res")).containsExactly("f3:n-aboom", "c3:n-b2");
     }
 
     @Test
@@ -139,8 +139,11 @@ class FlowScriptsTest {
 
         QueueSnapshot s = f.snap();
         assertThat(s.waiting()).contains("p");
-        assertThat(s.zset("job:p:kids")).containsOnlyKeys(q + ":b");
-        assertThat(s.hash("job:p:res")).containsOnlyKeys(q + ":b");
+        assertThat(s.list("job:p:res")).as("a removed child is marked, then skipped").containsExactly("r", "c3:n-b2");
+        assertThat(s.job("p")).containsEntry("rmk", "1");
+        assertThat(join(flows.getChildren("p", null, 10)).entries()).extracting(FlowScripts.ChildEntry::child)
+                .containsExactly(q + ":b");
+        assertThat(join(flows.childrenCount("p"))).isEqualTo(1);
     }
 
     @Test
@@ -153,7 +156,7 @@ class FlowScriptsTest {
         assertThat(end("b", "completed", "2")).isEqualTo(1);
         QueueSnapshot s = f.snap();
         assertThat(s.waiting()).containsOnlyOnce("p");
-        assertThat(s.hash("job:p:res")).containsOnlyKeys(q + ":a", q + ":b");
+        assertThat(s.list("job:p:res")).containsExactly("f3:n-aboom", "c3:n-b2");
         f.assertInvariant();
     }
 
@@ -181,7 +184,7 @@ class FlowScriptsTest {
 
         QueueSnapshot s = f.snap();
         assertThat(s.waiting()).containsExactly("p");
-        assertThat(s.hash("job:p:res").get(q + ":a")).contains("42");
+        assertThat(s.list("job:p:res")).containsExactly("c3:n-a42");
         assertThat(s.job("a")).containsEntry("par", q + ":p");
     }
 
@@ -213,7 +216,7 @@ class FlowScriptsTest {
         assertThat(first.total()).isEqualTo(2);
         assertThat(first.entries()).hasSize(1);
         assertThat(first.entries().get(0).child()).isEqualTo(q + ":a");
-        assertThat(first.entries().get(0).outcome()).contains("completed");
+        assertThat(first.entries().get(0).outcome()).isEqualTo("c3:n-a\"x\"");
         assertThat(first.entries().get(0).policy()).isNull();
 
         FlowScripts.ChildPage second = join(flows.getChildren("p", q + ":a", 10));
