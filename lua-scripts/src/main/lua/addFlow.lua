@@ -1,12 +1,13 @@
 --[[
   addFlow: add the jobs of a flow that belong to one queue, atomically, with their edges. A job
-  with children (every child "<queue>:<id>" in job:<id>:kids, a LIST in the order given, next to
-  an empty entry at the same index in job:<id>:res, a LIST where its outcome is copied when it
-  ends; the pending ones in job:<id>:deps, child -> edge policy "f" FAIL_PARENT, "i" IGNORE, "r"
-  REMOVE or "c" CONTINUE followed by the child's index)
+  with children (every child "<queue>:<id>" in job:<id>:kids, a LIST in the order given; at the
+  same index in job:<id>:res, a LIST, the edge policy "F" FAIL_PARENT, "I" IGNORE, "R" REMOVE or
+  "C" CONTINUE, replaced by the child's outcome when it ends; the indexes of the pending ones in
+  job:<id>:deps, a SET)
   goes to waiting-children (score: now); a job without goes where addJob puts it (wait,
   prioritized, its group, or delayed). A job with parents records them in field par
-  ("<queue>:<id>" per line): the worker reads it at take and the finish tells them (notifyParent).
+  ("<queue>:<id>:<index>" per line, index: its place among that parent's children): the worker
+  reads it at take and the finish tells them (notifyParent).
   Callers list parents before their children, so a parent exists before any child can end.
   A job whose id exists already is kept as it is (re-adding a flow with the same ids adds nothing
   twice; an existing parent keeps its own children): only new parents are appended to its par,
@@ -28,8 +29,9 @@
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
     3 job...        groups of 10 per job: id, name, data (JSON), opts (JSON, "" = defaults),
-                    delayMs, priority, lifo ("1"/"0"), group ("" = none), parents ("<queue>:<id>"
-                    per line, "" = none), children ("<policy><queue>:<id>" per line, "" = none)
+                    delayMs, priority, lifo ("1"/"0"), group ("" = none), parents
+                    ("<queue>:<id>:<index>" per line, "" = none), children ("<policy><queue>:<id>"
+                    per line, policy one of F I R C, "" = none)
   Returns:
     {{jobId, 1 added | 0 existed}, ...} one per job, in order
   Events:
@@ -105,26 +107,24 @@ for i = ARG_FROM.job, #ARGV, 10 do
     if children ~= "" then
       -- In batches of 500 children: unpack has a stack limit.
       local pendingKey, kidsKey, resultsKey = jobKey .. ":deps", jobKey .. ":kids", jobKey .. ":res"
-      local pending, all, empty = {}, {}, {}
+      local pending, all, policies = {}, {}, {}
       local index = 0
       for c in string.gmatch(children, "[^\n]+") do
-        local child = string.sub(c, 2)
-        pending[#pending + 1] = child
-        pending[#pending + 1] = string.sub(c, 1, 1) .. string.format("%d", index)
-        all[#all + 1] = child
-        empty[#empty + 1] = ""
+        pending[#pending + 1] = string.format("%d", index)
+        all[#all + 1] = string.sub(c, 2)
+        policies[#policies + 1] = string.sub(c, 1, 1)
         index = index + 1
         if #all == 500 then
-          redis.call("HSET", pendingKey, unpack(pending))
+          redis.call("SADD", pendingKey, unpack(pending))
           redis.call("RPUSH", kidsKey, unpack(all))
-          redis.call("RPUSH", resultsKey, unpack(empty))
-          pending, all, empty = {}, {}, {}
+          redis.call("RPUSH", resultsKey, unpack(policies))
+          pending, all, policies = {}, {}, {}
         end
       end
       if #all > 0 then
-        redis.call("HSET", pendingKey, unpack(pending))
+        redis.call("SADD", pendingKey, unpack(pending))
         redis.call("RPUSH", kidsKey, unpack(all))
-        redis.call("RPUSH", resultsKey, unpack(empty))
+        redis.call("RPUSH", resultsKey, unpack(policies))
       end
       redis.call("ZADD", q.waitingChildren, ARG.now, jobId)
       emitEvent(q, "added", jobId, "name", name, "state", "waiting-children")

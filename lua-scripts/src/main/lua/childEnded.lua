@@ -19,10 +19,11 @@
     1 jobKeyPrefix  <prefix>:{<queue>}:job:  (the parent's queue)
     2 now           epoch millis
     3 parentId      the parent job
-    4 child         the child: "<queue>:<id>"
-    5 name          the child's job name
-    6 state         "completed" or "failed"
-    7 value         the child's return value (JSON) when completed, its failed reason when failed
+    4 index         the child's index among the parent's children (its par entry)
+    5 child         the child: "<queue>:<id>"
+    6 name          the child's job name
+    7 state         "completed" or "failed"
+    8 value         the child's return value (JSON) when completed, its failed reason when failed
   Returns:
     1 applied, 0 the child was not pending (applied before, or not waited for), -1 no such parent
   Events:
@@ -36,4 +37,4 @@ local q = {
   jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now), nowText = ARG.now
 }
 local F = notifyParent(q)
-return F.apply(ARG.parentId, ARG.child, ARG.name, ARG.state, ARG.value)
+return F.apply(ARG.parentId, ARG.index, ARG.child, ARG.name, ARG.state, ARG.value)

@@ -1,8 +1,8 @@
 --[[
   getChildren: a page of a parent job's children in the order they were added (job:<id>:kids,
-  a LIST), each with its copied outcome (job:<id>:res, the LIST beside it, see notifyParent) or,
-  while it is pending, its edge policy (job:<id>:deps). A child dropped by a REMOVE edge is
-  skipped. The page starts after the child named by after (LPOS: O(n) in the children before it). Read-only; the parent's other keys are built from its hash key (same slot).
+  a LIST), each with its entry in job:<id>:res (the LIST beside it, see notifyParent): its copied
+  outcome, or while it is pending its edge policy (one letter). A child dropped by a REMOVE edge
+  ("x") is skipped. The page starts after the child named by after (LPOS: O(n) in the children before it). Read-only; the parent's other keys are built from its hash key (same slot).
 
   KEYS:
     1 job           HASH    <prefix>:{<queue>}:job:<id>  (the parent)
@@ -11,7 +11,7 @@
     2 start         the index to start at when after is "" (0 = the first child)
     3 limit         the most children examined
   Returns:
-    {total, next, length, child, outcome ("" = none), policy ("" = not pending), child, ...};
+    {total, next, length, child, entry, child, entry, ...};
     total = the children (without those a REMOVE edge dropped); next = the index after the page
     (a page may hold fewer than limit children and still not be the last: it is the last when
     next = length, the length of kids); {0, 0, 0} after a child that is not one of them
@@ -35,14 +35,11 @@ local out = {length - (tonumber(redis.call("HGET", parentKey, "rmk")) or 0), fir
 if #page == 0 then
   return out
 end
-local outcomes = redis.call("LRANGE", parentKey .. ":res", first, last)
-local pendingKey = parentKey .. ":deps"
-local policies = redis.call("HMGET", pendingKey, unpack(page))
+local entries = redis.call("LRANGE", parentKey .. ":res", first, last)
 for i, child in ipairs(page) do
-  if outcomes[i] ~= "r" then
+  if entries[i] ~= "x" then
     out[#out + 1] = child
-    out[#out + 1] = outcomes[i] or ""
-    out[#out + 1] = policies[i] and string.sub(policies[i], 1, 1) or ""
+    out[#out + 1] = entries[i] or ""
   end
 end
 return out

@@ -1,21 +1,23 @@
 --[[
   notifyParent: tell the parents of a job that ended (completed, or failed for good) of its end,
-  each exactly once. parents is the job's par field: "<queue>:<id>" per parent, one per line.
+  each exactly once. parents is the job's par field: "<queue>:<id>:<index>" per parent, one per
+  line (index: the child's place among the parent's children).
   A parent in the job's own slot (today: its own queue) gets the end at once (applyChildEnd,
   below); a parent in another slot gets an entry in this queue's flow:outbox (LIST, JSON
-  {p = parent, c = child, n = name, s = state, v = value}), written atomically with the end and
+  {p = parent, i = index, c = child, n = name, s = state, v = value}), written atomically with the end and
   applied in the parent's slot by a relay (childEnded). Returns how many outbox entries it wrote.
   value: the return value (JSON) of a completed child, the failed reason of a failed one.
   A job without a parent never calls it: the worker knows at take whether the job has one (its
   par field), so a plain finish pays only for the definition of this one function; the helpers
   are built on first use (docs/adr/0008-lua-cost-rules.md, rule 4).
-  applyChildEnd (q.flowFunctions.apply), for a parent in q's queue and a child "<queue>:<id>":
-  only a child still in the parent's pending set (job:<id>:deps, child -> edge policy and index)
-  counts, so an end applied twice changes nothing. The child's outcome is copied to its entry of
-  job:<id>:res (a LIST beside job:<id>:kids: a list entry costs a few bytes, a hash entry ~70) as
-  "<c|f><length of name>:<name><value>" (c = completed with its return value, f = failed with its
-  reason), or "r" when the edge is REMOVE ("r") and the child failed: readers skip it, and the
-  parent's rmk counts such children. A parent still in waiting-children then: fails for good at once when the
+  applyChildEnd (q.flowFunctions.apply), for a parent in q's queue, the child's index and the
+  child "<queue>:<id>": only a child whose index is still in the parent's pending set
+  (job:<id>:deps, a SET of indexes) counts, so an end applied twice changes nothing (SREM). Its
+  entry in job:<id>:res (a LIST beside job:<id>:kids: a list entry costs a few bytes, a hash
+  entry ~70) holds the edge policy while pending ("F" FAIL_PARENT, "I" IGNORE, "R" REMOVE, "C"
+  CONTINUE) and the child's outcome once ended: "<c|f><length of name>:<name><value>" (c =
+  completed with its return value, f = failed with its reason), or "x" when a REMOVE edge's child
+  failed: readers skip it, and the parent's rmk counts such children. A parent still in waiting-children then: fails for good at once when the
   child failed on a FAIL_PARENT edge ("f"; reason "child <child> failed: <reason>", and its own
   parents are told in turn); moves on when the child failed on a CONTINUE edge ("c") or nothing is
   pending any more: to delayed when it has a delay (counted from now), else ready (pushReady:
@@ -71,31 +73,35 @@ local function notifyParent(q, jobId, parents, state, value)
       end
     end
 
-    F.apply = function(parentId, child, name, childState, childValue)
+    -- index: the child's place in the parent's kids (and res), from the child's par entry.
+    F.apply = function(parentId, index, child, name, childState, childValue)
       local parentKey = q.jobPrefix .. parentId
-      local pendingKey = parentKey .. ":deps"
-      local edge = redis.call("HGET", pendingKey, child)
-      if not edge then
+      local pendingKey, resultsKey = parentKey .. ":deps", parentKey .. ":res"
+      if redis.call("SREM", pendingKey, index) == 0 then
         if redis.call("EXISTS", parentKey) == 0 then
           return -1
         end
         return 0
       end
-      redis.call("HDEL", pendingKey, child)
-      local policy, index = string.sub(edge, 1, 1), string.sub(edge, 2)
+      if redis.call("LINDEX", parentKey .. ":kids", index) ~= child then
+        -- Not this parent's child at that index (never expected): put the entry back, change nothing.
+        redis.call("SADD", pendingKey, index)
+        return 0
+      end
+      local policy = redis.call("LINDEX", resultsKey, index)
       local failed = childState ~= "completed"
-      if failed and policy == "r" then
-        redis.call("LSET", parentKey .. ":res", index, "r")
+      if failed and policy == "R" then
+        redis.call("LSET", resultsKey, index, "x")
         redis.call("HINCRBY", parentKey, "rmk", "1")
       else
-        redis.call("LSET", parentKey .. ":res", index, (failed and "f" or "c") .. #name .. ":" .. name .. childValue)
+        redis.call("LSET", resultsKey, index, (failed and "f" or "c") .. #name .. ":" .. name .. childValue)
       end
       if not redis.call("ZSCORE", q.waitingChildren, parentId) then
         return 1
       end
-      if failed and policy == "f" then
+      if failed and policy == "F" then
         F.fail(parentId, parentKey, "child " .. child .. " failed: " .. childValue)
-      elseif (failed and policy == "c") or redis.call("HLEN", pendingKey) == 0 then
+      elseif (failed and policy == "C") or redis.call("SCARD", pendingKey) == 0 then
         F.moveOn(parentId, parentKey)
       end
       return 1
@@ -106,12 +112,12 @@ local function notifyParent(q, jobId, parents, state, value)
       local name = redis.call("HGET", q.jobPrefix .. childId, "name") or ""
       local relayed = 0
       for parent in string.gmatch(parentList, "[^\n]+") do
-        local colon = string.find(parent, ":", 1, true)
-        local parentQueue, parentId = string.sub(parent, 1, colon - 1), string.sub(parent, colon + 1)
+        local parentQueue, parentId, index = string.match(parent, "^([^:]+):([^:]+):(%d+)$")
         if parentQueue == q.queue then
-          F.apply(parentId, child, name, childState, childValue)
-        else
-          redis.call("RPUSH", q.flowOutbox, cjson.encode({p = parent, c = child, n = name, s = childState, v = childValue}))
+          F.apply(parentId, index, child, name, childState, childValue)
+        elseif parentQueue then
+          redis.call("RPUSH", q.flowOutbox, cjson.encode({p = parentQueue .. ":" .. parentId, i = index, c = child, n = name,
+            s = childState, v = childValue}))
           relayed = relayed + 1
         end
       end

@@ -200,9 +200,10 @@ public final class Job<T> {
         }
         List<io.bullpen.flow.JobRef> refs = new java.util.ArrayList<>();
         for (String line : text.split("\n")) {
-            int colon = line.indexOf(':');
-            if (colon > 0) {
-                refs.add(new io.bullpen.flow.JobRef(line.substring(0, colon), line.substring(colon + 1)));
+            // <queue>:<id>:<index> (neither queue names nor job ids contain a colon)
+            String[] parts = line.split(":");
+            if (parts.length >= 2) {
+                refs.add(new io.bullpen.flow.JobRef(parts[0], parts[1]));
             }
         }
         return List.copyOf(refs);

@@ -24,10 +24,10 @@ public enum ChildFailure {
     /** @return the one-letter code stored on the edge in Redis */
     String code() {
         return switch (this) {
-            case FAIL_PARENT -> "f";
-            case IGNORE -> "i";
-            case REMOVE -> "r";
-            case CONTINUE -> "c";
+            case FAIL_PARENT -> "F";
+            case IGNORE -> "I";
+            case REMOVE -> "R";
+            case CONTINUE -> "C";
         };
     }
 }

@@ -252,9 +252,10 @@ public final class FlowProducer {
             for (FlowJob.Edge e : job.children()) {
                 Node c = visit(e.child(), depth + 1, path);
                 String edge = e.policy().code() + c.ref();
-                if (!n.children.contains(edge) && n.children.stream().noneMatch(x -> x.substring(1).equals(c.ref()))) {
+                if (n.children.stream().noneMatch(x -> x.substring(1).equals(c.ref()))) {
+                    // The child's par entry names its place among the parent's children.
+                    c.parents.add(n.ref() + ":" + n.children.size());
                     n.children.add(edge);
-                    c.parents.add(n.ref());
                 }
             }
             path.remove(path.size() - 1);

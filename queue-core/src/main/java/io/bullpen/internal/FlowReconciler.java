@@ -55,14 +55,17 @@ public final class FlowReconciler {
                 .valueRange(Double.NEGATIVE_INFINITY, true, clock.millis() - graceMs, true, 0, limit);
         List<String> repaired = new ArrayList<>();
         for (String parentId : parents) {
-            Map<String, String> pending = new java.util.LinkedHashMap<>();
-            var scan = redisson.<String, String>getMap(RedisCalls.map(k.pendingChildren(parentId))).entrySet(CHILDREN_PER_PARENT)
-                    .iterator();
+            List<String> pending = new ArrayList<>();
+            var scan = redisson.<String>getSet(k.pendingChildren(parentId), StringCodec.INSTANCE).iterator(CHILDREN_PER_PARENT);
             while (scan.hasNext() && pending.size() < CHILDREN_PER_PARENT) {
-                var e = scan.next();
-                pending.put(e.getKey(), e.getValue());
+                pending.add(scan.next());
             }
-            for (String child : pending.keySet()) {
+            var kids = redisson.<String>getList(k.children(parentId), StringCodec.INSTANCE);
+            for (String index : pending) {
+                String child = kids.get(Integer.parseInt(index));
+                if (child == null) {
+                    continue;
+                }
                 int colon = child.indexOf(':');
                 String childQueue = child.substring(0, colon);
                 String childId = child.substring(colon + 1);
@@ -85,7 +88,7 @@ public final class FlowReconciler {
                     continue;
                 }
                 String name = redisson.<String, String>getMap(RedisCalls.map(ck.job(childId))).get(JobFields.NAME);
-                long applied = Futures.join(relay.scripts(queue).childEnded(clock.millis(), parentId, child,
+                long applied = Futures.join(relay.scripts(queue).childEnded(clock.millis(), parentId, Long.parseLong(index), child,
                         name == null ? "" : name, endedAs, value));
                 if (applied == 1) {
                     String line = queue + ":" + parentId + " <- " + child + " " + ("removed".equals(value)

@@ -144,7 +144,8 @@ public final class FlowRelay {
             int colon = parent.indexOf(':');
             String parentQueue = parent.substring(0, colon);
             String parentId = parent.substring(colon + 1);
-            long applied = Futures.join(scripts(parentQueue).childEnded(clock.millis(), parentId, e.path("c").asText(),
+            long applied = Futures.join(scripts(parentQueue).childEnded(clock.millis(), parentId, e.path("i").asLong(),
+                    e.path("c").asText(),
                     e.path("n").asText(), e.path("s").asText(), e.path("v").asText()));
             if (applied < 0) {
                 log.debug("Flow relay: parent {} of child {} does not exist; its end is dropped", parent, e.path("c").asText());

@@ -27,8 +27,9 @@ public final class FlowScripts {
      * One job of a flow for addFlow.
      *
      * @param id the job id (always chosen before the call, so a repeated call adds nothing twice)
-     * @param parents "<queue>:<id>" per parent, one per line; "" = none
-     * @param children "<policy><queue>:<id>" per child, one per line; "" = none
+     * @param parents "<queue>:<id>:<index>" per parent (index: this job's place among its
+     *     children), one per line; "" = none
+     * @param children "<policy><queue>:<id>" per child (policy F, I, R or C), one per line; "" = none
      */
     public record FlowRecord(String id, String name, String data, String opts, long delayMs, int priority,
                              boolean lifo, String group, String parents, String children) {
@@ -39,7 +40,7 @@ public final class FlowScripts {
      *
      * @param child "<queue>:<id>"
      * @param outcome the copied outcome ({@code <c|f><length of name>:<name><value>}), null while pending
-     * @param policy the edge policy code while pending, null once ended
+     * @param policy the edge policy code (F, I, R or C) while pending, null once ended
      */
     public record ChildEntry(String child, String outcome, String policy) {
     }
@@ -103,11 +104,11 @@ public final class FlowScripts {
      *
      * @return 1 applied, 0 not pending (applied before, or not waited for), -1 no such parent
      */
-    public CompletionStage<Long> childEnded(long now, String parentId, String child, String name, String state,
-                                            String value) {
+    public CompletionStage<Long> childEnded(long now, String parentId, long index, String child, String name,
+                                            String state, String value) {
         List<Object> args = scriptArgs.named("childEnded").set("jobKeyPrefix", k.jobPrefix()).set("now", Long.toString(now))
-                .set("parentId", parentId).set("child", child).set("name", name).set("state", state).set("value", value)
-                .into(new ArrayList<>(7));
+                .set("parentId", parentId).set("index", Long.toString(index)).set("child", child).set("name", name).set("state", state).set("value", value)
+                .into(new ArrayList<>(8));
         return runner.<Object>run("childEnded", ReturnType.LONG, scriptKeys.of("childEnded"), args.toArray())
                 .thenApply(ScriptReplies::num);
     }
@@ -129,11 +130,11 @@ public final class FlowScripts {
                         args.toArray())
                 .thenApply(reply -> {
                     List<ChildEntry> entries = new ArrayList<>();
-                    for (int i = 3; i + 2 < reply.size(); i += 3) {
-                        String outcome = str(reply.get(i + 1));
-                        String policy = str(reply.get(i + 2));
-                        entries.add(new ChildEntry(str(reply.get(i)), outcome == null || outcome.isEmpty() ? null : outcome,
-                                policy == null || policy.isEmpty() ? null : policy));
+                    for (int i = 3; i + 1 < reply.size(); i += 2) {
+                        String entry = str(reply.get(i + 1));
+                        boolean pending = entry == null || entry.length() <= 1;
+                        entries.add(new ChildEntry(str(reply.get(i)), pending ? null : entry,
+                                pending && entry != null && !entry.isEmpty() ? entry : null));
                     }
                     return new ChildPage(num(reply.get(0)), num(reply.get(1)), num(reply.get(1)) >= num(reply.get(2)),
                             entries);

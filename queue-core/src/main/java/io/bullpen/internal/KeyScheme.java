@@ -144,7 +144,7 @@ public final class KeyScheme {
         return base + "flows:pending";
     }
 
-    /** @return the HASH of a parent job's pending children: child ({@code <queue>:<id>}) to its edge policy */
+    /** @return the SET of a parent job's pending children: their indexes in {@link #children} */
     public String pendingChildren(String jobId) {
         return job(jobId) + ":deps";
     }
@@ -154,7 +154,7 @@ public final class KeyScheme {
         return job(jobId) + ":kids";
     }
 
-    /** @return the LIST beside {@link #children}: each child's outcome, copied at its end ("" while pending) */
+    /** @return the LIST beside {@link #children}: each child's edge policy while pending, its outcome once ended */
     public String childResults(String jobId) {
         return job(jobId) + ":res";
     }

@@ -27,14 +27,14 @@ class FlowEdgeMemoryTest {
         String q = f.k.queue();
         StringBuilder children = new StringBuilder();
         for (int i = 0; i < CHILDREN; i++) {
-            children.append(i == 0 ? "" : "\n").append('f').append(q).append(":c-").append(i);
+            children.append(i == 0 ? "" : "\n").append('F').append(q).append(":c-").append(i);
         }
         join(flows.addFlow(NOW, List.of(new FlowRecord("p", "parent", "{}", "", 0, 0, false, null, "", children.toString()))));
         List<FlowRecord> batch = new ArrayList<>();
         long plainChild = 0;
         long withParent = 0;
         for (int i = 0; i < CHILDREN; i++) {
-            batch.add(new FlowRecord("c-" + i, "render", "{}", "", 0, 0, false, null, q + ":p", ""));
+            batch.add(new FlowRecord("c-" + i, "render", "{}", "", 0, 0, false, null, q + ":p:" + i, ""));
             if (batch.size() == 1000) {
                 join(flows.addFlow(NOW, batch));
                 batch.clear();
@@ -51,7 +51,7 @@ class FlowEdgeMemoryTest {
                 usage(f, f.k.children("p")), usage(f, f.k.childResults("p")), CHILDREN);
         String value = "\"html\"";
         for (int i = 0; i < CHILDREN; i++) {
-            join(flows.childEnded(NOW, "p", q + ":c-" + i, "render", "completed", value));
+            join(flows.childEnded(NOW, "p", i, q + ":c-" + i, "render", "completed", value));
         }
         long results = usage(f, f.k.childResults("p"));
         long ended = results + usage(f, f.k.children("p"));

@@ -46,7 +46,7 @@ class FlowRelayTest {
                 new FlowRelay.Chunk(reports, List.of(new FlowRecord("r1", "assemble", "1", "", 0, 0, false, null, "",
                         policy + pages + ":p1"))),
                 new FlowRelay.Chunk(pages, List.of(new FlowRecord("p1", "render", "2", "", 0, 0, false, null,
-                        reports + ":r1", ""))));
+                        reports + ":r1:0", ""))));
     }
 
     /** A page job that ended: in completed, with its return value, as a finish leaves it. */
@@ -59,7 +59,7 @@ class FlowRelayTest {
 
     @Test
     void aStagedFlowIsInvisibleUntilCommittedAndThenCarriedOnByAnyone() {
-        relay.stageAndCommit(reports, "f1", twoQueueFlow("f"));
+        relay.stageAndCommit(reports, "f1", twoQueueFlow("F"));
         assertThat(queue(reports).getJobCounts().total()).as("committed, not yet created").isZero();
         assertThat(queue(pages).getJobCounts().total()).isZero();
 
@@ -85,18 +85,18 @@ class FlowRelayTest {
         redisson.getBucket(stage, StringCodec.INSTANCE).expire(java.time.Duration.ofMillis(FlowRelay.STAGE_TTL_MS));
 
         assertThat(redisson.getBucket(stage, StringCodec.INSTANCE).remainTimeToLive()).isPositive();
-        relay.stageAndCommit(reports, "f3", twoQueueFlow("f"));
+        relay.stageAndCommit(reports, "f3", twoQueueFlow("F"));
         assertThat(redisson.getBucket(root.flowPrefix() + "f3", StringCodec.INSTANCE).remainTimeToLive())
                 .as("a committed stage lives until created").isEqualTo(-1);
     }
 
     @Test
     void aChildsEndInAnotherSlotReachesItsParentThroughTheOutboxOnce() {
-        relay.add(twoQueueFlow("f").get(0));
-        relay.add(twoQueueFlow("f").get(1));
+        relay.add(twoQueueFlow("F").get(0));
+        relay.add(twoQueueFlow("F").get(1));
         completePage("p1", "\"html\"");
         // The end as the finish writes it: the outbox entry, in the child's slot.
-        String entry = "{\"p\":\"" + reports + ":r1\",\"c\":\"" + pages + ":p1\",\"n\":\"render\",\"s\":\"completed\",\"v\":\"\\\"html\\\"\"}";
+        String entry = "{\"p\":\"" + reports + ":r1\",\"i\":\"0\",\"c\":\"" + pages + ":p1\",\"n\":\"render\",\"s\":\"completed\",\"v\":\"\\\"html\\\"\"}";
         redisson.getList(new KeyScheme("bp", pages).flowOutbox(), StringCodec.INSTANCE).add(entry);
         redisson.getList(new KeyScheme("bp", pages).flowOutbox(), StringCodec.INSTANCE).add(entry);
 
@@ -115,8 +115,8 @@ class FlowRelayTest {
 
     @Test
     void theReconcilerMovesOnAParentWhoseChildEndedWithoutTellingIt() {
-        relay.add(twoQueueFlow("f").get(0));
-        relay.add(twoQueueFlow("f").get(1));
+        relay.add(twoQueueFlow("F").get(0));
+        relay.add(twoQueueFlow("F").get(1));
         completePage("p1", "7");
 
         FlowReconciler reconciler = new FlowReconciler(redisson, "bp", Clock.systemUTC());
@@ -129,7 +129,7 @@ class FlowRelayTest {
 
     @Test
     void theReconcilerCountsAChildThatNoLongerExistsAsRemoved() {
-        relay.add(twoQueueFlow("i").get(0));
+        relay.add(twoQueueFlow("I").get(0));
 
         List<String> repaired = new FlowReconciler(redisson, "bp", Clock.systemUTC()).reconcile(reports, 0, 10);
 
@@ -140,7 +140,7 @@ class FlowRelayTest {
 
     @Test
     void theReconcilerLeavesAParentAloneWithinTheGracePeriod() {
-        relay.add(twoQueueFlow("f").get(0));
+        relay.add(twoQueueFlow("F").get(0));
 
         assertThat(new FlowReconciler(redisson, "bp", Clock.systemUTC()).reconcile(reports, 60_000, 10)).isEmpty();
         assertThat(queue(reports).getState("r1")).isEqualTo(JobState.WAITING_CHILDREN);

@@ -10,7 +10,6 @@ import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
 import io.bullpen.testing.QueueSnapshot;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -40,26 +39,27 @@ class FlowScriptsTest {
     private void addParentWithTwoChildren(String policyA, String policyB) {
         List<AddResult> r = join(flows.addFlow(NOW, List.of(
                 job("p", "", policyA + q + ":a\n" + policyB + q + ":b"),
-                job("a", q + ":p", ""),
-                job("b", q + ":p", ""))));
+                job("a", q + ":p:0", ""),
+                job("b", q + ":p:1", ""))));
         assertThat(r).extracting(AddResult::added).containsExactly(true, true, true);
     }
 
+    /** The end of child a (index 0) or b (index 1) of p. */
     private long end(String child, String state, String value) {
-        return join(flows.childEnded(NOW + 5, "p", q + ":" + child, "n-" + child, state, value));
+        return join(flows.childEnded(NOW + 5, "p", child.equals("a") ? 0 : 1, q + ":" + child, "n-" + child, state, value));
     }
 
     @Test
     void addFlowPutsTheParentInWaitingChildrenWithAPendingSetAndTheChildrenInWait() {
-        addParentWithTwoChildren("f", "i");
+        addParentWithTwoChildren("F", "I");
 
         QueueSnapshot s = f.snap();
         assertThat(s.zset("waiting-children")).containsOnlyKeys("p");
-        assertThat(s.hash("job:p:deps")).as("policy and index").isEqualTo(Map.of(q + ":a", "f0", q + ":b", "i1"));
-        assertThat(s.list("job:p:res")).containsExactly("", "");
+        assertThat(s.set("job:p:deps")).as("the pending children's indexes").containsExactlyInAnyOrder("0", "1");
+        assertThat(s.list("job:p:res")).as("the edge policies while pending").containsExactly("F", "I");
         assertThat(s.list("job:p:kids")).containsExactly(q + ":a", q + ":b");
         assertThat(s.waiting()).containsExactlyInAnyOrder("a", "b");
-        assertThat(s.job("a")).containsEntry("par", q + ":p");
+        assertThat(s.job("a")).containsEntry("par", q + ":p:0");
         assertThat(s.job("p")).doesNotContainKey("par");
         assertThat(s.eventNames()).containsExactly("added", "added", "added");
         f.assertInvariant();
@@ -67,15 +67,15 @@ class FlowScriptsTest {
 
     @Test
     void addFlowAgainWithTheSameIdsAddsNothing() {
-        addParentWithTwoChildren("f", "f");
+        addParentWithTwoChildren("F", "F");
         QueueSnapshot before = f.snap();
 
         List<AddResult> again = join(flows.addFlow(NOW + 1, List.of(
-                job("p", "", "f" + q + ":a\nf" + q + ":b"), job("a", q + ":p", ""), job("b", q + ":p", ""))));
+                job("p", "", "F" + q + ":a\nF" + q + ":b"), job("a", q + ":p:0", ""), job("b", q + ":p:1", ""))));
 
         assertThat(again).extracting(AddResult::added).containsExactly(false, false, false);
         QueueSnapshot after = f.snap();
-        assertThat(after.hash("job:p:deps")).isEqualTo(before.hash("job:p:deps"));
+        assertThat(after.set("job:p:deps")).isEqualTo(before.set("job:p:deps"));
         assertThat(after.waiting()).isEqualTo(before.waiting());
         assertThat(after.job("a")).isEqualTo(before.job("a"));
         f.assertInvariant();
@@ -83,13 +83,13 @@ class FlowScriptsTest {
 
     @Test
     void aCompletedChildIsCopiedToTheParentOnceAndTheLastOneMovesTheParentToWait() {
-        addParentWithTwoChildren("f", "f");
+        addParentWithTwoChildren("F", "F");
 
         assertThat(end("a", "completed", "\"html-a\"")).isEqualTo(1);
         assertThat(end("a", "completed", "\"html-a\"")).as("the same end again").isZero();
         QueueSnapshot mid = f.snap();
-        assertThat(mid.hash("job:p:deps")).containsOnlyKeys(q + ":b");
-        assertThat(mid.list("job:p:res")).containsExactly("c3:n-a\"html-a\"", "");
+        assertThat(mid.set("job:p:deps")).containsExactly("1");
+        assertThat(mid.list("job:p:res")).containsExactly("c3:n-a\"html-a\"", "F");
         assertThat(mid.zset("waiting-children")).containsOnlyKeys("p");
 
         assertThat(end("b", "completed", "null")).isEqualTo(1);
@@ -104,7 +104,7 @@ class FlowScriptsTest {
 
     @Test
     void aFailedChildOnAFailParentEdgeFailsTheParentAtOnceNamingTheChild() {
-        addParentWithTwoChildren("f", "f");
+        addParentWithTwoChildren("F", "F");
 
         end("a", "failed", "boom");
 
@@ -119,7 +119,7 @@ class FlowScriptsTest {
 
     @Test
     void aFailedChildOnAnIgnoreEdgeIsSeenAndThParentRunsWhenTheOthersAreDone() {
-        addParentWithTwoChildren("i", "f");
+        addParentWithTwoChildren("I", "F");
 
         end("a", "failed", "boom");
         assertThat(f.snap().zset("waiting-children")).containsOnlyKeys("p");
@@ -132,14 +132,14 @@ class FlowScriptsTest {
 
     @Test
     void aFailedChildOnARemoveEdgeIsDroppedAsIfNeverAdded() {
-        addParentWithTwoChildren("r", "f");
+        addParentWithTwoChildren("R", "F");
 
         end("a", "failed", "boom");
         end("b", "completed", "2");
 
         QueueSnapshot s = f.snap();
         assertThat(s.waiting()).contains("p");
-        assertThat(s.list("job:p:res")).as("a removed child is marked, then skipped").containsExactly("r", "c3:n-b2");
+        assertThat(s.list("job:p:res")).as("a removed child is marked, then skipped").containsExactly("x", "c3:n-b2");
         assertThat(s.job("p")).containsEntry("rmk", "1");
         assertThat(join(flows.getChildren("p", null, 10)).entries()).extracting(FlowScripts.ChildEntry::child)
                 .containsExactly(q + ":b");
@@ -148,7 +148,7 @@ class FlowScriptsTest {
 
     @Test
     void aFailedChildOnAContinueEdgeMovesTheParentAtOnce() {
-        addParentWithTwoChildren("c", "f");
+        addParentWithTwoChildren("C", "F");
 
         end("a", "failed", "boom");
         assertThat(f.snap().waiting()).contains("p");
@@ -162,7 +162,7 @@ class FlowScriptsTest {
 
     @Test
     void aParentsDelayCountsFromWhenItsChildrenAreDone() {
-        join(flows.addFlow(NOW, List.of(delayedJob("p", 60_000, "f" + q + ":a"), job("a", q + ":p", ""))));
+        join(flows.addFlow(NOW, List.of(delayedJob("p", 60_000, "F" + q + ":a"), job("a", q + ":p:0", ""))));
         assertThat(f.snap().delayed()).doesNotContainKey("p");
 
         end("a", "completed", "1");
@@ -180,12 +180,12 @@ class FlowScriptsTest {
         f.redisson.<String, String>getMap(f.k.job("a"), org.redisson.client.codec.StringCodec.INSTANCE)
                 .put("returnValue", "42");
 
-        join(flows.addFlow(NOW, List.of(job("p", "", "f" + q + ":a"), job("a", q + ":p", ""))));
+        join(flows.addFlow(NOW, List.of(job("p", "", "F" + q + ":a"), job("a", q + ":p:0", ""))));
 
         QueueSnapshot s = f.snap();
         assertThat(s.waiting()).containsExactly("p");
         assertThat(s.list("job:p:res")).containsExactly("c3:n-a42");
-        assertThat(s.job("a")).containsEntry("par", q + ":p");
+        assertThat(s.job("a")).containsEntry("par", q + ":p:0");
     }
 
     @Test
@@ -194,11 +194,11 @@ class FlowScriptsTest {
         f.zadd(f.k.completed(), "a", NOW);
         f.redisson.getList(f.k.waitList(), org.redisson.client.codec.StringCodec.INSTANCE).clear();
 
-        join(flows.addFlow(NOW, List.of(job("a", "reports:r1", ""))));
+        join(flows.addFlow(NOW, List.of(job("a", "reports:r1:3", ""))));
 
         List<String> outbox = f.snap().list("flow:outbox");
         assertThat(outbox).hasSize(1);
-        assertThat(outbox.get(0)).contains("\"p\":\"reports:r1\"").contains("\"c\":\"" + q + ":a\"")
+        assertThat(outbox.get(0)).contains("\"p\":\"reports:r1\"").contains("\"i\":\"3\"").contains("\"c\":\"" + q + ":a\"")
                 .contains("\"s\":\"completed\"");
     }
 
@@ -209,7 +209,7 @@ class FlowScriptsTest {
 
     @Test
     void getChildrenPagesInChildOrderWithOutcomesAndPendingPolicies() {
-        addParentWithTwoChildren("f", "i");
+        addParentWithTwoChildren("F", "I");
         end("a", "completed", "\"x\"");
 
         FlowScripts.ChildPage first = join(flows.getChildren("p", null, 1));
@@ -221,7 +221,7 @@ class FlowScriptsTest {
 
         FlowScripts.ChildPage second = join(flows.getChildren("p", q + ":a", 10));
         assertThat(second.entries()).extracting(FlowScripts.ChildEntry::child).containsExactly(q + ":b");
-        assertThat(second.entries().get(0).policy()).isEqualTo("i");
+        assertThat(second.entries().get(0).policy()).isEqualTo("I");
         assertThat(join(flows.getChildren("p", q + ":b", 10)).entries()).isEmpty();
     }
 }
