@@ -25,7 +25,8 @@ import org.redisson.api.RedissonClient;
  *
  * <p>An add is all or nothing: every job is checked and serialized before anything is written
  * (a cycle is refused, naming the job). A flow whose jobs are all in one queue is added by one
- * atomic script call. A flow over several queues (each queue is its own Redis Cluster slot) is
+ * atomic script call (up to 1,000 jobs). A larger flow, or one over several queues (each queue is
+ * its own Redis Cluster slot), is
  * staged under a flow id no worker sees, committed by one atomic step in the root's slot, and then
  * created queue by queue, parents before children; this producer carries its own add through
  * before returning, and a worker of the root's queue carries on a committed flow whose producer
@@ -171,6 +172,12 @@ public final class FlowProducer {
         }
     }
 
+    /**
+     * The most jobs one addFlow call adds: a larger flow is staged and added in calls of this
+     * size, so no call blocks Redis for long.
+     */
+    static final int MAX_JOBS_PER_CALL = 1000;
+
     /** A flow checked and encoded before anything is written: ids, depths, chunks. */
     static final class FlowPlan {
         private final String flowId;
@@ -269,24 +276,20 @@ public final class FlowProducer {
             }
         }
 
-        /** The jobs by queue, parents before children: one chunk per run of jobs of one queue. */
+        /** The jobs by queue, parents before children: one chunk per run of jobs of one queue (at most {@link #MAX_JOBS_PER_CALL}). */
         List<Chunk> chunks() {
             List<Node> sorted = new ArrayList<>(order);
             sorted.sort((a, b) -> Integer.compare(a.depth, b.depth));
-            boolean oneQueue = sorted.stream().map(n -> n.job.queue()).distinct().count() == 1;
             List<Chunk> chunks = new ArrayList<>();
             String queue = null;
             List<FlowRecord> current = null;
             for (Node n : sorted) {
-                if (!n.job.queue().equals(queue)) {
+                if (!n.job.queue().equals(queue) || current.size() == MAX_JOBS_PER_CALL) {
                     queue = n.job.queue();
                     current = new ArrayList<>();
                     chunks.add(new Chunk(queue, current));
                 }
                 current.add(record(n));
-            }
-            if (oneQueue && chunks.size() > 1) {
-                throw new IllegalStateException("one queue gave " + chunks.size() + " chunks");
             }
             return chunks;
         }

@@ -161,4 +161,26 @@ class FlowRelayTest {
         assertThat(queue(pages).getJob("page-1").orElseThrow().parents()).hasSize(1);
         assertThat(queue(reports).getChildren("report-7", null, 10)).hasSize(1);
     }
+
+    @Test
+    void aLargeFanOutIsAddedInCallsOfAThousandJobsAndPagesItsChildren() {
+        FlowJob.Builder parent = FlowJob.builder(reports, "assemble", 0);
+        for (int i = 0; i < 2500; i++) {
+            parent.child(FlowJob.builder(reports, "render", i).build());
+        }
+
+        JobNode root = FlowProducer.builder(redisson).build().add(parent.build());
+
+        assertThat(queue(reports).getJobCounts().waiting()).isEqualTo(2500);
+        assertThat(queue(reports).getState(root.id())).isEqualTo(JobState.WAITING_CHILDREN);
+        assertThat(redisson.getSet(new KeyScheme("bp", reports).pendingChildren(root.id()), StringCodec.INSTANCE).size())
+                .isEqualTo(2500);
+        List<ChildResult> page = queue(reports).getChildren(root.id(), null, 1000);
+        assertThat(page).hasSize(1000);
+        ChildResult last = page.get(999);
+        List<ChildResult> next = queue(reports).getChildren(root.id(), last.queue() + ":" + last.id(), 1000);
+        assertThat(next).hasSize(1000).first().extracting(ChildResult::id).isEqualTo(root.children().get(1000).id());
+        assertThat(new FlowReads(redisson, "bp").allChildren(reports, root.id(), 300)).hasSize(2500);
+        ctx.assertInvariant(reports);
+    }
 }
