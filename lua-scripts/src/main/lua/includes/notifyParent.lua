@@ -24,7 +24,9 @@
   priority and group respected). Returns 1 when applied, 0 when the child was not pending, -1
   when the parent does not exist.
   Keys: the parent's job keys from q.jobPrefix; waiting-children and flow:outbox from q.base
-  when the script did not take them as KEYS (only a job with a parent builds them).
+  when the script did not take them as KEYS (only a job with a parent builds them). Uses q.now
+  and q.nowText (Redis's TIME when the caller has no clock argument) and, to move or fail a
+  parent, q.wait, q.prioritized, q.delayed, q.marker, q.meta, q.events and q.failed.
   notifyParent(q) alone builds the functions and returns them (F.apply for childEnded).
   Events: failed (a parent failed by its child: failedReason, attemptsMade, child), waiting or
   delayed (prev = waiting-children) for a parent that moves on.
@@ -43,6 +45,11 @@ local function notifyParent(q, jobId, parents, state, value)
     q.queue = q.queue or string.match(q.base, "{([^{}]*)}:$")
     q.waitingChildren = q.waitingChildren or q.base .. "waiting-children"
     q.flowOutbox = q.flowOutbox or q.base .. "flow:outbox"
+    if not q.now then
+      local t = redis.call("TIME")
+      q.now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    end
+    q.nowText = q.nowText or string.format("%d", q.now)
 
     F.moveOn = function(parentId, parentKey)
       redis.call("ZREM", q.waitingChildren, parentId)

@@ -532,14 +532,18 @@ public final class Queue<T> {
      * {@link JobLockedException}: a worker runs it and holds its lock, and removing it under the
      * worker would lose what the worker records. To stop a running job,
      * {@link #cancel(String, String) cancel} it instead: its processor is interrupted and the job
-     * fails as cancelled, without retry; remove it then, if it should not stay in failed.
+     * fails as cancelled, without retry; remove it then, if it should not stay in failed. A flow
+     * child removed before it ended counts as failed for its parents (reason {@code removed}); a
+     * flow parent's pending children that no other live parent waits for are cancelled,
+     * recursively, as by {@link #cancel(String, String)}.
      *
      * @param id the job id
      * @return true when removed, false when there was no such job
      * @throws JobLockedException when the job is active and a worker holds its lock (cancel it instead)
      */
     public boolean remove(String id) {
-        return join("remove", scripts.removeJob(Objects.requireNonNull(id, "id")));
+        Objects.requireNonNull(id, "id");
+        return cancels.remove(id, () -> join("remove", scripts.removeJob(id)));
     }
 
     // --- flows ---
@@ -752,7 +756,10 @@ public final class Queue<T> {
      * of it within about half a second, sets {@code ctx.isCancelled()}, interrupts the processor,
      * and the job fails as cancelled without a retry; a processor that returns a value anyway
      * completes the job (the cancel came too late). A job whose worker died fails as cancelled
-     * when its stall is recovered.
+     * when its stall is recovered. A flow parent waiting for its children is cancelled like a
+     * waiting job ({@link CancelResult#CANCELLED_WAITING}), and its pending children that no other
+     * live parent waits for are cancelled, recursively (each child one call: not atomic across
+     * them); a cancelled child counts as failed for its parents.
      *
      * @param jobId the job id
      * @param reason why (at most 1,000 characters; may be empty)
