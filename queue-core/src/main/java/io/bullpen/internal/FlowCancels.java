@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
 
 /**
  * Cancels the children of a cancelled or removed flow parent, recursively: each pending child
@@ -46,10 +45,10 @@ public final class FlowCancels {
     /** @return the children a parent still waits for (none for a job that is no flow parent) */
     public Pending pending(String queue, String parentId) {
         KeyScheme k = new KeyScheme(prefix, queue);
-        Set<String> indexes = redisson.<String>getSet(k.pendingChildren(parentId), StringCodec.INSTANCE).readAll();
+        Set<String> indexes = redisson.<String>getSet(RedisCalls.plain(k.pendingChildren(parentId))).readAll();
         List<String> children = new ArrayList<>();
         if (!indexes.isEmpty()) {
-            List<String> kids = redisson.<String>getList(k.children(parentId), StringCodec.INSTANCE).readAll();
+            List<String> kids = redisson.<String>getList(RedisCalls.plain(k.children(parentId))).readAll();
             for (String index : indexes) {
                 int i = Integer.parseInt(index);
                 if (i < kids.size()) {
@@ -96,8 +95,8 @@ public final class FlowCancels {
                 continue;
             }
             KeyScheme pk = new KeyScheme(prefix, parts[0]);
-            boolean waiting = redisson.getScoredSortedSet(pk.waitingChildren(), StringCodec.INSTANCE).contains(parts[1]);
-            if (waiting && redisson.<String>getSet(pk.pendingChildren(parts[1]), StringCodec.INSTANCE).contains(parts[2])) {
+            boolean waiting = redisson.getScoredSortedSet(RedisCalls.plain(pk.waitingChildren())).contains(parts[1]);
+            if (waiting && redisson.<String>getSet(RedisCalls.plain(pk.pendingChildren(parts[1]))).contains(parts[2])) {
                 return true;
             }
         }

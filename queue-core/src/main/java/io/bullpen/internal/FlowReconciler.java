@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,16 +50,16 @@ public final class FlowReconciler {
      */
     public List<String> reconcile(String queue, long graceMs, int limit) {
         KeyScheme k = new KeyScheme(prefix, queue);
-        Collection<String> parents = redisson.<String>getScoredSortedSet(k.waitingChildren(), StringCodec.INSTANCE)
+        Collection<String> parents = redisson.<String>getScoredSortedSet(RedisCalls.plain(k.waitingChildren()))
                 .valueRange(Double.NEGATIVE_INFINITY, true, clock.millis() - graceMs, true, 0, limit);
         List<String> repaired = new ArrayList<>();
         for (String parentId : parents) {
             List<String> pending = new ArrayList<>();
-            var scan = redisson.<String>getSet(k.pendingChildren(parentId), StringCodec.INSTANCE).iterator(CHILDREN_PER_PARENT);
+            var scan = redisson.<String>getSet(RedisCalls.plain(k.pendingChildren(parentId))).iterator(CHILDREN_PER_PARENT);
             while (scan.hasNext() && pending.size() < CHILDREN_PER_PARENT) {
                 pending.add(scan.next());
             }
-            var kids = redisson.<String>getList(k.children(parentId), StringCodec.INSTANCE);
+            var kids = redisson.<String>getList(RedisCalls.plain(k.children(parentId)));
             for (String index : pending) {
                 String child = kids.get(Integer.parseInt(index));
                 if (child == null) {

@@ -79,11 +79,11 @@ public final class FlowRelay {
         for (Chunk c : chunks) {
             encoded.add(JsonCodec.encodeValue(c, "flow chunk"));
         }
-        RBatch write = redisson.createBatch(BatchOptions.defaults());
+        RBatch write = redisson.createBatch(BatchOptions.defaults().retryAttempts(0));
         write.getList(stage, StringCodec.INSTANCE).addAllAsync(encoded);
         write.getBucket(stage, StringCodec.INSTANCE).expireAsync(java.time.Duration.ofMillis(STAGE_TTL_MS));
         write.execute();
-        RBatch commit = redisson.createBatch(BatchOptions.defaults().executionMode(BatchOptions.ExecutionMode.IN_MEMORY_ATOMIC));
+        RBatch commit = redisson.createBatch(BatchOptions.defaults().retryAttempts(0).executionMode(BatchOptions.ExecutionMode.IN_MEMORY_ATOMIC));
         commit.getBucket(stage, StringCodec.INSTANCE).clearExpireAsync();
         commit.getScoredSortedSet(root.flowsPending(), StringCodec.INSTANCE).addAsync(clock.millis(), flowId);
         commit.execute();
@@ -98,13 +98,13 @@ public final class FlowRelay {
     public boolean materialize(String rootQueue, String flowId) {
         KeyScheme root = new KeyScheme(prefix, rootQueue);
         String stage = root.flowPrefix() + flowId;
-        List<String> chunks = redisson.<String>getList(stage, StringCodec.INSTANCE).readAll();
+        List<String> chunks = redisson.<String>getList(RedisCalls.plain(stage)).readAll();
         for (String text : chunks) {
             JsonNode node = JsonCodec.decode(text, JsonCodec.type(JsonNode.class));
             Chunk chunk = JsonCodec.mapper().convertValue(node, new TypeReference<Chunk>() { });
             add(chunk);
         }
-        RBatch done = redisson.createBatch(BatchOptions.defaults().executionMode(BatchOptions.ExecutionMode.IN_MEMORY_ATOMIC));
+        RBatch done = redisson.createBatch(BatchOptions.defaults().retryAttempts(0).executionMode(BatchOptions.ExecutionMode.IN_MEMORY_ATOMIC));
         done.getScoredSortedSet(root.flowsPending(), StringCodec.INSTANCE).removeAsync(flowId);
         done.getBucket(stage, StringCodec.INSTANCE).deleteAsync();
         done.execute();
@@ -119,7 +119,7 @@ public final class FlowRelay {
      */
     public int carryOnFlows(String rootQueue, long olderThanMs, int limit) {
         KeyScheme root = new KeyScheme(prefix, rootQueue);
-        var pending = redisson.<String>getScoredSortedSet(root.flowsPending(), StringCodec.INSTANCE)
+        var pending = redisson.<String>getScoredSortedSet(RedisCalls.plain(root.flowsPending()))
                 .valueRange(Double.NEGATIVE_INFINITY, true, clock.millis() - olderThanMs, true, 0, limit);
         int n = 0;
         for (String flowId : pending) {

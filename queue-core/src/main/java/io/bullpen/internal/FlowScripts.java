@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 import org.redisson.api.RScript.ReturnType;
 import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
 
 /**
  * The flow scripts of one queue: add a flow's jobs of this queue (addFlow), apply a child's end
@@ -148,11 +147,11 @@ public final class FlowScripts {
 
     /** @return the first {@code limit} entries of this queue's outbox (child ends bound for other slots) */
     public CompletionStage<List<String>> outbox(int limit) {
-        return redisson.<String>getList(k.flowOutbox(), StringCodec.INSTANCE).rangeAsync(0, limit - 1);
+        return redisson.<String>getList(RedisCalls.plain(k.flowOutbox())).rangeAsync(0, limit - 1);
     }
 
     /** Removes one relayed entry from the outbox. */
     public CompletionStage<Boolean> removeFromOutbox(String entry) {
-        return redisson.<String>getList(k.flowOutbox(), StringCodec.INSTANCE).removeAsync(entry, 1);
+        return redisson.<String>getList(RedisCalls.plain(k.flowOutbox())).removeAsync(entry, 1);
     }
 }
