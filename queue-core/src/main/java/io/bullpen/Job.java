@@ -209,11 +209,6 @@ public final class Job<T> {
         return List.copyOf(refs);
     }
 
-    /** @return whether this job has a parent in a flow (its finish tells the parent) */
-    public boolean hasParent() {
-        return hash.containsKey(JobFields.PARENTS);
-    }
-
     /** @return stack traces of failed attempts, oldest first (capped) */
     public List<String> stacktrace() {
         return JsonCodec.decodeStrings(hash.get(JobFields.STACKTRACE));

@@ -352,7 +352,7 @@ final class JobRunner<T, R> {
                 : outcome.withGroup(attempt.group).awaited(WireFormat.fields(attempt.job).get(JobFields.AWAITED));
         finisher.submit(finish, !slotPassed, attempt == null ? 0 : attempt.startedOn).thenAccept(settled -> {
             try {
-                if (attempt != null && attempt.job.hasParent() && settled.state() != null && settled.state().isFinished()
+                if (attempt != null && attempt.hasParent() && settled.state() != null && settled.state().isFinished()
                         && rt.flows != null) {
                     // Its end may be bound for a parent in another slot (the finish wrote it to the outbox).
                     rt.flows.relaySoon();
