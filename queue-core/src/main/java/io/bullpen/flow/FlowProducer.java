@@ -102,6 +102,9 @@ public final class FlowProducer {
                     relay.stageAndCommit(root.queue(), plan.flowId(), chunks);
                     relay.materialize(root.queue(), plan.flowId());
                 }
+                // An existing child that had ended already told its new parent in another slot
+                // through its queue's outbox: relay that now rather than wait for a worker.
+                chunks.stream().map(Chunk::queue).distinct().forEach(queue -> relay.relayOutbox(queue, 100));
                 return null;
             });
             nodes.add(plan.node(root));

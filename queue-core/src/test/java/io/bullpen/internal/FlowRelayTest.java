@@ -183,4 +183,17 @@ class FlowRelayTest {
         assertThat(new FlowReads(redisson, "bp").allChildren(reports, root.id(), 300)).hasSize(2500);
         ctx.assertInvariant(reports);
     }
+
+    @Test
+    void aNewParentOverAChildThatEndedInAnotherQueueMovesOnAtTheAdd() {
+        FlowProducer flows = FlowProducer.builder(redisson).build();
+        flows.add(FlowJob.builder(pages, "render", 1).jobId("page-9").build());
+        completePage("page-9", "\"done\"");
+
+        JobNode root = flows.add(FlowJob.builder(reports, "assemble", 0)
+                .child(FlowJob.builder(pages, "render", 1).jobId("page-9").build()).build());
+
+        assertThat(queue(reports).getState(root.id())).isEqualTo(JobState.WAITING);
+        assertThat(queue(reports).getChildren(root.id(), null, 10).get(0).returnValue(String.class)).contains("done");
+    }
 }
