@@ -75,7 +75,12 @@ final class WorkerHeartbeat implements Runnable {
         Beat beat = new Beat(rt.settings.name(), Host.NAME, Host.PID, rt.settings.concurrency(), rt.slots.inFlightCount(),
                 rt.pause.isPaused());
         try {
-            watchLeases(Futures.join(scripts.heartbeat(beat, ttlMs)));
+            Pulse pulse = Futures.join(scripts.heartbeat(beat, ttlMs, FlowRunner.CARRY_ON_AFTER_MS,
+                    FlowRunner.RECONCILE_GRACE_MS));
+            watchLeases(pulse);
+            if (pulse.flowWork() != 0 && rt.flows != null) {
+                rt.flows.work(pulse.flowWork());
+            }
         } catch (RuntimeException e) {
             long now = System.currentTimeMillis();
             if (now - lastWarn >= WARN_EVERY_MS) {

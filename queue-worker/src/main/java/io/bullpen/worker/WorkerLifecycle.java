@@ -48,7 +48,7 @@ final class WorkerLifecycle<T, R> {
     private final WorkerHeartbeat heartbeat;
     /** Cancels of this worker's jobs. */
     final CancelWatcher<T, R> cancels;
-    private final ScheduledExecutorService flowTimer;
+    private final java.util.concurrent.ExecutorService flowTimer;
 
     WorkerLifecycle(Worker.Builder<T, R> config, boolean startPaused) {
         WorkerSettings s = config.settings();
@@ -79,11 +79,13 @@ final class WorkerLifecycle<T, R> {
         rt.calls.onReconnect(renewer::afterReconnect);
         cancels = new CancelWatcher<>(rt, new CancelScripts(config.redisson, keys));
         scheduler.scheduleWithFixedDelay(cancels, CancelWatcher.INTERVAL_MS, CancelWatcher.INTERVAL_MS, TimeUnit.MILLISECONDS);
-        // Flows: its own thread, so a slow relay never delays lock renewals on the timer.
-        flowTimer = Executors.newSingleThreadScheduledExecutor(threads("bullpen-" + s.queue() + "-flows"));
+        // Flows: a thread of its own, so a slow relay never delays lock renewals on the timer;
+        // started when there is flow work and gone after 30 s without (a worker of a queue
+        // without flows never has it).
+        flowTimer = new java.util.concurrent.ThreadPoolExecutor(0, 1, 30, TimeUnit.SECONDS,
+                new java.util.concurrent.LinkedBlockingQueue<>(), threads("bullpen-" + s.queue() + "-flows"));
         rt.flows = new FlowRunner(s.queue(), new FlowRelay(config.redisson, s.prefix(), s.clock()),
                 new FlowReconciler(config.redisson, s.prefix(), s.clock()), flowTimer, s.clock());
-        flowTimer.scheduleWithFixedDelay(rt.flows, FlowRunner.INTERVAL_MS, FlowRunner.INTERVAL_MS, TimeUnit.MILLISECONDS);
         rt.flowReads = new FlowReads(config.redisson, s.prefix());
         long stalledMs = s.stalledInterval().toMillis();
         scheduler.scheduleAtFixedRate(new StalledJobChecker<>(rt), stalledMs, stalledMs, TimeUnit.MILLISECONDS);
