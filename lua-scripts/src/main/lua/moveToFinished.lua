@@ -67,7 +67,10 @@
                     ttlMs (keepResult); "<outcome>~<startedOn>" (before any "@<ttlMs>") for a
                     job the worker took ahead: startedOn (epoch ms) is when its processor really
                     started, written as processedOn (completed, failed), and its ahd mark is
-                    cleared; "started" (a record of 3 values: jobId, lockToken, "started") says a
+                    cleared; "<outcome>^" (last of all) for a job with a parent in a flow (its par
+                    field, read at take): a completed or failed-for-good end tells the parents
+                    (notifyParent: in this slot at once, else through flow:outbox); a job without
+                    the suffix does no flow work; "started" (a record of 3 values: jobId, lockToken, "started") says a
                     buffered job's processor started: lock-checked, HDEL ahd, no outcome returned
          +3 attemptsMade the job's attemptsMade when the worker took it ("" = read it here); the
                     worker holds the lock, so nothing else changed it since
@@ -109,7 +112,8 @@
     emitEvents), failed (failedReason, attemptsMade; cancelled = 1 for a cancelled job), retrying (attemptsMade,
     delay, failedReason), waiting (a limited job, prev = active), delayed (a step: delay,
     prev = active), dataUpdated (a record with staged data), plus moveToActive's when
-    fetching. After its take, a call that freed slots under a global concurrency wakes one idle
+    fetching; for a job with a parent in the same slot, notifyParent's (the parent: failed, waiting
+    or delayed). After its take, a call that freed slots under a global concurrency wakes one idle
     worker when jobs and room are left (signalCapacity).
 ]]
 --- @include "checkLock"
@@ -129,6 +133,7 @@
 --- @include "endDeduplication"
 --- @include "stepJob"
 --- @include "keepResult"
+--- @include "notifyParent"
 
 local q = {
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, leases = KEY.leases,
@@ -151,6 +156,8 @@ local policies, policySeen = {}, {}
 local completedIds, returnValues = {}, {}
 -- The current record's kept-result ttl (nil = nobody awaits the job; see keepResult).
 local awaitTtl
+-- The current record's job has a parent in a flow (outcome suffix "^"): its end tells the parents.
+local hasParent
 -- A job taken ahead (outcome suffix ~<startedOn>): when its processor really started (nil for any
 -- other job), written as processedOn with the cleared mark in the HSET its outcome sends anyway.
 local startedOn
@@ -217,6 +224,9 @@ local function fail(i, jobKey, jobId, lockToken, value, attemptsMade, keepCount,
     if awaitTtl then
       keepResult(q, jobId, awaitTtl, "failed", value)
     end
+    if hasParent then
+      notifyParent(q, jobId, redis.call("HGET", jobKey, "par") or "", "failed", value)
+    end
     finish(i, q.failed, "failed", jobId, keepCount, keepAgeMs, "failedReason", value, "attemptsMade", attemptsMade,
       "cancelled", "1")
     endDeduplication(q, jobId, ARGV[i + 14])
@@ -226,6 +236,9 @@ local function fail(i, jobKey, jobId, lockToken, value, attemptsMade, keepCount,
     redis.call("HSET", jobKey, "finishedOn", q.nowText)
     if awaitTtl then
       keepResult(q, jobId, awaitTtl, "failed", value)
+    end
+    if hasParent then
+      notifyParent(q, jobId, redis.call("HGET", jobKey, "par") or "", "failed", value)
     end
     finish(i, q.failed, "failed", jobId, keepCount, keepAgeMs, "failedReason", value, "attemptsMade", attemptsMade)
     endDeduplication(q, jobId, ARGV[i + 14])
@@ -268,6 +281,11 @@ local withData = {["completed+data"] = "completed", ["failed+data"] = "failed"}
 local i = ARG_FROM.record
 while i <= #ARGV do
   local jobId, lockToken, outcome, value = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 4]
+  -- "^" last: the job has a parent in a flow (read at take); only then does its end look for it.
+  hasParent = false
+  if string.find(outcome, "^", 1, true) then
+    hasParent, outcome = true, string.sub(outcome, 1, -2)
+  end
   awaitTtl = nil
   local at = string.find(outcome, "@", 1, true)
   if at then
@@ -370,6 +388,9 @@ while i <= #ARGV do
       end
       if awaitTtl then
         keepResult(q, jobId, awaitTtl, "completed", value)
+      end
+      if hasParent then
+        notifyParent(q, jobId, redis.call("HGET", jobKey, "par") or "", "completed", value)
       end
       finish(i, q.completed, "completed", jobId, keepCount, keepAgeMs, value)
       if ARGV[i + 8] ~= "" then

@@ -51,7 +51,9 @@ final class FinishRecords {
             String outcome = f.stagedData() != null ? (f.completed() ? "completed+data" : "failed+data")
                     : f.completed() ? "completed" : "failed";
             outcome += ahead;
-            args.add(f.awaitMs() > 0 ? outcome + "@" + f.awaitMs() : outcome);
+            outcome = f.awaitMs() > 0 ? outcome + "@" + f.awaitMs() : outcome;
+            // "^": the job has a parent in a flow; its end is told to them (notifyParent).
+            args.add(f.hasParent() ? outcome + "^" : outcome);
             args.add(f.attemptsMade() < 0 ? "" : Integer.toString(f.attemptsMade()));
             args.add(f.value() == null ? "" : f.value());
             args.add(Integer.toString(f.retention().count()));

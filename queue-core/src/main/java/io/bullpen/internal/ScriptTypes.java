@@ -158,11 +158,34 @@ public final class ScriptTypes {
      * @param stepDueMs for a {@link #step}: when the job is due again (epoch ms); -1 otherwise
      * @param awaitMs 0, or the job's awaited field as the worker read it at take: its result is
      *     kept this long for awaiters (see {@link #awaited})
+     * @param hasParent the job has a parent in a flow (its par field, read at take): its end is
+     *     told to the parents; false costs the finish nothing (see {@link #withParent})
      */
     public record Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
                          int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
                          Retention retention, int attemptsMade, String limitScope, String group, String dedupId,
-                         String stagedData, long stepDueMs, long awaitMs) {
+                         String stagedData, long stepDueMs, long awaitMs, boolean hasParent) {
+        /** A result of a job without a parent. */
+        public Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
+                      int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
+                      Retention retention, int attemptsMade, String limitScope, String group, String dedupId,
+                      String stagedData, long stepDueMs, long awaitMs) {
+            this(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs, unrecoverable, lifo,
+                    retention, attemptsMade, limitScope, group, dedupId, stagedData, stepDueMs, awaitMs, false);
+        }
+
+        /**
+         * @param parent whether the job has a parent in a flow, as read at take
+         * @return this result, flagged so that its finish tells the parents (and only then looks for them)
+         */
+        public Finish withParent(boolean parent) {
+            if (parent == hasParent) {
+                return this;
+            }
+            return new Finish(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs,
+                    unrecoverable, lifo, retention, attemptsMade, limitScope, group, dedupId, stagedData, stepDueMs,
+                    awaitMs, parent);
+        }
         /** A result whose group the script reads itself, without a deduplication id to release or staged data. */
         public Finish(String jobId, String lockToken, boolean completed, String value, String stacktrace,
                       int stackLimit, int attempts, long backoffMs, boolean unrecoverable, boolean lifo,
@@ -181,7 +204,7 @@ public final class ScriptTypes {
             }
             return new Finish(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs,
                     unrecoverable, lifo, retention, attemptsMade, limitScope, group, dedupId, stagedData, stepDueMs,
-                    Long.parseLong(awaitedField));
+                    Long.parseLong(awaitedField), hasParent);
         }
 
         /** A completed or failed result. */
@@ -224,7 +247,7 @@ public final class ScriptTypes {
         public Finish withGroup(String takenGroup) {
             return new Finish(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts, backoffMs,
                     unrecoverable, lifo, retention, attemptsMade, limitScope, takenGroup == null ? "" : takenGroup, dedupId,
-                    stagedData, stepDueMs, awaitMs);
+                    stagedData, stepDueMs, awaitMs, hasParent);
         }
 
         /**
@@ -253,7 +276,8 @@ public final class ScriptTypes {
          */
         public Finish withStagedData(String data) {
             return data == null ? this : new Finish(jobId, lockToken, completed, value, stacktrace, stackLimit, attempts,
-                    backoffMs, unrecoverable, lifo, retention, attemptsMade, limitScope, group, dedupId, data, stepDueMs, awaitMs);
+                    backoffMs, unrecoverable, lifo, retention, attemptsMade, limitScope, group, dedupId, data, stepDueMs, awaitMs,
+                    hasParent);
         }
 
         /** @return true for a {@link #limited} result */

@@ -224,4 +224,48 @@ class FlowScriptsTest {
         assertThat(second.entries().get(0).policy()).isEqualTo("I");
         assertThat(join(flows.getChildren("p", q + ":b", 10)).entries()).isEmpty();
     }
+
+    /** Child a of p, taken by a worker: out of wait, active with a live lock. */
+    private void takeChildA() {
+        f.redisson.getList(f.k.waitList(), org.redisson.client.codec.StringCodec.INSTANCE).remove("a");
+        f.active("a", "tok", ScriptFixture.LOCK_MS, NOW + ScriptFixture.LOCK_MS);
+    }
+
+    @Test
+    void moveToFinishedTellsTheParentOfAChildFlaggedAtTakeAndCopiesItsValueBeforeRetentionDeletesIt() {
+        join(flows.addFlow(NOW, List.of(job("p", "", "F" + q + ":a"), job("a", q + ":p:0", ""))));
+        takeChildA();
+
+        join(f.scripts.moveToFinished(NOW + 5, ScriptFixture.fetch(0),
+                ScriptFixture.complete("a", "tok", "\"html\"", io.bullpen.Retention.keepNone()).withParent(true)));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.jobIds()).doesNotContain("a");
+        assertThat(s.waiting()).containsExactly("p");
+        assertThat(s.list("job:p:res")).containsExactly("c3:n-a\"html\"");
+        f.assertInvariant();
+    }
+
+    @Test
+    void moveToFinishedOfAFailedChildFailsItsParentOnAFailParentEdge() {
+        join(flows.addFlow(NOW, List.of(job("p", "", "F" + q + ":a"), job("a", q + ":p:0", ""))));
+        takeChildA();
+
+        join(f.scripts.moveToFinished(NOW + 5, ScriptFixture.fetch(0),
+                ScriptFixture.fail("a", "tok", "boom", 1, 0, false).withParent(true)));
+
+        assertThat(f.snap().failed()).containsOnlyKeys("a", "p");
+        assertThat(f.snap().job("p")).containsEntry("failedReason", "child " + q + ":a failed: boom");
+    }
+
+    @Test
+    void moveToFinishedOfAJobNotFlaggedDoesNoFlowWork() {
+        join(flows.addFlow(NOW, List.of(job("p", "", "F" + q + ":a"), job("a", q + ":p:0", ""))));
+        takeChildA();
+
+        join(f.scripts.moveToFinished(NOW + 5, ScriptFixture.fetch(0),
+                ScriptFixture.complete("a", "tok", "1", io.bullpen.Retention.keepAll())));
+
+        assertThat(f.snap().zset("waiting-children")).as("the flag, read at take, decides").containsOnlyKeys("p");
+    }
 }

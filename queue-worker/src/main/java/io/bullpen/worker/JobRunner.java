@@ -349,7 +349,8 @@ final class JobRunner<T, R> {
         // The group the take gave saves the script reading it back (one command per grouped job);
         // an awaited job's flag, read at take, rides in the record: its finish reads nothing more.
         Finish finish = attempt == null ? outcome
-                : outcome.withGroup(attempt.group).awaited(WireFormat.fields(attempt.job).get(JobFields.AWAITED));
+                : outcome.withGroup(attempt.group).awaited(WireFormat.fields(attempt.job).get(JobFields.AWAITED))
+                        .withParent(attempt.hasParent());
         finisher.submit(finish, !slotPassed, attempt == null ? 0 : attempt.startedOn).thenAccept(settled -> {
             try {
                 if (attempt != null && attempt.hasParent() && settled.state() != null && settled.state().isFinished()
