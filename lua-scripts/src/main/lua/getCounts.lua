@@ -10,10 +10,11 @@
     5 completed     ZSET    <prefix>:{<queue>}:completed
     6 failed        ZSET    <prefix>:{<queue>}:failed
     7 meta          HASH    <prefix>:{<queue>}:meta
+    8 waitingChildren ZSET  <prefix>:{<queue>}:waiting-children  (parents of flows waiting for children)
   ARGV:
     none
   Returns:
-    {waiting, prioritized, delayed, active, completed, failed, paused (1 or 0)}; waiting counts
+    {waiting, prioritized, delayed, active, completed, failed, paused (1 or 0), waitingChildren}; waiting counts
     the wait list and the grouped ready jobs (meta gin - gout)
   Events:
     none
@@ -26,5 +27,6 @@ return {
   redis.call("ZCARD", KEY.leases),
   redis.call("ZCARD", KEY.completed),
   redis.call("ZCARD", KEY.failed),
-  redis.call("HEXISTS", KEY.meta, "paused")
+  redis.call("HEXISTS", KEY.meta, "paused"),
+  redis.call("ZCARD", KEY.waitingChildren)
 }

@@ -9,11 +9,12 @@
     4 leases        ZSET    <prefix>:{<queue>}:leases  (the active jobs)
     5 completed     ZSET    <prefix>:{<queue>}:completed
     6 failed        ZSET    <prefix>:{<queue>}:failed
+    7 waitingChildren ZSET  <prefix>:{<queue>}:waiting-children
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:  (a grouped job's group key is built from it)
     2 jobId         the job
   Returns:
-    "waiting" | "prioritized" | "delayed" | "active" | "completed" | "failed" | "unknown"
+    "waiting" | "prioritized" | "delayed" | "active" | "waiting-children" | "completed" | "failed" | "unknown"
   Events:
     none
 ]]
@@ -32,6 +33,9 @@ if redis.call("ZSCORE", KEY.prioritized, jobId) then
 end
 if redis.call("ZSCORE", KEY.leases, jobId) then
   return "active"
+end
+if redis.call("ZSCORE", KEY.waitingChildren, jobId) then
+  return "waiting-children"
 end
 -- A grouped ready job is waiting: its group's ZSET, found from the job's grp field.
 local group = redis.call("HGET", ARG.jobKeyPrefix .. jobId, "grp")

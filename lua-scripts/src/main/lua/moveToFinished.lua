@@ -40,13 +40,16 @@
          Field notes (the kinds' includes say more): attemptsMade counts this attempt; "" means none
          for stacktrace, dedupId, stagedData, startedOn (not taken ahead), awaitTtl (not awaited at
          take) and a retry's dueAt (to wait now); group "" = read it here, "=" = none, "=<g>";
-         keepCount -1 = all, keepAgeMs -1 = no age limit (a retry's: failed's, if cancelled).
+         keepCount -1 = all, keepAgeMs -1 = no age limit (a retry's: failed's, if cancelled);
+         parent "1" = the job has a parent in a flow (its par field, read at take): an end tells the
+         parents (notifyParent: in this slot at once, else through flow:outbox); "" = no flow work.
   Records:
     completed: jobId lockToken attemptsMade returnValue keepCount keepAgeMs group dedupId stagedData startedOn awaitTtl
+      parent
     failed: jobId lockToken attemptsMade reason stacktrace stackLimit keepCount keepAgeMs group dedupId
-      stagedData startedOn awaitTtl
+      stagedData startedOn awaitTtl parent
     retry: jobId lockToken attemptsMade reason stacktrace stackLimit delayMs dueAt lifo group stagedData
-      startedOn keepCount keepAgeMs dedupId awaitTtl
+      startedOn keepCount keepAgeMs dedupId awaitTtl parent
     step: jobId lockToken dueAt stagedData group startedOn
     limited: jobId lockToken delayMs scope group startedOn
     started: jobId lockToken
@@ -60,7 +63,8 @@
   Events:
     completed (returnValue; consecutive ones share an entry, see landFinished), failed (failedReason,
     attemptsMade; cancelled = 1), retrying (attemptsMade, delay, failedReason), waiting (limited,
-    prev = active), delayed (step: delay, prev = active), dataUpdated (staged data), plus
+    prev = active), delayed (step: delay, prev = active), dataUpdated (staged data), for a job with
+    a parent in the same slot notifyParent's (the parent: failed, waiting or delayed), plus
     moveToActive's when fetching; a call that freed global slots wakes an idle worker (signalCapacity).
 ]]
 --- @include "finishCompleted"

@@ -2,7 +2,9 @@
   removeJob: delete a job in any state, with its logs, unless it is active and a worker still
   holds its lock (its lease has not expired on Redis's clock; an active job whose lease has
   lapsed can be removed). Its deduplication key is
-  released (releaseDeduplication, also in ttl mode).
+  released (releaseDeduplication, also in ttl mode). A flow child removed before it ended counts
+  as failed for its parents with reason "removed" (notifyParent); a flow parent's children lists
+  go with it (removeJobData; cancelling its children is the caller's, Queue.remove).
   Job keys are built from jobKeyPrefix (same slot).
 
   KEYS:
@@ -18,6 +20,8 @@
     10 groupsReady   ZSET    <prefix>:{<queue>}:groups:ready  (groups that may run, by fair-queueing tag)
     11 groupsLimited ZSET    <prefix>:{<queue>}:groups:limited  (rate-limited groups, by release time)
     12 marker       ZSET    <prefix>:{<queue>}:marker  (a freed group slot wakes workers)
+    13 waitingChildren ZSET <prefix>:{<queue>}:waiting-children
+    14 flowOutbox   LIST    <prefix>:{<queue>}:flow:outbox
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 jobId         the job to remove
@@ -32,10 +36,13 @@
 --- @include "groups"
 --- @include "releaseDeduplication"
 --- @include "redisNowMs"
+--- @include "notifyParent"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
-  events = KEY.events, meta = KEY.meta, marker = KEY.marker, jobPrefix = ARG.jobKeyPrefix
+  events = KEY.events, meta = KEY.meta, marker = KEY.marker, jobPrefix = ARG.jobKeyPrefix,
+  wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, failed = KEY.failed,
+  waitingChildren = KEY.waitingChildren, flowOutbox = KEY.flowOutbox
 }
 local jobId = ARG.jobId
 local jobKey = q.jobPrefix .. jobId
@@ -49,14 +56,14 @@ end
 -- Sorted sets first: O(log n); the wait list only when the id was in none of them.
 local prev
 local zsets = {{KEY.completed, "completed"}, {KEY.failed, "failed"}, {KEY.delayed, "delayed"}, {KEY.prioritized, "prioritized"},
-  {KEY.leases, "active"}}
+  {KEY.leases, "active"}, {KEY.waitingChildren, "waiting-children"}}
 for _, entry in ipairs(zsets) do
   if redis.call("ZREM", entry[1], jobId) == 1 then
     prev = entry[2]
     break
   end
 end
-local fields = redis.call("HMGET", jobKey, "grp", "dedupId")
+local fields = redis.call("HMGET", jobKey, "grp", "dedupId", "par")
 local group = fields[1]
 if prev == "active" and group then
   releaseGroupSlot(q, jobId, group)
@@ -78,6 +85,9 @@ if not prev then
   end
 end
 releaseDeduplication(q, jobId, fields[2])
+if fields[3] and prev ~= "completed" and prev ~= "failed" then
+  notifyParent(q, jobId, fields[3], "failed", "removed")
+end
 removeJobData(q.jobPrefix, jobId)
 emitEvent(q, "removed", jobId, "prev", prev)
 return 1

@@ -19,6 +19,7 @@ module io.bullpen {
 
     exports io.bullpen;
     exports io.bullpen.events;
+    exports io.bullpen.flow;
     exports io.bullpen.instrument;
     exports io.bullpen.internal to io.bullpen.worker, io.bullpen.dashboard, io.bullpen.client;
 }

@@ -5,7 +5,8 @@
   cancel, a stalled job, a rate-limit put-back), the failed metric and a failed event with
   cancelled = 1 (prev = the state it left). The caller has taken the job out of its state and
   given back its group slot or group place. Releases its deduplication id (endDeduplication: a
-  kept add becomes a job) and keeps its result for awaiters (keepResult) when it is awaited. Needs q.failed, q.events, q.meta, q.jobPrefix, q.now and what
+  kept add becomes a job), keeps its result for awaiters (keepResult) when it is awaited, and tells
+  the parents of a job in a flow (its par field; notifyParent, before retention may delete it). Needs q.failed, q.events, q.meta, q.jobPrefix, q.now and what
   endDeduplication needs (q.id, q.wait, q.prioritized, q.delayed, q.marker); counts in
   q.metrics.failed when present.
 ]]
@@ -16,6 +17,7 @@
 --- @include "intText"
 --- @include "endDeduplication"
 --- @include "keepResult"
+--- @include "notifyParent"
 
 local function failCancelled(q, jobId, reason, attemptsMade, prev)
   local jobKey = q.jobPrefix .. jobId
@@ -28,7 +30,10 @@ local function failCancelled(q, jobId, reason, attemptsMade, prev)
     attemptsMade = redis.call("HGET", jobKey, "atm") or "0"
   end
   local keepCount, keepAgeMs = -1, -1
-  local stored = redis.call("HMGET", jobKey, "opts", "dedupId", "awaited", "awaitLate")
+  local stored = redis.call("HMGET", jobKey, "opts", "dedupId", "awaited", "awaitLate", "par")
+  if stored[5] then
+    notifyParent(q, jobId, stored[5], "failed", failedReason)
+  end
   local opts = stored[1]
   if opts and opts ~= "" then
     local keep = cjson.decode(opts)["removeOnFail"]

@@ -4,9 +4,11 @@
   attempt), finishedOn, returnValue (a JSON null is not stored: the job stays lean, the completed
   event carries it), finishedLock, and processedOn and ahd = 0 for a job taken ahead (startedOn);
   its staged data first (writeStagedData). Then it lands in completed (or is deleted when
-  keepCount is 0; landFinished), its result is kept for awaiters (keepResult), and the steps that
-  react to its end run: its deduplication id is released (a kept add's "added" event follows its
-  completed event). A completion stands whatever the cancel flag says (not read).
+  keepCount is 0; landFinished), its result is kept for awaiters (keepResult), a job with a parent
+  in a flow (field parent) tells its parents (notifyParent; before landing, while its hash is
+  there), and the steps that react to its end run: its deduplication id is released (a kept add's
+  "added" event follows its completed event). A completion stands whatever the cancel flag says
+  (not read).
 ]]
 --- @include "acceptFinish"
 --- @include "landFinished"
@@ -14,6 +16,7 @@
 --- @include "releaseGroupSlot"
 --- @include "keepResult"
 --- @include "endDeduplication"
+--- @include "notifyParent"
 
 local function finishCompleted(q, b, i)
   local jobId, lockToken = ARGV[i + FIELD.completed.jobId], ARGV[i + FIELD.completed.lockToken]
@@ -43,6 +46,9 @@ local function finishCompleted(q, b, i)
   end
   if awaitTtl then
     keepResult(q, jobId, awaitTtl, "completed", value)
+  end
+  if ARGV[i + FIELD.completed.parent] == "1" then
+    notifyParent(q, jobId, redis.call("HGET", jobKey, "par") or "", "completed", value)
   end
   landFinished(q, b, q.completed, "completed", jobId, ARGV[i + FIELD.completed.keepCount],
     ARGV[i + FIELD.completed.keepAgeMs], value)

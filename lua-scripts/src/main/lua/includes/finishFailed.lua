@@ -4,8 +4,9 @@
   the job's group slot is released, its staged data written (writeStagedData) and the failure
   recorded (recordFailure: a cancelled job's reason becomes "cancelled: <reason>"); then
   failForGood. failForGood(q, b, jobKey, jobId, attemptsMade, reason, cancelled, keepCount,
-  keepAgeMs, dedupId, awaitTtl), shared with a cancelled retry: finishedOn, the result kept for
-  awaiters (keepResult), into failed (or deleted when keepCount is "0"; landFinished) with a
+  keepAgeMs, dedupId, awaitTtl, parent), shared with a cancelled retry: finishedOn, the result kept
+  for awaiters (keepResult), the parents told when parent is true (notifyParent, before landing,
+  while the hash is there), into failed (or deleted when keepCount is "0"; landFinished) with a
   failed event (failedReason, attemptsMade; cancelled = 1 for a cancelled job), then the steps
   that react to the job's end: its deduplication id is released.
 ]]
@@ -16,12 +17,16 @@
 --- @include "releaseGroupSlot"
 --- @include "keepResult"
 --- @include "endDeduplication"
+--- @include "notifyParent"
 
 local function failForGood(q, b, jobKey, jobId, attemptsMade, reason, cancelled, keepCount, keepAgeMs, dedupId,
-                           awaitTtl)
+                           awaitTtl, parent)
   redis.call("HSET", jobKey, "finishedOn", q.nowText)
   if awaitTtl then
     keepResult(q, jobId, awaitTtl, "failed", reason)
+  end
+  if parent then
+    notifyParent(q, jobId, redis.call("HGET", jobKey, "par") or "", "failed", reason)
   end
   if cancelled then
     landFinished(q, b, q.failed, "failed", jobId, keepCount, keepAgeMs, "failedReason", reason,
@@ -48,5 +53,5 @@ local function finishFailed(q, b, i)
   local reason, cancel = recordFailure(jobKey, lockToken, attemptsMade, ARGV[i + FIELD.failed.reason],
     ARGV[i + FIELD.failed.stacktrace], ARGV[i + FIELD.failed.stackLimit], ARGV[i + FIELD.failed.startedOn])
   failForGood(q, b, jobKey, jobId, attemptsMade, reason, cancel, ARGV[i + FIELD.failed.keepCount],
-    ARGV[i + FIELD.failed.keepAgeMs], ARGV[i + FIELD.failed.dedupId], awaitTtl)
+    ARGV[i + FIELD.failed.keepAgeMs], ARGV[i + FIELD.failed.dedupId], awaitTtl, ARGV[i + FIELD.failed.parent] == "1")
 end

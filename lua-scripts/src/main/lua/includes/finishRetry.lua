@@ -33,7 +33,7 @@ local function finishRetry(q, b, i)
     ARGV[i + FIELD.retry.stacktrace], ARGV[i + FIELD.retry.stackLimit], ARGV[i + FIELD.retry.startedOn])
   if cancel then
     return failForGood(q, b, jobKey, jobId, attemptsMade, reason, true, ARGV[i + FIELD.retry.keepCount],
-      ARGV[i + FIELD.retry.keepAgeMs], ARGV[i + FIELD.retry.dedupId], awaitTtl)
+      ARGV[i + FIELD.retry.keepAgeMs], ARGV[i + FIELD.retry.dedupId], awaitTtl, ARGV[i + FIELD.retry.parent] == "1")
   end
   local dueAt, state = ARGV[i + FIELD.retry.dueAt], "delayed"
   if dueAt ~= "" then

@@ -11,6 +11,8 @@
     fence          the fencing-token counter (leaseJob)
     schedulers     job scheduler ids by next run (addSchedulerIteration, advanceSchedulerOnTake)
     metrics        {completed = key, failed = key}: the per-minute count lists (recordMetric)
+    waitingChildren  parents of flows waiting for their children (addFlow, childEnded, notifyParent)
+    flowOutbox     child ends for parents in other slots (notifyParent; relayed by childEnded)
     groups groupsReady groupsLimited  the group registry, the groups that may run (fair-queueing
                    tags) and the rate-limited ones (release times) (groups, pickReadyJobs)
   From ARGV:
@@ -30,6 +32,8 @@
     groupsOn gvt gConcurrency gRateMax gRatePer gRateBurst  group flag, virtual time, defaults (readMeta)
     gSettings gOut some group setting may exist (meta gsettings); grouped ready jobs that left
                    their group, written by the pick with gvt (readMeta)
+    flowFunctions  the flow functions (notifyParent), built on a call's first use
+    queue          the queue's name, from base (notifyParent)
     redisNow       Redis's clock in ms, read once per call for leases and limits (redisNowMs)
     gTaken readyGroups  grouped jobs this take picked; 0 when groups:ready is empty after it, else positive (pickReadyJobs)
     takenGroup     id -> group of each grouped job this take picked (pickReadyJobs; takeJobs

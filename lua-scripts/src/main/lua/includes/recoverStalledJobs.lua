@@ -7,7 +7,8 @@
   recovered job's lock field is cleared in the same step. A job cancelled while active (field cancel) fails as
   cancelled instead of going back (failCancelled). At most `limit` leases per call.
   A job taken ahead whose processor never started (ahd = "1", take-ahead) goes back without a
-  stall counted and with its start given back (stc and ats - 1): it never ran.
+  stall counted and with its start given back (stc and ats - 1): it never ran. A job with a parent
+  in a flow (par) that fails here tells its parents (notifyParent; failCancelled does the same).
   Returns two arrays: recovered ids, failed ids.
 ]]
 --- @include "pushReady"
@@ -19,6 +20,7 @@
 --- @include "intText"
 --- @include "endDeduplication"
 --- @include "redisNowMs"
+--- @include "notifyParent"
 
 local function recoverStalledJobs(q, maxStalled, limit)
   local recovered, failed = {}, {}
@@ -30,7 +32,7 @@ local function recoverStalledJobs(q, maxStalled, limit)
     local jobKey = q.jobPrefix .. id
     redis.call("ZREM", q.leases, id)
     if redis.call("EXISTS", jobKey) == 1 then
-      local ready = redis.call("HMGET", jobKey, "priority", "grp", "cancel", "dedupId", "ahd", "stc")
+      local ready = redis.call("HMGET", jobKey, "priority", "grp", "cancel", "dedupId", "ahd", "stc", "par")
       local stalledCount
       if ready[5] == "1" then
         -- Taken ahead, never started: no stall counted, its start given back.
@@ -52,6 +54,9 @@ local function recoverStalledJobs(q, maxStalled, limit)
         redis.call("HSET", jobKey, "finishedOn", q.now, "failedReason", reason)
         redis.call("ZADD", q.failed, q.now, id)
         recordMetric(q, "failed")
+        if ready[7] then
+          notifyParent(q, id, ready[7], "failed", reason)
+        end
         emitEvent(q, "failed", id, "failedReason", reason, "attemptsMade", attemptsMade, "prev", "active")
         endDeduplication(q, id, ready[4])
         failed[#failed + 1] = id

@@ -189,6 +189,26 @@ public final class Job<T> {
         return Optional.ofNullable(hash.get(JobFields.FAILED_REASON));
     }
 
+    /**
+     * @return the parents of this job in flows (a child shared by several parents, a DAG, has
+     *     several), in the order they were added; empty for a job without a parent
+     */
+    public List<io.bullpen.flow.JobRef> parents() {
+        String text = hash.get(JobFields.PARENTS);
+        if (text == null || text.isEmpty()) {
+            return List.of();
+        }
+        List<io.bullpen.flow.JobRef> refs = new java.util.ArrayList<>();
+        for (String line : text.split("\n")) {
+            // <queue>:<id>:<index> (neither queue names nor job ids contain a colon)
+            String[] parts = line.split(":");
+            if (parts.length >= 2) {
+                refs.add(new io.bullpen.flow.JobRef(parts[0], parts[1]));
+            }
+        }
+        return List.copyOf(refs);
+    }
+
     /** @return stack traces of failed attempts, oldest first (capped) */
     public List<String> stacktrace() {
         return JsonCodec.decodeStrings(hash.get(JobFields.STACKTRACE));

@@ -12,17 +12,34 @@ import java.util.Objects;
  * @param completed completed jobs still kept
  * @param failed failed jobs still kept
  * @param paused whether the queue is paused (workers take no new jobs)
+ * @param waitingChildren parent jobs of flows waiting for their children
  */
 public record JobCounts(long waiting, long active, long delayed, long prioritized,
-                        long completed, long failed, boolean paused) {
+                        long completed, long failed, boolean paused, long waitingChildren) {
+
+    /**
+     * Counts of a queue without parent jobs waiting for children.
+     *
+     * @param waiting jobs in the wait list
+     * @param active jobs being processed
+     * @param delayed jobs waiting for their due time
+     * @param prioritized ready jobs ordered by priority
+     * @param completed completed jobs still kept
+     * @param failed failed jobs still kept
+     * @param paused whether the queue is paused
+     */
+    public JobCounts(long waiting, long active, long delayed, long prioritized, long completed, long failed,
+                     boolean paused) {
+        this(waiting, active, delayed, prioritized, completed, failed, paused, 0);
+    }
 
     /**
      * The number of jobs the queue holds in all states.
      *
-     * @return the sum of the six counts
+     * @return the sum of the seven counts
      */
     public long total() {
-        return waiting + active + delayed + prioritized + completed + failed;
+        return waiting + active + delayed + prioritized + completed + failed + waitingChildren;
     }
 
     /**
@@ -42,6 +59,7 @@ public record JobCounts(long waiting, long active, long delayed, long prioritize
             case PRIORITIZED -> prioritized;
             case COMPLETED -> completed;
             case FAILED -> failed;
+            case WAITING_CHILDREN -> waitingChildren;
             case UNKNOWN -> throw new IllegalArgumentException(
                     "job state unknown has no count: it means the job does not exist");
         };

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /**
- * Where a job is in its life. Every existing job is in exactly one of the six stored states;
+ * Where a job is in its life. Every existing job is in exactly one of the seven stored states;
  * {@link #UNKNOWN} answers a lookup of an id that does not exist.
  *
  * <p>One vocabulary end to end: {@link #label()} is the word used in events, the dashboard and
@@ -20,6 +20,11 @@ public enum JobState {
     DELAYED("delayed", "delayed"),
     /** Being processed by a worker that holds its lock. */
     ACTIVE("leases", "active"),
+    /**
+     * A parent job of a flow waiting for its children to end: it is ready (or delayed, by its own
+     * delay counted from then) once none is pending. See {@code io.bullpen.flow}.
+     */
+    WAITING_CHILDREN("waiting-children", "waiting-children"),
     /** Finished successfully. */
     COMPLETED("completed", "completed"),
     /** Finished without success: out of attempts, or failed unrecoverably. */
@@ -40,7 +45,7 @@ public enum JobState {
      * {@code <prefix>:{<queue>}:wait}. Active jobs are the members of the {@code leases} sorted set
      * (job id to lock expiry).
      *
-     * @return "wait", "prioritized", "delayed", "leases", "completed" or "failed"
+     * @return "wait", "prioritized", "delayed", "leases", "waiting-children", "completed" or "failed"
      * @throws UnsupportedOperationException for {@link #UNKNOWN}, which has no key
      */
     public String key() {
@@ -54,7 +59,8 @@ public enum JobState {
     /**
      * The lower-case word for this state used in events and the dashboard.
      *
-     * @return "waiting", "prioritized", "delayed", "active", "completed", "failed" or "unknown"
+     * @return "waiting", "prioritized", "delayed", "active", "waiting-children", "completed", "failed"
+     *     or "unknown"
      */
     public String label() {
         return label;

@@ -536,15 +536,65 @@ public final class Queue<T> {
      * {@link JobLockedException}: a worker runs it and holds its lock, and removing it under the
      * worker would lose what the worker records. To stop a running job,
      * {@link #cancel(String, String) cancel} it instead: its processor is interrupted and the job
-     * fails as cancelled, without retry; remove it then, if it should not stay in failed.
+     * fails as cancelled, without retry; remove it then, if it should not stay in failed. A flow
+     * child removed before it ended counts as failed for its parents (reason {@code removed}); a
+     * flow parent's pending children that no other live parent waits for are cancelled,
+     * recursively, as by {@link #cancel(String, String)}.
      *
      * @param id the job id
      * @return true when removed, false when there was no such job
      * @throws JobLockedException when the job is active and a worker holds its lock (cancel it instead)
      */
     public boolean remove(String id) {
-        return join("remove", scripts.removeJob(Objects.requireNonNull(id, "id")));
+        Objects.requireNonNull(id, "id");
+        return cancels.remove(id, () -> join("remove", scripts.removeJob(id)));
     }
+
+    // --- flows ---
+
+    /**
+     * A page of a parent job's children, in child order ({@code <queue>:<id>}): each with its
+     * outcome once it ended (copied to the parent, so it stays after the child is removed), or its
+     * state now while the parent still waits for it.
+     *
+     * @param parentId the parent job of this queue
+     * @param after the last child of the previous page as {@code <queue>:<id>}, or null for the first page
+     * @param limit the most children returned, 1 to 1000
+     * @return the children after {@code after}
+     * @throws IllegalArgumentException for a limit out of range
+     */
+    public List<io.bullpen.flow.ChildResult> getChildren(String parentId, String after, int limit) {
+        Objects.requireNonNull(parentId, "parentId");
+        return io.bullpen.internal.RedisCalls.call(name(), "getChildren", () -> flowReads().children(name(), parentId, after, limit));
+    }
+
+    /**
+     * The flow under a job of any queue: the job with its children, {@code depth} levels deep.
+     *
+     * @param queue the job's queue
+     * @param id the job id
+     * @param depth how many levels of children to read (0 = the job alone)
+     * @param maxChildren the most children read per job (1 to 1000)
+     * @return the tree
+     */
+    public io.bullpen.flow.JobNode getFlow(String queue, String id, int depth, int maxChildren) {
+        Validation.queueName(queue);
+        Objects.requireNonNull(id, "id");
+        Validation.atLeast("depth", depth, 0);
+        Validation.between("maxChildren", maxChildren, 1, 1000);
+        return io.bullpen.internal.RedisCalls.call(name(), "getFlow", () -> flowReads().flow(queue, id, depth, maxChildren));
+    }
+
+    private io.bullpen.internal.FlowReads flowReads() {
+        io.bullpen.internal.FlowReads reads = flowReads;
+        if (reads == null) {
+            reads = new io.bullpen.internal.FlowReads(redisson, keys.prefix());
+            flowReads = reads;
+        }
+        return reads;
+    }
+
+    private volatile io.bullpen.internal.FlowReads flowReads;
 
     // --- job schedulers ---
 
@@ -710,7 +760,10 @@ public final class Queue<T> {
      * of it within about half a second, sets {@code ctx.isCancelled()}, interrupts the processor,
      * and the job fails as cancelled without a retry; a processor that returns a value anyway
      * completes the job (the cancel came too late). A job whose worker died fails as cancelled
-     * when its stall is recovered.
+     * when its stall is recovered. A flow parent waiting for its children is cancelled like a
+     * waiting job ({@link CancelResult#CANCELLED_WAITING}), and its pending children that no other
+     * live parent waits for are cancelled, recursively (each child one call: not atomic across
+     * them); a cancelled child counts as failed for its parents.
      *
      * @param jobId the job id
      * @param reason why (at most 1,000 characters; may be empty)

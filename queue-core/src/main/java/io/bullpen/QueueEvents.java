@@ -194,6 +194,16 @@ public final class QueueEvents implements AutoCloseable {
     }
 
     /**
+     * Flow parents that started waiting for their children (added so: a view of the add).
+     *
+     * @param listener called on the reader thread
+     * @return this
+     */
+    public QueueEvents onWaitingChildren(Consumer<? super io.bullpen.events.WaitingChildrenEvent> listener) {
+        return add(io.bullpen.events.WaitingChildrenEvent.class, false, listener, "onWaitingChildren");
+    }
+
+    /**
      * Jobs put in delayed: added with a delay, backing off after a failed attempt, or a step
      * job's attempt that asked for a delay.
      *

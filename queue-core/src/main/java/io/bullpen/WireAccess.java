@@ -64,4 +64,9 @@ final class WireAccess implements WireFormat.Access {
     public Repeat repeat(Map<String, ?> description) {
         return Repeat.fromDescription(description);
     }
+
+    @Override
+    public JobOptions withDefaults(JobOptions defaults, JobOptions own) {
+        return JobDefaults.of(defaults).apply(own, true);
+    }
 }

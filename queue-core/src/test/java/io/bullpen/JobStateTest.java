@@ -31,7 +31,8 @@ class JobStateTest {
     @Test
     void labelsAreTheLowerCaseWordsOfEventsAndTheDashboard() {
         assertThat(Arrays.stream(JobState.values()).map(JobState::label))
-                .containsExactly("waiting", "prioritized", "delayed", "active", "completed", "failed", "unknown");
+                .containsExactly("waiting", "prioritized", "delayed", "active", "waiting-children", "completed",
+                        "failed", "unknown");
     }
 
     @Test
@@ -46,7 +47,7 @@ class JobStateTest {
         assertThatThrownBy(() -> JobState.fromLabel("wait"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("unknown job state \"wait\"; expected one of "
-                        + "waiting, prioritized, delayed, active, completed, failed, unknown");
+                        + "waiting, prioritized, delayed, active, waiting-children, completed, failed, unknown");
         assertThatThrownBy(() -> JobState.fromLabel("WAITING"))
                 .hasMessageStartingWith("unknown job state \"WAITING\"");
         assertThatThrownBy(() -> JobState.fromLabel(null))

@@ -29,7 +29,9 @@ class ModuleDescriptorTest {
         assertThat(module.name()).isEqualTo("io.bullpen");
         Map<String, Set<String>> exports = module.exports().stream()
                 .collect(Collectors.toMap(Exports::source, Exports::targets));
-        assertThat(exports).containsOnlyKeys("io.bullpen", "io.bullpen.events", "io.bullpen.instrument", "io.bullpen.internal");
+        assertThat(exports).containsOnlyKeys("io.bullpen", "io.bullpen.events", "io.bullpen.flow", "io.bullpen.instrument",
+                "io.bullpen.internal");
+        assertThat(exports.get("io.bullpen.flow")).as("unqualified").isEmpty();
         assertThat(exports.get("io.bullpen")).as("unqualified").isEmpty();
         assertThat(exports.get("io.bullpen.events")).as("unqualified").isEmpty();
         assertThat(exports.get("io.bullpen.instrument")).as("unqualified").isEmpty();

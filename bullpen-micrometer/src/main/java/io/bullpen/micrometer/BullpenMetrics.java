@@ -37,7 +37,7 @@ import java.util.function.Supplier;
  * <p>Meters (tag keys are fixed; job ids are never tags):
  * <ul>
  *   <li>{@code bullpen.queue.jobs{queue,state}}: gauges, one per {@link JobState} label (waiting,
- *       prioritized, delayed, active, completed, failed), from one counts call per queue per
+ *       prioritized, delayed, active, waiting-children, completed, failed), from one counts call per queue per
  *       scrape (reused for {@link Builder#countsTtl}).</li>
  *   <li>{@code bullpen.job.duration{queue,outcome}}: timer of each attempt, outcome
  *       {@code completed}, {@code retrying} or {@code failed}.</li>

@@ -164,7 +164,8 @@ class BullpenMetricsTest {
         assertThat(gauge(queue, "active")).isZero();
         assertThat(gauge(queue, "completed")).isZero();
         assertThat(registry.find(BullpenMetrics.QUEUE_JOBS).gauges()).extracting(g -> g.getId().getTag("state"))
-                .containsExactlyInAnyOrder("waiting", "prioritized", "delayed", "active", "completed", "failed");
+                .containsExactlyInAnyOrder("waiting", "prioritized", "delayed", "active", "waiting-children", "completed",
+                        "failed");
 
         start(Worker.builder(ctx.redisson(), queue.name(), String.class).processor(c -> "ok"));
         await().atMost(WAIT).until(() -> gauge(queue, "completed") == 2);

@@ -45,7 +45,7 @@ class CachedCountsTest {
 
         scrape();
 
-        assertThat(calls).hasValue(6);
+        assertThat(calls).hasValue(7);
     }
 
     @Test
@@ -70,7 +70,7 @@ class CachedCountsTest {
         SimpleMeterRegistry other = new SimpleMeterRegistry();
         metrics.bindTo(other);
 
-        assertThat(registry.find(BullpenMetrics.QUEUE_JOBS).gauges()).hasSize(6);
+        assertThat(registry.find(BullpenMetrics.QUEUE_JOBS).gauges()).hasSize(7);
         assertThat(other.get(BullpenMetrics.QUEUE_JOBS).tag("state", "waiting").gauge().value()).isEqualTo(1);
     }
 

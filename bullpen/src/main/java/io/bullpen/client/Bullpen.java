@@ -3,6 +3,7 @@ package io.bullpen.client;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JavaType;
 import io.bullpen.JobOptions;
+import io.bullpen.flow.FlowProducer;
 import io.bullpen.Queue;
 import io.bullpen.QueueEvents;
 import io.bullpen.dashboard.Dashboard;
@@ -57,6 +58,7 @@ public final class Bullpen implements AutoCloseable {
     private final Map<String, HandedOut> queues = new ConcurrentHashMap<>();
     private final List<AutoCloseable> owned = new ArrayList<>();
     private boolean closed;
+    private FlowProducer flows;
 
     private record HandedOut(JavaType type, Queue<?> queue) {
     }
@@ -81,6 +83,22 @@ public final class Bullpen implements AutoCloseable {
     /** @return the key prefix of every queue handed out */
     public String prefix() {
         return prefix;
+    }
+
+    /**
+     * The flow producer of this client: its prefix, and each queue's default job options given to
+     * this client's builder. Built on the first call and the same object afterwards.
+     *
+     * @return the flow producer
+     */
+    public synchronized FlowProducer flows() {
+        checkOpen();
+        if (flows == null) {
+            FlowProducer.Builder b = FlowProducer.builder(redisson).prefix(prefix);
+            defaultJobOptions.forEach(b::defaultJobOptions);
+            flows = b.build();
+        }
+        return flows;
     }
 
     /** @return the Redis client */

@@ -124,13 +124,21 @@ class ScriptLintTest {
    */
   /** The suffixes a script may append to q.base: keys of one scheduler, group or deduplication id, or one job's kept result, like job keys. */
   static final Set<String> PER_ENTITY_KEYS = Set.of("scheduler:", "group:", "groupmeta:", "dedup:", "result:",
-      "groups", "groups:ready", "groups:limited");
+      "groups", "groups:ready", "groups:limited",
+      // notifyParent: built only when a job with a parent finishes, so a plain finish passes no key for them
+      "waiting-children", "flow:outbox");
 
   /**
    * The group sets, which the include {@code groups} builds from the base when a script did not
    * take them as KEYS (the hot scripts do not: a key argument costs every call).
    */
   static final Set<String> GROUP_SETS = Set.of("groups", "groupsReady", "groupsLimited");
+
+  /**
+   * The flow keys, which the include {@code notifyParent} builds from the base when a script did
+   * not take them as KEYS (the finish builds them only for a job with a parent).
+   */
+  static final Set<String> FLOW_KEYS = Set.of("waitingChildren", "flowOutbox");
 
   @Test
   void onlyPerSchedulerAndPerGroupKeysMayBeBuiltFromTheBase() {
@@ -148,6 +156,9 @@ class ScriptLintTest {
       Set<String> declared = new TreeSet<>(LuaLint.fieldsFromKeys(code));
       if (SOURCE.get(name).includes().contains("groups")) {
         declared.addAll(GROUP_SETS);
+      }
+      if (SOURCE.get(name).includes().contains("notifyParent")) {
+        declared.addAll(FLOW_KEYS);
       }
       soft.assertThat(LuaLint.commandKeyFields(code))
           .as("%s: context fields used as command keys but never set from KEYS (or by groups)", name)

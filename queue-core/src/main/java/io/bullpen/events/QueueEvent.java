@@ -13,7 +13,7 @@ import java.time.Instant;
 public sealed interface QueueEvent permits AddedEvent, DuplicatedEvent, WaitingEvent, DelayedEvent, ActiveEvent,
         ProgressEvent, CompletedEvent, FailedEvent, RetryingEvent, StalledEvent, RemovedEvent, DrainedEvent,
         PausedEvent, ResumedEvent, CleanedEvent, DeduplicatedEvent, UnknownEvent,
-        DelayChangedEvent, PriorityChangedEvent, DataUpdatedEvent {
+        DelayChangedEvent, PriorityChangedEvent, DataUpdatedEvent, WaitingChildrenEvent {
 
     /**
      * The id of the stream entry, such as {@code "1718000000000-0"}. Ids grow with every entry;

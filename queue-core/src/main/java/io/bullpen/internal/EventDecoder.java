@@ -148,6 +148,7 @@ public final class EventDecoder {
                 case "priorityChanged" -> new PriorityChangedEvent(eventId, time, job(jobId),
                         integer(required(f, "priority")));
                 case "dataUpdated" -> new DataUpdatedEvent(eventId, time, job(jobId));
+                case "waitingChildren" -> new io.bullpen.events.WaitingChildrenEvent(eventId, time, job(jobId));
                 default -> new UnknownEvent(eventId, time, jobId, name, f);
             };
         } catch (IllegalArgumentException e) {
@@ -174,6 +175,9 @@ public final class EventDecoder {
             }
             if (a.state() == JobState.WAITING || a.state() == JobState.PRIORITIZED) {
                 return List.of(new WaitingEvent(id, time, a.jobId(), null));
+            }
+            if (a.state() == JobState.WAITING_CHILDREN) {
+                return List.of(new io.bullpen.events.WaitingChildrenEvent(id, time, a.jobId()));
             }
         } else if (event instanceof RetryingEvent r) {
             return List.of(r.delay().isZero()

@@ -37,7 +37,8 @@ final class FinishRecords {
                     .set("keepCount", Integer.toString(c.retention().count()))
                     .set("keepAgeMs", Long.toString(c.retention().maxAgeMillis()))
                     .set("group", groupArg(c.group())).set("dedupId", orEmpty(c.dedupId()))
-                    .set("stagedData", orEmpty(c.stagedData())).set("awaitTtl", ttl(c.awaitMs()));
+                    .set("stagedData", orEmpty(c.stagedData())).set("awaitTtl", ttl(c.awaitMs()))
+                    .set("parent", flag(c.parent()));
         }
         if (finish instanceof Finish.Failed f) {
             return layouts.record(SCRIPT, "failed")
@@ -48,7 +49,8 @@ final class FinishRecords {
                     .set("keepCount", Integer.toString(f.retention().count()))
                     .set("keepAgeMs", Long.toString(f.retention().maxAgeMillis()))
                     .set("group", groupArg(f.group())).set("dedupId", orEmpty(f.dedupId()))
-                    .set("stagedData", orEmpty(f.stagedData())).set("awaitTtl", ttl(f.awaitMs()));
+                    .set("stagedData", orEmpty(f.stagedData())).set("awaitTtl", ttl(f.awaitMs()))
+                    .set("parent", flag(f.parent()));
         }
         if (finish instanceof Finish.Retry r) {
             return layouts.record(SCRIPT, "retry")
@@ -62,7 +64,8 @@ final class FinishRecords {
                     .set("stagedData", orEmpty(r.stagedData()))
                     .set("keepCount", Integer.toString(r.retention().count()))
                     .set("keepAgeMs", Long.toString(r.retention().maxAgeMillis()))
-                    .set("dedupId", orEmpty(r.dedupId())).set("awaitTtl", ttl(r.awaitMs()));
+                    .set("dedupId", orEmpty(r.dedupId())).set("awaitTtl", ttl(r.awaitMs()))
+                    .set("parent", flag(r.parent()));
         }
         if (finish instanceof Finish.Step s) {
             return layouts.record(SCRIPT, "step")
@@ -91,6 +94,11 @@ final class FinishRecords {
 
     private static String orEmpty(String s) {
         return s == null ? "" : s;
+    }
+
+    /** "1" for a job with a parent in a flow, "" otherwise. */
+    private static String flag(boolean parent) {
+        return parent ? "1" : "";
     }
 
     private static String ttl(long awaitMs) {

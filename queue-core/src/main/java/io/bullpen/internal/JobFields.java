@@ -39,6 +39,10 @@ public final class JobFields {
     public static final String PROGRESS = "progress";
     /** The return value of a completed job, as JSON. */
     public static final String RETURN_VALUE = "returnValue";
+    /** A flow child's parents: {@code <queue>:<id>} per parent, one per line; absent for a job without a parent. */
+    public static final String PARENTS = "par";
+    /** A flow parent's children dropped by a REMOVE edge (their failure): not counted as children. */
+    public static final String REMOVED_CHILDREN = "rmk";
     /** Why the job last failed. */
     public static final String FAILED_REASON = "failedReason";
     /** The latest stack traces, a JSON array of strings. */

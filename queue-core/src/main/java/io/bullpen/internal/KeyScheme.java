@@ -121,6 +121,44 @@ public final class KeyScheme {
         return stateKey(JobState.FAILED);
     }
 
+    /** @return the ZSET of parent jobs waiting for their children, to when they started waiting */
+    public String waitingChildren() {
+        return stateKey(JobState.WAITING_CHILDREN);
+    }
+
+    /**
+     * @return the LIST of child ends to be applied to parents in other slots (flows): written by a
+     *     child's finish in the child's slot, drained by a relay
+     */
+    public String flowOutbox() {
+        return base + "flow:outbox";
+    }
+
+    /** @return {@code <base>flow:}, the start of a staged flow's key (flow:<flowId>) and the flows index */
+    public String flowPrefix() {
+        return base + "flow:";
+    }
+
+    /** @return the ZSET of committed flows whose jobs are still being created, to their commit time */
+    public String flowsPending() {
+        return base + "flows:pending";
+    }
+
+    /** @return the SET of a parent job's pending children: their indexes in {@link #children} */
+    public String pendingChildren(String jobId) {
+        return job(jobId) + ":deps";
+    }
+
+    /** @return the LIST of every child of a parent job ({@code <queue>:<id>}), in the order they were added */
+    public String children(String jobId) {
+        return job(jobId) + ":kids";
+    }
+
+    /** @return the LIST beside {@link #children}: each child's edge policy while pending, its outcome once ended */
+    public String childResults(String jobId) {
+        return job(jobId) + ":res";
+    }
+
     /** @return the ZSET of active job id to lock expiry (Redis clock, ms): the set of active jobs (there is no active list) */
     public String leases() {
         return stateKey(JobState.ACTIVE);
@@ -269,6 +307,9 @@ public final class KeyScheme {
             case "leases" -> leases();
             case "completed" -> completed();
             case "failed" -> failed();
+            case "waitingChildren" -> waitingChildren();
+            case "flowOutbox" -> flowOutbox();
+            case "flowsPending" -> flowsPending();
             case "marker" -> marker();
             case "meta" -> meta();
             case "events" -> events();

@@ -177,6 +177,15 @@ public final class ScriptTypes {
             return this;
         }
 
+        /**
+         * @param parent whether the job has a parent in a flow (its par field, read at take)
+         * @return this outcome, flagged so that the job's end tells its parents and only then looks
+         *     for them (no change for a kind that does not end the job)
+         */
+        default Finish withParent(boolean parent) {
+            return this;
+        }
+
         /** @return true for a {@link Limited} outcome */
         default boolean limited() {
             return this instanceof Limited;
@@ -287,25 +296,40 @@ public final class ScriptTypes {
          * @param dedupId the deduplication id to release, null for none
          * @param stagedData a step job's data written with the outcome, null for none
          * @param awaitMs how long the result is kept for awaiters, 0 = not awaited at take
+         * @param parent the job has a parent in a flow (read at take): its end tells the parents;
+         *     false costs the finish nothing (the same for {@link Failed} and a cancelled {@link Retry})
          */
         record Completed(String jobId, String lockToken, int attemptsMade, String returnValue, Retention retention,
-                         String group, String dedupId, String stagedData, long awaitMs) implements Finish {
+                         String group, String dedupId, String stagedData, long awaitMs, boolean parent)
+                implements Finish {
+            /** A completion of a job without a parent. */
+            public Completed(String jobId, String lockToken, int attemptsMade, String returnValue, Retention retention,
+                             String group, String dedupId, String stagedData, long awaitMs) {
+                this(jobId, lockToken, attemptsMade, returnValue, retention, group, dedupId, stagedData, awaitMs, false);
+            }
+
+            @Override
+            public Completed withParent(boolean hasParent) {
+                return new Completed(jobId, lockToken, attemptsMade, returnValue, retention, group, dedupId, stagedData,
+                        awaitMs, hasParent);
+            }
+
             @Override
             public Completed withGroup(String takenGroup) {
                 return new Completed(jobId, lockToken, attemptsMade, returnValue, retention,
-                        takenGroup == null ? "" : takenGroup, dedupId, stagedData, awaitMs);
+                        takenGroup == null ? "" : takenGroup, dedupId, stagedData, awaitMs, parent);
             }
 
             @Override
             public Completed awaited(String awaitedField) {
                 return awaitedField == null ? this : new Completed(jobId, lockToken, attemptsMade, returnValue,
-                        retention, group, dedupId, stagedData, awaitTtlOf(awaitedField));
+                        retention, group, dedupId, stagedData, awaitTtlOf(awaitedField), parent);
             }
 
             @Override
             public Completed withStagedData(String data) {
                 return data == null ? this : new Completed(jobId, lockToken, attemptsMade, returnValue, retention, group,
-                        dedupId, data, awaitMs);
+                        dedupId, data, awaitMs, parent);
             }
         }
 
@@ -318,24 +342,38 @@ public final class ScriptTypes {
          * @param retention retention of failed (removeOnFail)
          */
         record Failed(String jobId, String lockToken, int attemptsMade, String reason, String stacktrace, int stackLimit,
-                      Retention retention, String group, String dedupId, String stagedData, long awaitMs)
-                implements Finish {
+                      Retention retention, String group, String dedupId, String stagedData, long awaitMs,
+                      boolean parent) implements Finish {
+            /** A failure of a job without a parent. */
+            public Failed(String jobId, String lockToken, int attemptsMade, String reason, String stacktrace,
+                          int stackLimit, Retention retention, String group, String dedupId, String stagedData,
+                          long awaitMs) {
+                this(jobId, lockToken, attemptsMade, reason, stacktrace, stackLimit, retention, group, dedupId,
+                        stagedData, awaitMs, false);
+            }
+
+            @Override
+            public Failed withParent(boolean hasParent) {
+                return new Failed(jobId, lockToken, attemptsMade, reason, stacktrace, stackLimit, retention, group,
+                        dedupId, stagedData, awaitMs, hasParent);
+            }
+
             @Override
             public Failed withGroup(String takenGroup) {
                 return new Failed(jobId, lockToken, attemptsMade, reason, stacktrace, stackLimit, retention,
-                        takenGroup == null ? "" : takenGroup, dedupId, stagedData, awaitMs);
+                        takenGroup == null ? "" : takenGroup, dedupId, stagedData, awaitMs, parent);
             }
 
             @Override
             public Failed awaited(String awaitedField) {
                 return awaitedField == null ? this : new Failed(jobId, lockToken, attemptsMade, reason, stacktrace,
-                        stackLimit, retention, group, dedupId, stagedData, awaitTtlOf(awaitedField));
+                        stackLimit, retention, group, dedupId, stagedData, awaitTtlOf(awaitedField), parent);
             }
 
             @Override
             public Failed withStagedData(String data) {
                 return data == null ? this : new Failed(jobId, lockToken, attemptsMade, reason, stacktrace, stackLimit,
-                        retention, group, dedupId, data, awaitMs);
+                        retention, group, dedupId, data, awaitMs, parent);
             }
         }
 
@@ -347,23 +385,38 @@ public final class ScriptTypes {
          */
         record Retry(String jobId, String lockToken, int attemptsMade, String reason, String stacktrace, int stackLimit,
                      long delayMs, boolean lifo, String group, String stagedData, Retention retention, String dedupId,
-                     long awaitMs) implements Finish {
+                     long awaitMs, boolean parent) implements Finish {
+            /** A retry of a job without a parent. */
+            public Retry(String jobId, String lockToken, int attemptsMade, String reason, String stacktrace,
+                         int stackLimit, long delayMs, boolean lifo, String group, String stagedData,
+                         Retention retention, String dedupId, long awaitMs) {
+                this(jobId, lockToken, attemptsMade, reason, stacktrace, stackLimit, delayMs, lifo, group, stagedData,
+                        retention, dedupId, awaitMs, false);
+            }
+
+            @Override
+            public Retry withParent(boolean hasParent) {
+                return new Retry(jobId, lockToken, attemptsMade, reason, stacktrace, stackLimit, delayMs, lifo, group,
+                        stagedData, retention, dedupId, awaitMs, hasParent);
+            }
+
             @Override
             public Retry withGroup(String takenGroup) {
                 return new Retry(jobId, lockToken, attemptsMade, reason, stacktrace, stackLimit, delayMs, lifo,
-                        takenGroup == null ? "" : takenGroup, stagedData, retention, dedupId, awaitMs);
+                        takenGroup == null ? "" : takenGroup, stagedData, retention, dedupId, awaitMs, parent);
             }
 
             @Override
             public Retry awaited(String awaitedField) {
                 return awaitedField == null ? this : new Retry(jobId, lockToken, attemptsMade, reason, stacktrace,
-                        stackLimit, delayMs, lifo, group, stagedData, retention, dedupId, awaitTtlOf(awaitedField));
+                        stackLimit, delayMs, lifo, group, stagedData, retention, dedupId, awaitTtlOf(awaitedField),
+                        parent);
             }
 
             @Override
             public Retry withStagedData(String data) {
                 return data == null ? this : new Retry(jobId, lockToken, attemptsMade, reason, stacktrace, stackLimit,
-                        delayMs, lifo, group, data, retention, dedupId, awaitMs);
+                        delayMs, lifo, group, data, retention, dedupId, awaitMs, parent);
             }
         }
 

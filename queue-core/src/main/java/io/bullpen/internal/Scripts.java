@@ -349,7 +349,8 @@ public final class Scripts {
         return runner.<List<Object>>run("getCounts", ReturnType.LIST, keys)
                 .thenApply(r -> new JobCounts(count(r, JobState.WAITING), count(r, JobState.ACTIVE),
                         count(r, JobState.DELAYED), count(r, JobState.PRIORITIZED), count(r, JobState.COMPLETED),
-                        count(r, JobState.FAILED), num(r.get(STORED_STATES.size())) == 1));
+                        count(r, JobState.FAILED), num(r.get(STORED_STATES.size())) == 1,
+                        r.size() > STORED_STATES.size() + 1 ? num(r.get(STORED_STATES.size() + 1)) : 0));
     }
 
     /** @return the count of one state in getCounts' reply, which follows {@link #STORED_STATES} */
@@ -361,7 +362,7 @@ public final class Scripts {
     public CompletionStage<List<RawJob>> getJobs(JobState state, long start, long end) {
         String order = switch (state) {
             case WAITING -> "list";
-            case DELAYED, PRIORITIZED -> "asc";
+            case DELAYED, PRIORITIZED, WAITING_CHILDREN -> "asc";
             // ACTIVE reads leases: the latest lock expiry (most recently taken or extended) first.
             case ACTIVE, COMPLETED, FAILED -> "desc";
             case UNKNOWN -> throw new IllegalArgumentException("cannot list jobs in state UNKNOWN");

@@ -53,6 +53,9 @@ public final class WireFormat {
 
         /** @see WireFormat#repeat */
         Repeat repeat(Map<String, ?> description);
+
+        /** @see WireFormat#withDefaults */
+        JobOptions withDefaults(JobOptions defaults, JobOptions own);
     }
 
     private static volatile Access access;
@@ -110,6 +113,15 @@ public final class WireFormat {
      */
     public static <T> Job<T> withAttemptsMade(Job<T> job, int attemptsMade) {
         return access().withAttemptsMade(job, attemptsMade);
+    }
+
+    /**
+     * @param defaults a queue's default job options (checked as {@code Queue.Builder#defaultJobOptions} checks them)
+     * @param own an add's options
+     * @return the add's options with the defaults filled in where the add does not set them
+     */
+    public static JobOptions withDefaults(JobOptions defaults, JobOptions own) {
+        return access().withDefaults(defaults, own);
     }
 
     /**

@@ -46,8 +46,15 @@ public final class WorkerScripts {
      * @param redisNow Redis's clock in ms (the entry's lastSeen)
      * @param nextLeaseExpiry the earliest lease expiry of the queue's active jobs (ms, Redis's
      *     clock), -1 when none is active
+     * @param flowWork the queue's flow work as bits: {@link #RELAY}, {@link #CARRY_ON}, {@link #RECONCILE}
      */
-    public record Pulse(long redisNow, long nextLeaseExpiry) {
+    public record Pulse(long redisNow, long nextLeaseExpiry, int flowWork) {
+        /** Child ends wait in the queue's outbox. */
+        public static final int RELAY = 1;
+        /** A committed flow rooted in the queue is not fully created. */
+        public static final int CARRY_ON = 2;
+        /** A parent has waited long for its children. */
+        public static final int RECONCILE = 4;
     }
 
     /**
@@ -57,9 +64,20 @@ public final class WorkerScripts {
      * @return Redis's clock and the earliest lease expiry
      */
     public CompletionStage<Pulse> heartbeat(Beat beat, long ttlMillis) {
+        return heartbeat(beat, ttlMillis, Long.MAX_VALUE / 2, Long.MAX_VALUE / 2);
+    }
+
+    /**
+     * workerHeartbeat, also asking whether there is flow work.
+     *
+     * @param carryOnMs a committed flow this old and not fully created is flow work
+     * @param reconcileMs a parent that has waited this long for its children is flow work
+     */
+    public CompletionStage<Pulse> heartbeat(Beat beat, long ttlMillis, long carryOnMs, long reconcileMs) {
         return runner.<List<Object>>run("workerHeartbeat", ReturnType.LIST, scriptKeys.of("workerHeartbeat"), beat.name(),
-                beat.json(), Long.toString(ttlMillis)).thenApply(reply -> new Pulse(((Number) reply.get(0)).longValue(),
-                        ((Number) reply.get(1)).longValue()));
+                beat.json(), Long.toString(ttlMillis), Long.toString(carryOnMs), Long.toString(reconcileMs))
+                .thenApply(reply -> new Pulse(((Number) reply.get(0)).longValue(), ((Number) reply.get(1)).longValue(),
+                        reply.size() > 2 ? ((Number) reply.get(2)).intValue() : 0));
     }
 
     /**

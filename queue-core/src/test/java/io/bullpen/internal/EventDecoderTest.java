@@ -131,6 +131,10 @@ class EventDecoderTest {
                 .containsExactly(new WaitingEvent(ID, TIME, "1", null));
         assertThat(EventDecoder.viewsOf(decode("event", "added", "jobId", "1", "name", "n", "state", "delayed", "delay", "500")))
                 .containsExactly(new DelayedEvent(ID, TIME, "1", Duration.ofMillis(500)));
+        assertThat(EventDecoder.viewsOf(decode("event", "added", "jobId", "1", "name", "n", "state", "waiting-children")))
+                .containsExactly(new io.bullpen.events.WaitingChildrenEvent(ID, TIME, "1"));
+        assertThat(decode("event", "waitingChildren", "jobId", "1"))
+                .isEqualTo(new io.bullpen.events.WaitingChildrenEvent(ID, TIME, "1"));
         QueueEvent retrying = decode("event", "retrying", "jobId", "1", "attemptsMade", "2", "delay", "0", "failedReason", "x");
         assertThat(retrying).isEqualTo(new RetryingEvent(ID, TIME, "1", 2, Duration.ZERO, "x"));
         assertThat(EventDecoder.viewsOf(retrying)).containsExactly(new WaitingEvent(ID, TIME, "1", JobState.ACTIVE));

@@ -55,6 +55,7 @@ class KeySchemeTest {
         expected.put("stateKey(PRIORITIZED)", "bp:{orders}:prioritized");
         expected.put("stateKey(DELAYED)", "bp:{orders}:delayed");
         expected.put("stateKey(ACTIVE)", "bp:{orders}:leases");
+        expected.put("stateKey(WAITING_CHILDREN)", "bp:{orders}:waiting-children");
         expected.put("stateKey(COMPLETED)", "bp:{orders}:completed");
         expected.put("stateKey(FAILED)", "bp:{orders}:failed");
 

@@ -150,6 +150,9 @@ final class LuaVocabulary {
             if (args.get(1).trim().matches("KEY\\.workers|workersKey")) {
                 continue; // the workers hash: its fields are worker names, not vocabulary
             }
+            if (args.get(1).trim().matches("pendingKey|resultsKey")) {
+                continue; // a parent's pending children and copied results: fields are child refs (<queue>:<id>)
+            }
             HashKind kind = kind(code, args.get(1), headerKeys);
             if (kind == null) {
                 problems.add(file + ":" + line + ": cannot tell which hash " + args.get(1).trim() + " is");

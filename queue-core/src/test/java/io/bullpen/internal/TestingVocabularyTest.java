@@ -49,7 +49,8 @@ class TestingVocabularyTest {
                 JobState.DELAYED, s -> s.delayed().keySet(),
                 JobState.ACTIVE, QueueSnapshot::active,
                 JobState.COMPLETED, s -> s.completed().keySet(),
-                JobState.FAILED, s -> s.failed().keySet());
+                JobState.FAILED, s -> s.failed().keySet(),
+                JobState.WAITING_CHILDREN, s -> s.waitingChildren().keySet());
         assertThat(readers.keySet()).containsExactlyInAnyOrderElementsOf(STORED);
         for (JobState state : STORED) {
             String id = "in-" + state.key();

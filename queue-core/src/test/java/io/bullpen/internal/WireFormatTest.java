@@ -95,6 +95,11 @@ class WireFormatTest {
             public Repeat repeat(Map<String, ?> description) {
                 return null;
             }
+
+            @Override
+            public JobOptions withDefaults(JobOptions defaults, JobOptions own) {
+                return null;
+            }
         })).isInstanceOf(IllegalStateException.class).hasMessageContaining("installed already");
     }
 }

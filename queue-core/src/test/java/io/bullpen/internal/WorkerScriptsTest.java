@@ -70,6 +70,24 @@ class WorkerScriptsTest {
     }
 
     @Test
+    void aHeartbeatSaysWhetherThereIsFlowWorkSoThatNoWorkerPollsForIt() throws Exception {
+        Beat beat = new Beat("w1", "h", 1, 1, 0, false);
+        assertThat(join(workers.heartbeat(beat, 90_000, 5_000, 60_000)).flowWork()).as("none").isZero();
+
+        long now = redisNow();
+        f.redisson.getList(RedisCalls.plain(f.k.flowOutbox())).add("{}");
+        f.zadd(f.k.flowsPending(), "recent", now);
+        f.zadd(f.k.waitingChildren(), "young-parent", now);
+        assertThat(join(workers.heartbeat(beat, 90_000, 5_000, 60_000)).flowWork()).as("an entry to relay")
+                .isEqualTo(WorkerScripts.Pulse.RELAY);
+
+        f.zadd(f.k.flowsPending(), "old", now - 10_000);
+        f.zadd(f.k.waitingChildren(), "old-parent", now - 120_000);
+        assertThat(join(workers.heartbeat(beat, 90_000, 5_000, 60_000)).flowWork())
+                .isEqualTo(WorkerScripts.Pulse.RELAY | WorkerScripts.Pulse.CARRY_ON | WorkerScripts.Pulse.RECONCILE);
+    }
+
+    @Test
     void aLaterHeartbeatKeepsStartedAndMovesLastSeenAndTheExpiry() throws Exception {
         long first = join(workers.heartbeat(new Beat("w1", "h", 1, 2, 0, false), 90_000)).redisNow();
         long second;

@@ -227,8 +227,8 @@ class ApiReadTest {
 
     static Stream<Arguments> badPageParameters() {
         return Stream.of(
-                Arguments.of("", "state is required: one of waiting, prioritized, delayed, active, completed, failed"),
-                Arguments.of("state=bogus", "state must be one of waiting, prioritized, delayed, active, completed, failed but was \"bogus\""),
+                Arguments.of("", "state is required: one of waiting, prioritized, delayed, active, waiting-children, completed, failed"),
+                Arguments.of("state=bogus", "state must be one of waiting, prioritized, delayed, active, waiting-children, completed, failed but was \"bogus\""),
                 Arguments.of("state=unknown", "but was \"unknown\""),
                 Arguments.of("state=WAITING", "but was \"WAITING\""),
                 Arguments.of("state=waiting&start=abc", "start must be a whole number but was \"abc\""),

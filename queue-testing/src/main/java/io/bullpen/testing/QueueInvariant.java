@@ -11,8 +11,8 @@ import java.util.TreeMap;
  * The state invariant of a queue (DESIGN.md section 3), checked on a {@link QueueSnapshot}:
  *
  * <ol>
- *   <li>every job id in wait, prioritized, delayed, leases (the set of active jobs), completed and
- *       failed appears exactly once across all of them (twice in one list counts as a violation
+ *   <li>every job id in wait, prioritized, delayed, leases (the set of active jobs), completed,
+ *       failed and waiting-children (parents of flows) appears exactly once across all of them (twice in one list counts as a violation
  *       too);</li>
  *   <li>each of those ids has its {@code job:<id>} hash;</li>
  *   <li>every {@code job:<id>} hash belongs to one of those structures;</li>
@@ -30,8 +30,8 @@ import java.util.TreeMap;
 public final class QueueInvariant {
 
     /** The state structures in the order violations name them; leases holds the active jobs. */
-    private static final List<String> STATES = List.of("wait", "prioritized", "delayed", "leases", "completed",
-            "failed");
+    private static final List<String> STATES = List.of("wait", "prioritized", "delayed", "leases", "waiting-children",
+            "completed", "failed");
     private static final Set<String> LISTS = Set.of("wait");
     private static final String GROUP = "group:";
 

@@ -233,6 +233,11 @@ public final class QueueSnapshot {
         return zset("completed");
     }
 
+    /** {@return the parents of flows waiting for their children (score = when they started waiting)} */
+    public Map<String, Double> waitingChildren() {
+        return zset("waiting-children");
+    }
+
     /** {@return the failed zset (score = finishedOn)} */
     public Map<String, Double> failed() {
         return zset("failed");

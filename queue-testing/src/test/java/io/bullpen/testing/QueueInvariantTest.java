@@ -101,7 +101,7 @@ class QueueInvariantTest {
         jobHash("8");
 
         assertThat(QueueInvariant.violations(context.snapshot(queue))).containsExactly(
-                "job:8 hash is in none of wait, prioritized, delayed, leases, completed, failed (orphan)");
+                "job:8 hash is in none of wait, prioritized, delayed, leases, waiting-children, completed, failed (orphan)");
     }
 
     @Test
@@ -147,7 +147,7 @@ class QueueInvariantTest {
 
         assertThat(QueueInvariant.violations(context.snapshot(queue))).containsExactly(
                 "leases is a list but must be a zset",
-                "job:1 hash is in none of wait, prioritized, delayed, leases, completed, failed (orphan)");
+                "job:1 hash is in none of wait, prioritized, delayed, leases, waiting-children, completed, failed (orphan)");
     }
 
     @Test

@@ -46,6 +46,11 @@ final class ActiveJob<T> {
         return job.id();
     }
 
+    /** @return whether the job has a parent in a flow (its par field, in the hash the take read) */
+    boolean hasParent() {
+        return io.bullpen.internal.WireFormat.fields(job).containsKey(io.bullpen.internal.JobFields.PARENTS);
+    }
+
     /** @return true the first time: the slot passes on (see {@link Slots#passOn}) */
     boolean passSlot() {
         return slotPassed.compareAndSet(false, true);

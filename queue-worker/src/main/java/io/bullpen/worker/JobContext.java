@@ -1,6 +1,8 @@
 package io.bullpen.worker;
 
 import io.bullpen.Job;
+import io.bullpen.flow.ChildResult;
+import java.util.List;
 import java.util.Optional;
 import java.time.Duration;
 import java.time.Instant;
@@ -90,4 +92,20 @@ public interface JobContext<T> {
      * @throws IllegalArgumentException when the delay is negative
      */
     void delay(Duration delay);
+
+    /**
+     * The children of this job when it is the parent of a flow: every child (read in pages
+     * underneath) with its outcome, copied when it ended. For very large fan-outs prefer
+     * {@link #childrenCount()} and {@code Queue#getChildren} (paged).
+     *
+     * @return the children, in child order ({@code <queue>:<id>}); empty for a job without children
+     */
+    default List<ChildResult> children() {
+        return List.of();
+    }
+
+    /** @return how many children this job has (pending and ended); 0 for a job without children */
+    default int childrenCount() {
+        return 0;
+    }
 }

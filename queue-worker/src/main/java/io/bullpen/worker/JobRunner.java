@@ -66,6 +66,8 @@ final class JobRunner<T, R> {
     private final Takes takes;
     private final WorkerStore store;
     private final SafeListener<T, R> listener;
+    /** Relays the ends of jobs with a parent in another slot. */
+    private final FlowRunner flows;
     private final Finisher finisher;
     private final AttemptTimeouts timeouts;
     /** Attempts waiting for the start a rate limit booked. */
@@ -81,8 +83,9 @@ final class JobRunner<T, R> {
      */
     JobRunner(WorkerSettings settings, Processing<T, R> processing, Intake intake, Slots<T> slots, AheadBuffer buffer,
               TakeAhead takeAhead, Takes takes, WorkerStore store, InFlightCalls calls, SafeListener<T, R> listener,
-              ScheduledExecutorService scheduler, AttemptTimeouts timeouts) {
+              ScheduledExecutorService scheduler, AttemptTimeouts timeouts, FlowRunner flows) {
         this.settings = settings;
+        this.flows = flows;
         this.processing = processing;
         this.intake = intake;
         this.slots = slots;
@@ -398,9 +401,14 @@ final class JobRunner<T, R> {
         // The group the take gave saves the script reading it back (one command per grouped job);
         // an awaited job's flag, read at take, rides in the record: its finish reads nothing more.
         Finish finish = attempt == null ? outcome
-                : outcome.withGroup(attempt.group).awaited(WireFormat.fields(attempt.job).get(JobFields.AWAITED));
+                : outcome.withGroup(attempt.group).awaited(WireFormat.fields(attempt.job).get(JobFields.AWAITED))
+                        .withParent(attempt.hasParent());
         finisher.submit(finish, !slotPassed, attempt == null ? 0 : attempt.startedOn).thenAccept(settled -> {
             try {
+                if (attempt != null && attempt.hasParent() && settled.state() != null && settled.state().isFinished()) {
+                    // Its end may be bound for a parent in another slot (the finish wrote it to the outbox).
+                    flows.relaySoon();
+                }
                 report(finish, attempt, error, result, settled);
             } finally {
                 try {

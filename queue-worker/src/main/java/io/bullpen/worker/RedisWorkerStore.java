@@ -1,7 +1,11 @@
 package io.bullpen.worker;
 
 import io.bullpen.CancelResult;
+import io.bullpen.flow.ChildResult;
 import io.bullpen.internal.CancelScripts;
+import io.bullpen.internal.FlowReads;
+import io.bullpen.internal.FlowReconciler;
+import io.bullpen.internal.FlowRelay;
 import io.bullpen.internal.KeyScheme;
 import io.bullpen.internal.RedisChecks;
 import io.bullpen.internal.SchedulerAdvancer;
@@ -40,6 +44,9 @@ final class RedisWorkerStore implements WorkerStore {
     private final CancelScripts cancels;
     private final WorkerScripts workers;
     private final SchedulerAdvancer schedulers;
+    private final FlowRelay flowRelay;
+    private final FlowReconciler flowReconciler;
+    private final FlowReads flowReads;
 
     RedisWorkerStore(RedissonClient redisson, KeyScheme keys, Clock clock) {
         this.redisson = redisson;
@@ -48,6 +55,9 @@ final class RedisWorkerStore implements WorkerStore {
         this.cancels = new CancelScripts(redisson, keys);
         this.workers = new WorkerScripts(redisson, keys);
         this.schedulers = new SchedulerAdvancer(new SchedulerScripts(redisson, keys), clock);
+        this.flowRelay = new FlowRelay(redisson, keys.prefix(), clock);
+        this.flowReconciler = new FlowReconciler(redisson, keys.prefix(), clock);
+        this.flowReads = new FlowReads(redisson, keys.prefix());
     }
 
     @Override
@@ -88,7 +98,32 @@ final class RedisWorkerStore implements WorkerStore {
 
     @Override
     public CompletionStage<Pulse> heartbeat(Beat beat, long ttlMs) {
-        return workers.heartbeat(beat, ttlMs);
+        return workers.heartbeat(beat, ttlMs, FlowRunner.CARRY_ON_AFTER_MS, FlowRunner.RECONCILE_GRACE_MS);
+    }
+
+    @Override
+    public int relayOutbox(int limit) {
+        return flowRelay.relayOutbox(keys.queue(), limit);
+    }
+
+    @Override
+    public void carryOnFlows(long olderThanMs, int limit) {
+        flowRelay.carryOnFlows(keys.queue(), olderThanMs, limit);
+    }
+
+    @Override
+    public void reconcileFlows(long graceMs, int limit) {
+        flowReconciler.reconcile(keys.queue(), graceMs, limit);
+    }
+
+    @Override
+    public List<ChildResult> children(String parentId, int pageSize) {
+        return flowReads.allChildren(keys.queue(), parentId, pageSize);
+    }
+
+    @Override
+    public int childrenCount(String parentId) {
+        return flowReads.childrenCount(keys.queue(), parentId);
     }
 
     @Override

@@ -41,11 +41,14 @@ final class WorkerHeartbeat implements Runnable {
 
     /** Makes the fetch loop look at the queue (see {@link #watchLeases}). */
     private final Runnable look;
+    /** Told when a heartbeat finds flow work (see {@link Pulse#flowWork()}). */
+    private final FlowRunner flows;
     private long watchedExpiry = -1; // timer thread only
 
     WorkerHeartbeat(WorkerSettings settings, Intake intake, Slots<?> slots, WorkerStore store,
-                    ScheduledExecutorService scheduler, Runnable look) {
+                    ScheduledExecutorService scheduler, Runnable look, FlowRunner flows) {
         this.settings = settings;
+        this.flows = flows;
         this.intake = intake;
         this.slots = slots;
         this.store = store;
@@ -82,7 +85,11 @@ final class WorkerHeartbeat implements Runnable {
         Beat beat = new Beat(settings.name(), Host.NAME, Host.PID, settings.concurrency(), slots.inFlightCount(),
                 intake.paused());
         try {
-            watchLeases(Futures.join(store.heartbeat(beat, ttlMs)));
+            Pulse pulse = Futures.join(store.heartbeat(beat, ttlMs));
+            watchLeases(pulse);
+            if (pulse.flowWork() != 0) {
+                flows.work(pulse.flowWork());
+            }
         } catch (RuntimeException e) {
             long now = System.currentTimeMillis();
             if (now - lastWarn >= WARN_EVERY_MS) {

@@ -1,6 +1,8 @@
 package io.bullpen.worker;
 
 import io.bullpen.Job;
+import io.bullpen.flow.ChildResult;
+import java.util.List;
 import io.bullpen.internal.Futures;
 import io.bullpen.internal.JsonCodec;
 import java.util.Optional;
@@ -75,4 +77,17 @@ final class WorkerJobContext<T, R> implements JobContext<T> {
         Validation.nonNegative("delay", delay);
         attempt.stepDue(Math.addExact(settings.clock().millis(), Validation.toMillis("delay", delay)));
     }
+
+    @Override
+    public List<ChildResult> children() {
+        return store.children(attempt.id(), CHILDREN_PAGE);
+    }
+
+    @Override
+    public int childrenCount() {
+        return store.childrenCount(attempt.id());
+    }
+
+    /** How many children {@link #children()} reads per call. */
+    private static final int CHILDREN_PAGE = 500;
 }

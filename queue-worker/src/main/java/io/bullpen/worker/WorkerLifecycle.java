@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -48,6 +49,8 @@ final class WorkerLifecycle<T, R> {
     private final WorkerHeartbeat heartbeat;
     /** Cancels of this worker's jobs. */
     final CancelWatcher<T, R> cancels;
+    /** The flow work's thread (see {@link FlowRunner}). */
+    private final ExecutorService flowTimer;
 
     WorkerLifecycle(Worker.Builder<T, R> config, boolean startPaused) {
         WorkerSettings s = config.settings();
@@ -80,8 +83,14 @@ final class WorkerLifecycle<T, R> {
         Takes takes = new Takes(s, UUID.randomUUID().toString().substring(0, 13), store, calls, listeners, intake, slots,
                 buffer, takeAhead);
         waiter = new MarkerWaiter(store::openMarker, s.blockTimeout(), s.name(), calls);
+        // Flows: a thread of its own, so a slow relay never delays lock renewals on the timer;
+        // started when there is flow work and gone after 30 s without (a worker of a queue
+        // without flows never has it).
+        flowTimer = new ThreadPoolExecutor(0, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                threads("bullpen-" + s.queue() + "-flows"));
+        FlowRunner flows = new FlowRunner(s.queue(), store, flowTimer, s.clock());
         runner = new JobRunner<>(s, processing, intake, slots, buffer, takeAhead, takes, store, calls, listeners,
-                scheduler, new AttemptTimeouts(scheduler, pool, s.concurrency()));
+                scheduler, new AttemptTimeouts(scheduler, pool, s.concurrency()), flows);
         long renewMs = Math.max(1, s.lockDuration().toMillis() / 2);
         LockRenewer<T, R> renewer = new LockRenewer<>(s, intake, slots, buffer, store, calls, listeners, scheduler);
         scheduler.scheduleAtFixedRate(renewer, renewMs, renewMs, TimeUnit.MILLISECONDS);
@@ -96,7 +105,7 @@ final class WorkerLifecycle<T, R> {
             intake.pause.pause();
             waiter.pause();
         }
-        heartbeat = new WorkerHeartbeat(s, intake, slots, store, scheduler, waiter::lookNow);
+        heartbeat = new WorkerHeartbeat(s, intake, slots, store, scheduler, waiter::lookNow, flows);
         heartbeat.start();
         fetchThread = threads("bullpen-" + s.queue() + "-fetch").newThread(
                 new FetchLoop<>(s, intake, slots, takes, listeners, runner, waiter));
@@ -147,6 +156,7 @@ final class WorkerLifecycle<T, R> {
         }
         heartbeat.leave();
         scheduler.shutdownNow();
+        flowTimer.shutdownNow();
         // A summary of unlogged failures that was still due is said now.
         runner.failureSummary();
         if (ownExecutor) {

@@ -11,6 +11,7 @@ import io.bullpen.internal.ScriptTypes.Started;
 import io.bullpen.internal.SmallClient;
 import io.bullpen.internal.WorkerScripts.Beat;
 import io.bullpen.internal.WorkerScripts.Pulse;
+import io.bullpen.flow.ChildResult;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -69,6 +70,26 @@ interface WorkerStore {
 
     /** A running job's log line ({@code JobContext.log}), keeping the newest {@code keep}. */
     CompletionStage<Long> addLog(String jobId, String line, int keep);
+
+    /**
+     * childEnded, in the parents' slots: relays up to {@code limit} entries of the queue's
+     * flow:outbox (ends of its jobs bound for parents in other slots).
+     *
+     * @return how many entries were relayed ({@code limit}: more may be left)
+     */
+    int relayOutbox(int limit);
+
+    /** Creates the rest of up to {@code limit} flows rooted in the queue, committed {@code olderThanMs} ago and not fully created. */
+    void carryOnFlows(long olderThanMs, int limit);
+
+    /** Reconciles up to {@code limit} of the queue's parents waiting for their children longer than {@code graceMs}. */
+    void reconcileFlows(long graceMs, int limit);
+
+    /** A parent's children with their outcomes ({@code JobContext.children}), read {@code pageSize} at a time. */
+    List<ChildResult> children(String parentId, int pageSize);
+
+    /** How many children a parent has ({@code JobContext.childrenCount}). */
+    int childrenCount(String parentId);
 
     /** Scheduler work a fetch handed back (next runs computed in Java), applied in the background. */
     void advanceSchedulers(List<SchedulerUpdate> updates);

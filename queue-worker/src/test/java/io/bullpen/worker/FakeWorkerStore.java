@@ -18,6 +18,7 @@ import io.bullpen.internal.ScriptTypes.Started;
 import io.bullpen.internal.SmallClient;
 import io.bullpen.internal.WorkerScripts.Beat;
 import io.bullpen.internal.WorkerScripts.Pulse;
+import io.bullpen.flow.ChildResult;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -274,6 +275,31 @@ final class FakeWorkerStore implements WorkerStore {
     }
 
     @Override
+    public int relayOutbox(int limit) {
+        return 0;
+    }
+
+    @Override
+    public void carryOnFlows(long olderThanMs, int limit) {
+        calls.add(new Call("carryOnFlows", olderThanMs));
+    }
+
+    @Override
+    public void reconcileFlows(long graceMs, int limit) {
+        calls.add(new Call("reconcileFlows", graceMs));
+    }
+
+    @Override
+    public List<ChildResult> children(String parentId, int pageSize) {
+        return List.of();
+    }
+
+    @Override
+    public int childrenCount(String parentId) {
+        return 0;
+    }
+
+    @Override
     public CompletionStage<Void> handBack(String jobId, String lockToken, boolean started) {
         calls.add(new Call("handBack", jobId + (started ? " started" : "")));
         synchronized (lock) {
@@ -336,7 +362,7 @@ final class FakeWorkerStore implements WorkerStore {
     @Override
     public CompletionStage<Pulse> heartbeat(Beat beat, long ttlMs) {
         calls.add(new Call("heartbeat", beat));
-        return CompletableFuture.completedFuture(new Pulse(System.currentTimeMillis(), nextLeaseExpiry));
+        return CompletableFuture.completedFuture(new Pulse(System.currentTimeMillis(), nextLeaseExpiry, 0));
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.bullpen.JobOptions;
 import io.bullpen.Queue;
 import io.bullpen.client.Bullpen;
 import io.bullpen.dashboard.Dashboard;
+import io.bullpen.flow.FlowProducer;
 import io.bullpen.instrument.Instrumentation;
 import io.bullpen.spring.QueueRegistry;
 import java.time.Clock;
@@ -100,6 +101,16 @@ public class BullpenAutoConfiguration {
                 return bullpen.queue(name, dataType);
             }
         };
+    }
+
+    /**
+     * @param bullpen the client
+     * @return the flow producer: the client's prefix and each queue's default job options
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    FlowProducer bullpenFlowProducer(Bullpen bullpen) {
+        return bullpen.flows();
     }
 
     /**

@@ -66,6 +66,20 @@ public abstract class DefaultJobOptionsPropertiesTests {
     }
 
     @Test
+    void theFlowProducerBeanAddsFlowJobsWithTheQueuesDefaultJobOptions() {
+        runner.withPropertyValues("bullpen.queues.orders.default-job-options.attempts=4").run(context -> {
+            assertThat(context).hasNotFailed();
+            io.bullpen.flow.JobNode root = context.getBean(io.bullpen.flow.FlowProducer.class).add(
+                    io.bullpen.flow.FlowJob.builder("orders", "confirm", new Order("o-3", 3))
+                            .child(io.bullpen.flow.FlowJob.builder("orders", "charge", new Order("o-3", 3)).build()).build());
+
+            Queue<Order> plain = Queue.builder(ctx.redisson(), "orders", Order.class).prefix("djo").build();
+            assertThat(plain.getJob(root.id()).orElseThrow().options().attempts()).isEqualTo(4);
+            assertThat(plain.getState(root.id())).isEqualTo(io.bullpen.JobState.WAITING_CHILDREN);
+        });
+    }
+
+    @Test
     void aBadDefaultFailsTheContextNamingTheProperty() {
         runner.withPropertyValues("bullpen.queues.orders.default-job-options.attempts=0").run(context ->
                 assertThat(context.getStartupFailure())

@@ -1,0 +1,271 @@
+package io.bullpen.internal;
+
+import static io.bullpen.internal.ScriptFixture.NOW;
+import static io.bullpen.internal.ScriptFixture.join;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bullpen.internal.FlowScripts.FlowRecord;
+import io.bullpen.internal.ScriptTypes.AddResult;
+import io.bullpen.testing.BullpenTest;
+import io.bullpen.testing.BullpenTestContext;
+import io.bullpen.testing.QueueSnapshot;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Contract of addFlow, childEnded (and the notifyParent include they share) and getChildren. */
+@BullpenTest
+class FlowScriptsTest {
+    private ScriptFixture f;
+    private FlowScripts flows;
+    private String q;
+
+    @BeforeEach
+    void setUp(BullpenTestContext ctx) {
+        f = new ScriptFixture(ctx);
+        flows = new FlowScripts(f.redisson, f.k);
+        q = f.k.queue();
+    }
+
+    private FlowRecord job(String id, String parents, String children) {
+        return new FlowRecord(id, "n-" + id, "{}", "", 0, 0, false, null, parents, children);
+    }
+
+    private FlowRecord delayedJob(String id, long delayMs, String children) {
+        return new FlowRecord(id, "n-" + id, "{}", "", delayMs, 0, false, null, "", children);
+    }
+
+    /** A parent p with children a and b in the same queue, with the given edge policies. */
+    private void addParentWithTwoChildren(String policyA, String policyB) {
+        List<AddResult> r = join(flows.addFlow(NOW, List.of(
+                job("p", "", policyA + q + ":a\n" + policyB + q + ":b"),
+                job("a", q + ":p:0", ""),
+                job("b", q + ":p:1", ""))));
+        assertThat(r).extracting(AddResult::added).containsExactly(true, true, true);
+    }
+
+    /** The end of child a (index 0) or b (index 1) of p. */
+    private long end(String child, String state, String value) {
+        return join(flows.childEnded(NOW + 5, "p", child.equals("a") ? 0 : 1, q + ":" + child, "n-" + child, state, value));
+    }
+
+    @Test
+    void addFlowPutsTheParentInWaitingChildrenWithAPendingSetAndTheChildrenInWait() {
+        addParentWithTwoChildren("F", "I");
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.zset("waiting-children")).containsOnlyKeys("p");
+        assertThat(s.set("job:p:deps")).as("the pending children's indexes").containsExactlyInAnyOrder("0", "1");
+        assertThat(s.list("job:p:res")).as("the edge policies while pending").containsExactly("F", "I");
+        assertThat(s.list("job:p:kids")).containsExactly(q + ":a", q + ":b");
+        assertThat(s.waiting()).containsExactlyInAnyOrder("a", "b");
+        assertThat(s.job("a")).containsEntry("par", q + ":p:0");
+        assertThat(s.job("p")).doesNotContainKey("par");
+        assertThat(s.eventNames()).containsExactly("added", "added", "added");
+        f.assertInvariant();
+    }
+
+    @Test
+    void addFlowAgainWithTheSameIdsAddsNothing() {
+        addParentWithTwoChildren("F", "F");
+        QueueSnapshot before = f.snap();
+
+        List<AddResult> again = join(flows.addFlow(NOW + 1, List.of(
+                job("p", "", "F" + q + ":a\nF" + q + ":b"), job("a", q + ":p:0", ""), job("b", q + ":p:1", ""))));
+
+        assertThat(again).extracting(AddResult::added).containsExactly(false, false, false);
+        QueueSnapshot after = f.snap();
+        assertThat(after.set("job:p:deps")).isEqualTo(before.set("job:p:deps"));
+        assertThat(after.waiting()).isEqualTo(before.waiting());
+        assertThat(after.job("a")).isEqualTo(before.job("a"));
+        f.assertInvariant();
+    }
+
+    @Test
+    void aCompletedChildIsCopiedToTheParentOnceAndTheLastOneMovesTheParentToWait() {
+        addParentWithTwoChildren("F", "F");
+
+        assertThat(end("a", "completed", "\"html-a\"")).isEqualTo(1);
+        assertThat(end("a", "completed", "\"html-a\"")).as("the same end again").isZero();
+        QueueSnapshot mid = f.snap();
+        assertThat(mid.set("job:p:deps")).containsExactly("1");
+        assertThat(mid.list("job:p:res")).containsExactly("c3:n-a\"html-a\"", "F");
+        assertThat(mid.zset("waiting-children")).containsOnlyKeys("p");
+
+        assertThat(end("b", "completed", "null")).isEqualTo(1);
+        QueueSnapshot s = f.snap();
+        assertThat(s.exists("job:p:deps")).isFalse();
+        assertThat(s.zset("waiting-children")).isEmpty();
+        assertThat(s.waiting()).contains("p");
+        assertThat(s.list("job:p:res")).as("c, name length, name, value").containsExactly("c3:n-a\"html-a\"", "c3:n-bnull");
+        assertThat(s.events().get(s.events().size() - 1)).containsEntry("event", "waiting")
+                .containsEntry("jobId", "p").containsEntry("prev", "waiting-children");
+    }
+
+    @Test
+    void aFailedChildOnAFailParentEdgeFailsTheParentAtOnceNamingTheChild() {
+        addParentWithTwoChildren("F", "F");
+
+        end("a", "failed", "boom");
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.failed()).containsOnlyKeys("p");
+        assertThat(s.zset("waiting-children")).isEmpty();
+        assertThat(s.job("p")).containsEntry("failedReason", "child " + q + ":a failed: boom");
+        assertThat(end("b", "completed", "1")).as("an end after the parent failed is recorded only").isEqualTo(1);
+        assertThat(f.snap().failed()).containsOnlyKeys("p");
+        f.assertInvariant();
+    }
+
+    @Test
+    void aFailedChildOnAnIgnoreEdgeIsSeenAndThParentRunsWhenTheOthersAreDone() {
+        addParentWithTwoChildren("I", "F");
+
+        end("a", "failed", "boom");
+        assertThat(f.snap().zset("waiting-children")).containsOnlyKeys("p");
+        end("b", "completed", "2");
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.waiting()).contains("p");
+        assertThat(s.list("job:p:res")).containsExactly("f3:n-aboom", "c3:n-b2");
+    }
+
+    @Test
+    void aFailedChildOnARemoveEdgeIsDroppedAsIfNeverAdded() {
+        addParentWithTwoChildren("R", "F");
+
+        end("a", "failed", "boom");
+        end("b", "completed", "2");
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.waiting()).contains("p");
+        assertThat(s.list("job:p:res")).as("a removed child is marked, then skipped").containsExactly("x", "c3:n-b2");
+        assertThat(s.job("p")).containsEntry("rmk", "1");
+        assertThat(join(flows.getChildren("p", null, 10)).entries()).extracting(FlowScripts.ChildEntry::child)
+                .containsExactly(q + ":b");
+        assertThat(join(flows.childrenCount("p"))).isEqualTo(1);
+    }
+
+    @Test
+    void aFailedChildOnAContinueEdgeMovesTheParentAtOnce() {
+        addParentWithTwoChildren("C", "F");
+
+        end("a", "failed", "boom");
+        assertThat(f.snap().waiting()).contains("p");
+
+        assertThat(end("b", "completed", "2")).isEqualTo(1);
+        QueueSnapshot s = f.snap();
+        assertThat(s.waiting()).containsOnlyOnce("p");
+        assertThat(s.list("job:p:res")).containsExactly("f3:n-aboom", "c3:n-b2");
+        f.assertInvariant();
+    }
+
+    @Test
+    void aParentsDelayCountsFromWhenItsChildrenAreDone() {
+        join(flows.addFlow(NOW, List.of(delayedJob("p", 60_000, "F" + q + ":a"), job("a", q + ":p:0", ""))));
+        assertThat(f.snap().delayed()).doesNotContainKey("p");
+
+        end("a", "completed", "1");
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.delayed()).containsOnlyKeys("p");
+        assertThat(Math.floor(s.delayed().get("p") / 4096)).isEqualTo((double) (NOW + 5 + 60_000));
+    }
+
+    @Test
+    void aChildThatEndedBeforeItsNewParentWasAddedAppliesAtOnce() {
+        join(flows.addFlow(NOW, List.of(job("a", "", ""))));
+        f.redisson.getList(f.k.waitList(), org.redisson.client.codec.StringCodec.INSTANCE).clear();
+        f.zadd(f.k.completed(), "a", NOW);
+        f.redisson.<String, String>getMap(f.k.job("a"), org.redisson.client.codec.StringCodec.INSTANCE)
+                .put("returnValue", "42");
+
+        join(flows.addFlow(NOW, List.of(job("p", "", "F" + q + ":a"), job("a", q + ":p:0", ""))));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.waiting()).containsExactly("p");
+        assertThat(s.list("job:p:res")).containsExactly("c3:n-a42");
+        assertThat(s.job("a")).containsEntry("par", q + ":p:0");
+    }
+
+    @Test
+    void aParentInAnotherQueueIsToldThroughTheOutbox() {
+        join(flows.addFlow(NOW, List.of(job("a", "", ""))));
+        f.zadd(f.k.completed(), "a", NOW);
+        f.redisson.getList(f.k.waitList(), org.redisson.client.codec.StringCodec.INSTANCE).clear();
+
+        join(flows.addFlow(NOW, List.of(job("a", "reports:r1:3", ""))));
+
+        List<String> outbox = f.snap().list("flow:outbox");
+        assertThat(outbox).hasSize(1);
+        assertThat(outbox.get(0)).contains("\"p\":\"reports:r1\"").contains("\"i\":\"3\"").contains("\"c\":\"" + q + ":a\"")
+                .contains("\"s\":\"completed\"");
+    }
+
+    @Test
+    void childEndedForAMissingParentAnswersMinusOne() {
+        assertThat(end("a", "completed", "1")).isEqualTo(-1);
+    }
+
+    @Test
+    void getChildrenPagesInChildOrderWithOutcomesAndPendingPolicies() {
+        addParentWithTwoChildren("F", "I");
+        end("a", "completed", "\"x\"");
+
+        FlowScripts.ChildPage first = join(flows.getChildren("p", null, 1));
+        assertThat(first.total()).isEqualTo(2);
+        assertThat(first.entries()).hasSize(1);
+        assertThat(first.entries().get(0).child()).isEqualTo(q + ":a");
+        assertThat(first.entries().get(0).outcome()).isEqualTo("c3:n-a\"x\"");
+        assertThat(first.entries().get(0).policy()).isNull();
+
+        FlowScripts.ChildPage second = join(flows.getChildren("p", q + ":a", 10));
+        assertThat(second.entries()).extracting(FlowScripts.ChildEntry::child).containsExactly(q + ":b");
+        assertThat(second.entries().get(0).policy()).isEqualTo("I");
+        assertThat(join(flows.getChildren("p", q + ":b", 10)).entries()).isEmpty();
+    }
+
+    /** Child a of p, taken by a worker: out of wait, active with a live lock. */
+    private void takeChildA() {
+        f.redisson.getList(f.k.waitList(), org.redisson.client.codec.StringCodec.INSTANCE).remove("a");
+        f.active("a", "tok", ScriptFixture.LOCK_MS, NOW + ScriptFixture.LOCK_MS);
+    }
+
+    @Test
+    void moveToFinishedTellsTheParentOfAChildFlaggedAtTakeAndCopiesItsValueBeforeRetentionDeletesIt() {
+        join(flows.addFlow(NOW, List.of(job("p", "", "F" + q + ":a"), job("a", q + ":p:0", ""))));
+        takeChildA();
+
+        join(f.scripts.moveToFinished(NOW + 5, ScriptFixture.fetch(0),
+                ScriptFixture.complete("a", "tok", "\"html\"", io.bullpen.Retention.keepNone()).withParent(true)));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.jobIds()).doesNotContain("a");
+        assertThat(s.waiting()).containsExactly("p");
+        assertThat(s.list("job:p:res")).containsExactly("c3:n-a\"html\"");
+        f.assertInvariant();
+    }
+
+    @Test
+    void moveToFinishedOfAFailedChildFailsItsParentOnAFailParentEdge() {
+        join(flows.addFlow(NOW, List.of(job("p", "", "F" + q + ":a"), job("a", q + ":p:0", ""))));
+        takeChildA();
+
+        join(f.scripts.moveToFinished(NOW + 5, ScriptFixture.fetch(0),
+                ScriptFixture.fail("a", "tok", "boom", 1, 0, false).withParent(true)));
+
+        assertThat(f.snap().failed()).containsOnlyKeys("a", "p");
+        assertThat(f.snap().job("p")).containsEntry("failedReason", "child " + q + ":a failed: boom");
+    }
+
+    @Test
+    void moveToFinishedOfAJobNotFlaggedDoesNoFlowWork() {
+        join(flows.addFlow(NOW, List.of(job("p", "", "F" + q + ":a"), job("a", q + ":p:0", ""))));
+        takeChildA();
+
+        join(f.scripts.moveToFinished(NOW + 5, ScriptFixture.fetch(0),
+                ScriptFixture.complete("a", "tok", "1", io.bullpen.Retention.keepAll())));
+
+        assertThat(f.snap().zset("waiting-children")).as("the flag, read at take, decides").containsOnlyKeys("p");
+    }
+}
