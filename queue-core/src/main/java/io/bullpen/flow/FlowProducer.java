@@ -3,20 +3,17 @@ package io.bullpen.flow;
 import io.bullpen.JobOptions;
 import io.bullpen.internal.FlowRelay;
 import io.bullpen.internal.FlowRelay.Chunk;
-import io.bullpen.internal.FlowScripts.FlowRecord;
-import io.bullpen.internal.JsonCodec;
+import io.bullpen.internal.FlowPlan;
 import io.bullpen.internal.KeyScheme;
 import io.bullpen.internal.RedisCalls;
 import io.bullpen.internal.Validation;
 import io.bullpen.internal.WireFormat;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -92,8 +89,7 @@ public final class FlowProducer {
         Objects.requireNonNull(roots, "roots");
         List<JobNode> nodes = new ArrayList<>(roots.size());
         for (FlowJob root : roots) {
-            FlowPlan plan = FlowPlan.of(Objects.requireNonNull(root, "root"), "f" + UUID.randomUUID().toString()
-                    .replace("-", "").substring(0, 16), defaultJobOptions);
+            FlowPlan plan = FlowPlan.of(Objects.requireNonNull(root, "root"), FlowPlan.newFlowId(), defaultJobOptions);
             List<Chunk> chunks = plan.chunks();
             RedisCalls.call(root.queue(), "addFlow", () -> {
                 if (chunks.size() == 1) {
@@ -172,147 +168,6 @@ public final class FlowProducer {
         /** @return the producer */
         public FlowProducer build() {
             return new FlowProducer(this);
-        }
-    }
-
-    /**
-     * The most jobs one addFlow call adds: a larger flow is staged and added in calls of this
-     * size, so no call blocks Redis for long.
-     */
-    static final int MAX_JOBS_PER_CALL = 1000;
-
-    /** A flow checked and encoded before anything is written: ids, depths, chunks. */
-    static final class FlowPlan {
-        private final String flowId;
-        private final Map<FlowJob, Node> byJob = new IdentityHashMap<>();
-        private final Map<String, Node> byCustomId = new LinkedHashMap<>();
-        private final List<Node> order = new ArrayList<>();
-        private int generated;
-
-        private static final class Node {
-            final FlowJob job;
-            final String id;
-            final List<String> parents = new ArrayList<>();
-            final List<String> children = new ArrayList<>();
-            int depth;
-            int mark; // 0 new, 1 on the path, 2 done
-
-            Node(FlowJob job, String id) {
-                this.job = job;
-                this.id = id;
-            }
-
-            String ref() {
-                return job.queue() + ":" + id;
-            }
-        }
-
-        private final Map<String, JobOptions> defaults;
-
-        private FlowPlan(String flowId, Map<String, JobOptions> defaults) {
-            this.flowId = flowId;
-            this.defaults = defaults;
-        }
-
-        static FlowPlan of(FlowJob root, String flowId, Map<String, JobOptions> defaults) {
-            FlowPlan plan = new FlowPlan(flowId, defaults);
-            plan.visit(root, 0, new ArrayList<>());
-            return plan;
-        }
-
-        String flowId() {
-            return flowId;
-        }
-
-        private Node resolve(FlowJob job) {
-            Node n = byJob.get(job);
-            if (n != null) {
-                return n;
-            }
-            String custom = job.jobId();
-            if (custom != null) {
-                n = byCustomId.get(job.queue() + ":" + custom);
-                if (n == null) {
-                    n = new Node(job, custom);
-                    byCustomId.put(n.ref(), n);
-                }
-            } else {
-                n = new Node(job, flowId + "-" + (++generated));
-            }
-            byJob.put(job, n);
-            return n;
-        }
-
-        private Node visit(FlowJob job, int depth, List<String> path) {
-            Node n = resolve(job);
-            if (n.mark == 1) {
-                throw new IllegalArgumentException("flow has a cycle: job " + n.ref() + " (" + job.name()
-                        + ") is its own descendant via " + String.join(" -> ", path) + " -> " + n.ref());
-            }
-            boolean first = n.mark == 0 && !order.contains(n);
-            if (first) {
-                order.add(n);
-                check(job);
-            }
-            if (depth > n.depth || first) {
-                n.depth = Math.max(n.depth, depth);
-            }
-            n.mark = 1;
-            path.add(n.ref());
-            for (FlowJob.Edge e : job.children()) {
-                Node c = visit(e.child(), depth + 1, path);
-                String edge = e.policy().code() + c.ref();
-                if (n.children.stream().noneMatch(x -> x.substring(1).equals(c.ref()))) {
-                    // The child's par entry names its place among the parent's children.
-                    c.parents.add(n.ref() + ":" + n.children.size());
-                    n.children.add(edge);
-                }
-            }
-            path.remove(path.size() - 1);
-            n.mark = 2;
-            return n;
-        }
-
-        private static void check(FlowJob job) {
-            if (job.options().deduplication().isPresent()) {
-                throw new IllegalArgumentException("flow job " + job + " cannot use deduplication");
-            }
-        }
-
-        /** The jobs by queue, parents before children: one chunk per run of jobs of one queue (at most {@link #MAX_JOBS_PER_CALL}). */
-        List<Chunk> chunks() {
-            List<Node> sorted = new ArrayList<>(order);
-            sorted.sort((a, b) -> Integer.compare(a.depth, b.depth));
-            List<Chunk> chunks = new ArrayList<>();
-            String queue = null;
-            List<FlowRecord> current = null;
-            for (Node n : sorted) {
-                if (!n.job.queue().equals(queue) || current.size() == MAX_JOBS_PER_CALL) {
-                    queue = n.job.queue();
-                    current = new ArrayList<>();
-                    chunks.add(new Chunk(queue, current));
-                }
-                current.add(record(n));
-            }
-            return chunks;
-        }
-
-        private FlowRecord record(Node n) {
-            FlowJob j = n.job;
-            JobOptions queueDefaults = defaults.get(j.queue());
-            JobOptions o = queueDefaults == null ? j.options() : WireFormat.withDefaults(queueDefaults, j.options());
-            String data = JsonCodec.encodeData(j.name(), j.data(), JsonCodec.DEFAULT_MAX_PAYLOAD_BYTES);
-            return new FlowRecord(n.id, j.name(), data, JsonCodec.encodeOptions(o), o.delay().toMillis(), o.priority(),
-                    o.lifo(), o.group().orElse(null), String.join("\n", n.parents), String.join("\n", n.children));
-        }
-
-        JobNode node(FlowJob job) {
-            Node n = byJob.get(job);
-            List<JobNode> children = new ArrayList<>();
-            for (FlowJob.Edge e : job.children()) {
-                children.add(node(e.child()));
-            }
-            return new JobNode(job.queue(), n.id, children);
         }
     }
 }
