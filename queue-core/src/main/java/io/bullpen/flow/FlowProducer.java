@@ -3,6 +3,7 @@ package io.bullpen.flow;
 import io.bullpen.JobOptions;
 import io.bullpen.internal.FlowRelay;
 import io.bullpen.internal.FlowRelay.Chunk;
+import io.bullpen.internal.FlowAncestry;
 import io.bullpen.internal.FlowPlan;
 import io.bullpen.internal.KeyScheme;
 import io.bullpen.internal.RedisCalls;
@@ -21,8 +22,9 @@ import org.redisson.api.RedissonClient;
  * its children have ended (by each edge's {@link ChildFailure} policy).
  *
  * <p>An add is all or nothing: every job is checked and serialized before anything is written
- * (a cycle is refused, naming the job). A flow whose jobs are all in one queue is added by one
- * atomic script call (up to 1,000 jobs). A larger flow, or one over several queues (each queue is
+ * (a cycle is refused, naming the job: within the add, or across adds when an existing job, by
+ * its custom id, would be added below one of its own descendants). A flow whose jobs are all in
+ * one queue is added by one atomic script call (up to 1,000 jobs). A larger flow, or one over several queues (each queue is
  * its own Redis Cluster slot), is
  * staged under a flow id no worker sees, committed by one atomic step in the root's slot, and then
  * created queue by queue, parents before children; this producer carries its own add through
@@ -43,12 +45,14 @@ public final class FlowProducer {
     private final String prefix;
     private final Clock clock;
     private final FlowRelay relay;
+    private final FlowAncestry ancestry;
     private final Map<String, JobOptions> defaultJobOptions;
 
     private FlowProducer(Builder b) {
         this.prefix = b.prefix;
         this.clock = b.clock;
         this.relay = new FlowRelay(b.redisson, b.prefix, b.clock);
+        this.ancestry = new FlowAncestry(b.redisson, b.prefix);
         this.defaultJobOptions = Map.copyOf(b.defaultJobOptions);
     }
 
@@ -70,8 +74,9 @@ public final class FlowProducer {
      *
      * @param root the root job (with its children, recursively)
      * @return the root as added, with its children
-     * @throws IllegalArgumentException for a cycle (naming the job), data that cannot be serialized,
-     *     or options flows do not support (deduplication); nothing is written
+     * @throws IllegalArgumentException for a cycle (naming the job; also across adds: an existing
+     *     job, by its custom id, added below one of its own descendants), data that cannot be
+     *     serialized, or options flows do not support (deduplication); nothing is written
      */
     public JobNode add(FlowJob root) {
         Objects.requireNonNull(root, "root");
@@ -91,6 +96,11 @@ public final class FlowProducer {
         for (FlowJob root : roots) {
             FlowPlan plan = FlowPlan.of(Objects.requireNonNull(root, "root"), FlowPlan.newFlowId(), defaultJobOptions);
             List<Chunk> chunks = plan.chunks();
+            // An existing job added below one of its own descendants (custom ids across adds) is refused.
+            plan.customDescendants().forEach((parent, below) -> {
+                int colon = parent.indexOf(':');
+                ancestry.refuseCycles(parent.substring(0, colon), parent.substring(colon + 1), below);
+            });
             RedisCalls.call(root.queue(), "addFlow", () -> {
                 if (chunks.size() == 1) {
                     relay.add(chunks.get(0));

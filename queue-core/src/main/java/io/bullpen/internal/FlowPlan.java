@@ -111,6 +111,40 @@ public final class FlowPlan {
     }
 
     /**
+     * For each job of the plan with a custom id and children, the jobs with custom ids below it
+     * ("<queue>:<id>"): an existing one among its ancestors would make a cycle (see
+     * {@link FlowAncestry#refuseCycles}).
+     */
+    public Map<String, Set<String>> customDescendants() {
+        Map<Node, Set<String>> below = new IdentityHashMap<>();
+        Map<String, Set<String>> out = new LinkedHashMap<>();
+        for (Node n : byCustomId.values()) {
+            Set<String> d = descendants(n, below);
+            if (!d.isEmpty()) {
+                out.put(n.ref(), d);
+            }
+        }
+        return out;
+    }
+
+    private Set<String> descendants(Node n, Map<Node, Set<String>> memo) {
+        Set<String> known = memo.get(n);
+        if (known != null) {
+            return known;
+        }
+        Set<String> d = new java.util.LinkedHashSet<>();
+        for (FlowJob.Edge e : n.job.children()) {
+            Node c = byJob.get(e.child());
+            if (byCustomId.containsKey(c.ref())) {
+                d.add(c.ref());
+            }
+            d.addAll(descendants(c, memo));
+        }
+        memo.put(n, d);
+        return d;
+    }
+
+    /**
      * The children of {@link #ofChildren} encoded for moveToFinished's {@code children} field:
      * {@code <flowId>\n<edges>\n\n<chunks>} (see stageChildren.lua).
      */
