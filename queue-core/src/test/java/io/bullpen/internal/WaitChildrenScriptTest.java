@@ -36,12 +36,14 @@ class WaitChildrenScriptTest {
     private ScriptFixture f;
     private FlowRelay relay;
     private String q;
+    private String pages;
 
     @BeforeEach
     void setUp(BullpenTestContext ctx) {
         f = new ScriptFixture(ctx);
         relay = new FlowRelay(f.redisson, "bp", Clock.fixed(Instant.ofEpochMilli(NOW + 10), ZoneOffset.UTC));
         q = f.k.queue();
+        pages = ctx.newQueueName();
     }
 
     private void activeParent(String... fields) {
@@ -63,12 +65,12 @@ class WaitChildrenScriptTest {
         activeParent("ats", "2", "atm", "1");
 
         FinishResult r = join(f.scripts.moveToFinished(NOW, fetch(0), Finish.waitForChildren("p", "w:1",
-                children("f1", child(q, "c1"), child("pages", "c2")))));
+                children("f1", child(q, "c1"), child(pages, "c2")))));
 
         assertThat(r.state()).isEqualTo(JobState.WAITING_CHILDREN);
         QueueSnapshot s = f.snap();
         assertThat(s.waitingChildren()).containsOnlyKeys("p");
-        assertThat(s.list("job:p:kids")).containsExactly(q + ":c1", "pages:c2");
+        assertThat(s.list("job:p:kids")).containsExactly(q + ":c1", pages + ":c2");
         assertThat(s.list("job:p:res")).containsExactly("F", "F");
         assertThat(s.set("job:p:deps")).containsExactlyInAnyOrder("0", "1");
         assertThat(s.job("p")).containsEntry("ats", "1").containsEntry("atm", "1").doesNotContainKey("lock");
@@ -89,9 +91,9 @@ class WaitChildrenScriptTest {
         assertThat(after.job("c1")).containsEntry("par", q + ":p:0");
         assertThat(after.exists("flow:f1")).isFalse();
         assertThat(after.zset("flows:pending")).isEmpty();
-        QueueSnapshot pages = QueueSnapshot.read(f.redisson, "bp", "pages");
-        assertThat(pages.waiting()).containsExactly("c2");
-        assertThat(pages.job("c2")).containsEntry("par", q + ":p:1");
+        QueueSnapshot other = QueueSnapshot.read(f.redisson, "bp", pages);
+        assertThat(other.waiting()).containsExactly("c2");
+        assertThat(other.job("c2")).containsEntry("par", q + ":p:1");
         f.assertInvariant();
     }
 
@@ -116,6 +118,20 @@ class WaitChildrenScriptTest {
 
         assertThat(applied).isEqualTo(1);
         assertThat(f.snap().waiting()).as("the last child's end moves the parent on").contains("p");
+    }
+
+    @Test
+    void theReconcilerCreatesStagedChildrenRatherThanCountingThemAsRemoved() {
+        activeParent("ats", "1");
+        join(f.scripts.moveToFinished(NOW, fetch(0), Finish.waitForChildren("p", "w:1",
+                children("f8", child(pages, "c1")))));
+
+        List<String> repaired = new FlowReconciler(f.redisson, "bp", Clock.systemUTC()).reconcile(q, 0, 10);
+
+        assertThat(repaired).isEmpty();
+        assertThat(f.snap().waitingChildren()).containsOnlyKeys("p");
+        assertThat(QueueSnapshot.read(f.redisson, "bp", pages).waiting()).containsExactly("c1");
+        assertThat(f.snap().zset("flows:pending")).isEmpty();
     }
 
     @Test
