@@ -268,4 +268,49 @@ class FlowScriptsTest {
 
         assertThat(f.snap().zset("waiting-children")).as("the flag, read at take, decides").containsOnlyKeys("p");
     }
+    @Test
+    void aChildThatStallsOutTellsItsParentAtOnce() {
+        join(flows.addFlow(NOW, List.of(job("p", "", "F" + q + ":a"), job("a", q + ":p:0", ""))));
+        f.redisson.getList(f.k.waitList(), org.redisson.client.codec.StringCodec.INSTANCE).remove("a");
+        f.active("a", "tok", 0, NOW - 1);
+
+        ScriptTypes.StalledResult r = join(f.scripts.moveStalledJobsToWait(NOW, 0, 100));
+
+        assertThat(r.failed()).containsExactly("a");
+        QueueSnapshot s = f.snap();
+        assertThat(s.failed()).containsOnlyKeys("a", "p");
+        assertThat(s.job("p").get("failedReason")).startsWith("child " + q + ":a failed: job stalled more than");
+        f.assertInvariant();
+    }
+
+    @Test
+    void aChildCancelledWhileActiveTellsItsParentWhenItsWorkerPutsItBackLimited() {
+        join(flows.addFlow(NOW, List.of(job("p", "", "F" + q + ":a"), job("a", q + ":p:0", ""))));
+        takeChildA();
+        join(new CancelScripts(f.redisson, f.k).cancelJob(NOW + 1, "a", "stop"));
+
+        join(f.scripts.moveToFinished(NOW + 5, ScriptFixture.fetch(0),
+                ScriptTypes.Finish.limited("a", "tok", 1_000, false)));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.failed()).containsOnlyKeys("a", "p");
+        assertThat(s.job("p")).containsEntry("failedReason", "child " + q + ":a failed: cancelled: stop");
+        f.assertInvariant();
+    }
+
+    @Test
+    void aChildCancelledWhileActiveTellsItsParentWhenItsRetryTurnsIntoAFailure() {
+        join(flows.addFlow(NOW, List.of(job("p", "", "I" + q + ":a"), job("a", q + ":p:0", ""))));
+        takeChildA();
+        join(new CancelScripts(f.redisson, f.k).cancelJob(NOW + 1, "a", "stop"));
+
+        join(f.scripts.moveToFinished(NOW + 5, ScriptFixture.fetch(0),
+                ScriptFixture.fail("a", "tok", "boom", 3, 0, false).withParent(true)));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.failed()).containsOnlyKeys("a");
+        assertThat(s.waiting()).as("an IGNORE edge: the parent runs").containsExactly("p");
+        assertThat(s.list("job:p:res")).containsExactly("f3:n-acancelled: stop");
+        f.assertInvariant();
+    }
 }
