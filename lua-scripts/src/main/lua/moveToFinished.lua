@@ -3,10 +3,10 @@
   the worker (a busy worker sends those that piled up during its previous call: per-call costs are
   paid once per batch). Each record is lock-checked (acceptFinish) and applied by its kind's
   include, in order; a rejected one does not stop the others. The script only refuses a record, or
-  turns a retry, failure, limited put-back or step of a job cancelled while active (field cancel)
-  into failed for good ("cancelled: <reason>"). Then settleFinishBatch, and optionally the next
-  jobs taken in the same call (see moveToActive). Job keys, scheduler hashes and group sets are
-  built from jobKeyPrefix (same slot; cost rules: docs/adr/0008-lua-cost-rules.md).
+  turns a retry, failure, limited put-back, step or wait for children of a job cancelled while active (field cancel)
+  into failed for good ("cancelled: <reason>"); so is a wait for children. Then settleFinishBatch, and optionally the next
+  jobs taken in the same call (see moveToActive). Job keys, scheduler hashes, group sets, waiting-children
+  and a parent's staged children (flow:<flowId>, flows:pending) are built from jobKeyPrefix (same slot; cost rules: docs/adr/0008-lua-cost-rules.md).
 
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait
@@ -43,19 +43,22 @@
          keepCount -1 = all, keepAgeMs -1 = no age limit (a retry's: failed's, if cancelled);
          parent "1" = the job has a parent in a flow (its par field, read at take): an end tells the
          parents (notifyParent: in this slot at once, else through flow:outbox); "" = no flow work.
+         children: the children the processor added (JobContext.addChildren), recorded with the
+         outcome (stageChildren: its format; "" = none); a completion or step is not held by them.
   Records:
     completed: jobId lockToken attemptsMade returnValue keepCount keepAgeMs group dedupId stagedData startedOn awaitTtl
-      parent
+      parent children
     failed: jobId lockToken attemptsMade reason stacktrace stackLimit keepCount keepAgeMs group dedupId
       stagedData startedOn awaitTtl parent
     retry: jobId lockToken attemptsMade reason stacktrace stackLimit delayMs dueAt lifo group stagedData
       startedOn keepCount keepAgeMs dedupId awaitTtl parent
-    step: jobId lockToken dueAt stagedData group startedOn
+    step: jobId lockToken dueAt stagedData group startedOn children
+    waitChildren: jobId lockToken children stagedData group startedOn
     limited: jobId lockToken delayMs scope group startedOn
     started: jobId lockToken
   Returns:
     one flat array: outcomeCount, then per record but "started", in order, where the job went
-    (completed | failed | delayed | waiting | prioritized) or, for a rejected record (nothing
+    (completed | failed | delayed | waiting | prioritized | waiting-children) or, for a rejected record (nothing
     changed), -1 job not found, -2 lock missing (expired, recovered, or the same job twice in one
     call), -3 lock held by another token; a record whose token is the job's finishedLock (its first
     call landed, the reply was lost) answers the job's state now. Then moveToActive's fetch reply
@@ -63,7 +66,8 @@
   Events:
     completed (returnValue; consecutive ones share an entry, see landFinished), failed (failedReason,
     attemptsMade; cancelled = 1), retrying (attemptsMade, delay, failedReason), waiting (limited,
-    prev = active), delayed (step: delay, prev = active), dataUpdated (staged data), for a job with
+    prev = active), delayed (step: delay, prev = active), waitingChildren (prev = active; or waiting
+    when no child is pending), dataUpdated (staged data), for a job with
     a parent in the same slot notifyParent's (the parent: failed, waiting or delayed), plus
     moveToActive's when fetching; a call that freed global slots wakes an idle worker (signalCapacity).
 ]]
@@ -72,6 +76,7 @@
 --- @include "finishRetry"
 --- @include "finishStep"
 --- @include "finishLimited"
+--- @include "finishWaitChildren"
 --- @include "finishStarted"
 --- @include "settleFinishBatch"
 --- @include "fetchJobs"
@@ -81,6 +86,7 @@ local q = {
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, leases = KEY.leases,
   failed = KEY.failed, marker = KEY.marker, meta = KEY.meta, events = KEY.events, fence = KEY.fence,
   completed = KEY.completed, id = KEY.id, jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now), nowText = ARG.now,
+  waitingChildren = string.sub(ARG.jobKeyPrefix, 1, #ARG.jobKeyPrefix - 4) .. "waiting-children",
   metrics = { completed = KEY.metricsCompleted, failed = KEY.metricsFailed }, schedulers = KEY.schedulers,
   finishing = true
 }
@@ -109,6 +115,9 @@ while i <= #ARGV do
   elseif kind == "limited" then
     finishLimited(q, b, i)
     i = i + STRIDE.limited
+  elseif kind == "waitChildren" then
+    finishWaitChildren(q, b, i)
+    i = i + STRIDE.waitChildren
   else
     return redis.error_reply("moveToFinished: unknown record kind '" .. tostring(kind) .. "' at ARGV " .. i)
   end

@@ -22,7 +22,7 @@ local function acceptFinish(q, b, jobKey, jobId, lockToken)
   if check ~= -1 and not b.releasedHere[jobId] and redis.call("HGET", jobKey, "finishedLock") == lockToken then
     check = "waiting"
     for _, s in ipairs({{q.completed, "completed"}, {q.failed, "failed"}, {q.delayed, "delayed"},
-        {q.prioritized, "prioritized"}}) do
+        {q.prioritized, "prioritized"}, {q.waitingChildren, "waiting-children"}}) do
       if redis.call("ZSCORE", s[1], jobId) then
         check = s[2]
         break

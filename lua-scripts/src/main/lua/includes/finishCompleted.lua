@@ -8,7 +8,8 @@
   in a flow (field parent) tells its parents (notifyParent; before landing, while its hash is
   there), and the steps that react to its end run: its deduplication id is released (a kept add's
   "added" event follows its completed event). A completion stands whatever the cancel flag says
-  (not read).
+  (not read). The children the processor added (field children) are recorded first (stageChildren):
+  they do not hold the job.
 ]]
 --- @include "acceptFinish"
 --- @include "landFinished"
@@ -17,6 +18,7 @@
 --- @include "keepResult"
 --- @include "endDeduplication"
 --- @include "notifyParent"
+--- @include "stageChildren"
 
 local function finishCompleted(q, b, i)
   local jobId, lockToken = ARGV[i + FIELD.completed.jobId], ARGV[i + FIELD.completed.lockToken]
@@ -43,6 +45,10 @@ local function finishCompleted(q, b, i)
   else
     redis.call("HSET", jobKey, "atm", attemptsMade, "finishedOn", q.nowText, "returnValue", value,
       "finishedLock", lockToken)
+  end
+  local children = ARGV[i + FIELD.completed.children]
+  if children ~= "" then
+    stageChildren(q, jobId, jobKey, children)
   end
   if awaitTtl then
     keepResult(q, jobId, awaitTtl, "completed", value)

@@ -20,14 +20,4 @@ public enum ChildFailure {
      * parent started are recorded but do not move it.
      */
     CONTINUE;
-
-    /** @return the one-letter code stored on the edge in Redis */
-    String code() {
-        return switch (this) {
-            case FAIL_PARENT -> "F";
-            case IGNORE -> "I";
-            case REMOVE -> "R";
-            case CONTINUE -> "C";
-        };
-    }
 }

@@ -3,20 +3,18 @@ package io.bullpen.flow;
 import io.bullpen.JobOptions;
 import io.bullpen.internal.FlowRelay;
 import io.bullpen.internal.FlowRelay.Chunk;
-import io.bullpen.internal.FlowScripts.FlowRecord;
-import io.bullpen.internal.JsonCodec;
+import io.bullpen.internal.FlowAncestry;
+import io.bullpen.internal.FlowPlan;
 import io.bullpen.internal.KeyScheme;
 import io.bullpen.internal.RedisCalls;
 import io.bullpen.internal.Validation;
 import io.bullpen.internal.WireFormat;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -24,8 +22,9 @@ import org.redisson.api.RedissonClient;
  * its children have ended (by each edge's {@link ChildFailure} policy).
  *
  * <p>An add is all or nothing: every job is checked and serialized before anything is written
- * (a cycle is refused, naming the job). A flow whose jobs are all in one queue is added by one
- * atomic script call (up to 1,000 jobs). A larger flow, or one over several queues (each queue is
+ * (a cycle is refused, naming the job: within the add, or across adds when an existing job, by
+ * its custom id, would be added below one of its own descendants). A flow whose jobs are all in
+ * one queue is added by one atomic script call (up to 1,000 jobs). A larger flow, or one over several queues (each queue is
  * its own Redis Cluster slot), is
  * staged under a flow id no worker sees, committed by one atomic step in the root's slot, and then
  * created queue by queue, parents before children; this producer carries its own add through
@@ -46,12 +45,14 @@ public final class FlowProducer {
     private final String prefix;
     private final Clock clock;
     private final FlowRelay relay;
+    private final FlowAncestry ancestry;
     private final Map<String, JobOptions> defaultJobOptions;
 
     private FlowProducer(Builder b) {
         this.prefix = b.prefix;
         this.clock = b.clock;
         this.relay = new FlowRelay(b.redisson, b.prefix, b.clock);
+        this.ancestry = new FlowAncestry(b.redisson, b.prefix);
         this.defaultJobOptions = Map.copyOf(b.defaultJobOptions);
     }
 
@@ -73,8 +74,9 @@ public final class FlowProducer {
      *
      * @param root the root job (with its children, recursively)
      * @return the root as added, with its children
-     * @throws IllegalArgumentException for a cycle (naming the job), data that cannot be serialized,
-     *     or options flows do not support (deduplication); nothing is written
+     * @throws IllegalArgumentException for a cycle (naming the job; also across adds: an existing
+     *     job, by its custom id, added below one of its own descendants), data that cannot be
+     *     serialized, or options flows do not support (deduplication); nothing is written
      */
     public JobNode add(FlowJob root) {
         Objects.requireNonNull(root, "root");
@@ -92,9 +94,13 @@ public final class FlowProducer {
         Objects.requireNonNull(roots, "roots");
         List<JobNode> nodes = new ArrayList<>(roots.size());
         for (FlowJob root : roots) {
-            FlowPlan plan = FlowPlan.of(Objects.requireNonNull(root, "root"), "f" + UUID.randomUUID().toString()
-                    .replace("-", "").substring(0, 16), defaultJobOptions);
+            FlowPlan plan = FlowPlan.of(Objects.requireNonNull(root, "root"), FlowPlan.newFlowId(), defaultJobOptions);
             List<Chunk> chunks = plan.chunks();
+            // An existing job added below one of its own descendants (custom ids across adds) is refused.
+            plan.customDescendants().forEach((parent, below) -> {
+                int colon = parent.indexOf(':');
+                ancestry.refuseCycles(parent.substring(0, colon), parent.substring(colon + 1), below);
+            });
             RedisCalls.call(root.queue(), "addFlow", () -> {
                 if (chunks.size() == 1) {
                     relay.add(chunks.get(0));
@@ -172,147 +178,6 @@ public final class FlowProducer {
         /** @return the producer */
         public FlowProducer build() {
             return new FlowProducer(this);
-        }
-    }
-
-    /**
-     * The most jobs one addFlow call adds: a larger flow is staged and added in calls of this
-     * size, so no call blocks Redis for long.
-     */
-    static final int MAX_JOBS_PER_CALL = 1000;
-
-    /** A flow checked and encoded before anything is written: ids, depths, chunks. */
-    static final class FlowPlan {
-        private final String flowId;
-        private final Map<FlowJob, Node> byJob = new IdentityHashMap<>();
-        private final Map<String, Node> byCustomId = new LinkedHashMap<>();
-        private final List<Node> order = new ArrayList<>();
-        private int generated;
-
-        private static final class Node {
-            final FlowJob job;
-            final String id;
-            final List<String> parents = new ArrayList<>();
-            final List<String> children = new ArrayList<>();
-            int depth;
-            int mark; // 0 new, 1 on the path, 2 done
-
-            Node(FlowJob job, String id) {
-                this.job = job;
-                this.id = id;
-            }
-
-            String ref() {
-                return job.queue() + ":" + id;
-            }
-        }
-
-        private final Map<String, JobOptions> defaults;
-
-        private FlowPlan(String flowId, Map<String, JobOptions> defaults) {
-            this.flowId = flowId;
-            this.defaults = defaults;
-        }
-
-        static FlowPlan of(FlowJob root, String flowId, Map<String, JobOptions> defaults) {
-            FlowPlan plan = new FlowPlan(flowId, defaults);
-            plan.visit(root, 0, new ArrayList<>());
-            return plan;
-        }
-
-        String flowId() {
-            return flowId;
-        }
-
-        private Node resolve(FlowJob job) {
-            Node n = byJob.get(job);
-            if (n != null) {
-                return n;
-            }
-            String custom = job.jobId();
-            if (custom != null) {
-                n = byCustomId.get(job.queue() + ":" + custom);
-                if (n == null) {
-                    n = new Node(job, custom);
-                    byCustomId.put(n.ref(), n);
-                }
-            } else {
-                n = new Node(job, flowId + "-" + (++generated));
-            }
-            byJob.put(job, n);
-            return n;
-        }
-
-        private Node visit(FlowJob job, int depth, List<String> path) {
-            Node n = resolve(job);
-            if (n.mark == 1) {
-                throw new IllegalArgumentException("flow has a cycle: job " + n.ref() + " (" + job.name()
-                        + ") is its own descendant via " + String.join(" -> ", path) + " -> " + n.ref());
-            }
-            boolean first = n.mark == 0 && !order.contains(n);
-            if (first) {
-                order.add(n);
-                check(job);
-            }
-            if (depth > n.depth || first) {
-                n.depth = Math.max(n.depth, depth);
-            }
-            n.mark = 1;
-            path.add(n.ref());
-            for (FlowJob.Edge e : job.children()) {
-                Node c = visit(e.child(), depth + 1, path);
-                String edge = e.policy().code() + c.ref();
-                if (n.children.stream().noneMatch(x -> x.substring(1).equals(c.ref()))) {
-                    // The child's par entry names its place among the parent's children.
-                    c.parents.add(n.ref() + ":" + n.children.size());
-                    n.children.add(edge);
-                }
-            }
-            path.remove(path.size() - 1);
-            n.mark = 2;
-            return n;
-        }
-
-        private static void check(FlowJob job) {
-            if (job.options().deduplication().isPresent()) {
-                throw new IllegalArgumentException("flow job " + job + " cannot use deduplication");
-            }
-        }
-
-        /** The jobs by queue, parents before children: one chunk per run of jobs of one queue (at most {@link #MAX_JOBS_PER_CALL}). */
-        List<Chunk> chunks() {
-            List<Node> sorted = new ArrayList<>(order);
-            sorted.sort((a, b) -> Integer.compare(a.depth, b.depth));
-            List<Chunk> chunks = new ArrayList<>();
-            String queue = null;
-            List<FlowRecord> current = null;
-            for (Node n : sorted) {
-                if (!n.job.queue().equals(queue) || current.size() == MAX_JOBS_PER_CALL) {
-                    queue = n.job.queue();
-                    current = new ArrayList<>();
-                    chunks.add(new Chunk(queue, current));
-                }
-                current.add(record(n));
-            }
-            return chunks;
-        }
-
-        private FlowRecord record(Node n) {
-            FlowJob j = n.job;
-            JobOptions queueDefaults = defaults.get(j.queue());
-            JobOptions o = queueDefaults == null ? j.options() : WireFormat.withDefaults(queueDefaults, j.options());
-            String data = JsonCodec.encodeData(j.name(), j.data(), JsonCodec.DEFAULT_MAX_PAYLOAD_BYTES);
-            return new FlowRecord(n.id, j.name(), data, JsonCodec.encodeOptions(o), o.delay().toMillis(), o.priority(),
-                    o.lifo(), o.group().orElse(null), String.join("\n", n.parents), String.join("\n", n.children));
-        }
-
-        JobNode node(FlowJob job) {
-            Node n = byJob.get(job);
-            List<JobNode> children = new ArrayList<>();
-            for (FlowJob.Edge e : job.children()) {
-                children.add(node(e.child()));
-            }
-            return new JobNode(job.queue(), n.id, children);
         }
     }
 }

@@ -38,7 +38,7 @@ final class FinishRecords {
                     .set("keepAgeMs", Long.toString(c.retention().maxAgeMillis()))
                     .set("group", groupArg(c.group())).set("dedupId", orEmpty(c.dedupId()))
                     .set("stagedData", orEmpty(c.stagedData())).set("awaitTtl", ttl(c.awaitMs()))
-                    .set("parent", flag(c.parent()));
+                    .set("parent", flag(c.parent())).set("children", orEmpty(c.children()));
         }
         if (finish instanceof Finish.Failed f) {
             return layouts.record(SCRIPT, "failed")
@@ -71,7 +71,13 @@ final class FinishRecords {
             return layouts.record(SCRIPT, "step")
                     .set("jobId", s.jobId()).set("lockToken", s.lockToken())
                     .set("dueAt", Long.toString(s.dueMs())).set("stagedData", orEmpty(s.stagedData()))
-                    .set("group", groupArg(s.group()));
+                    .set("group", groupArg(s.group())).set("children", orEmpty(s.children()));
+        }
+        if (finish instanceof Finish.WaitChildren w) {
+            return layouts.record(SCRIPT, "waitChildren")
+                    .set("jobId", w.jobId()).set("lockToken", w.lockToken())
+                    .set("children", orEmpty(w.children())).set("stagedData", orEmpty(w.stagedData()))
+                    .set("group", groupArg(w.group()));
         }
         Finish.Limited l = (Finish.Limited) finish;
         return layouts.record(SCRIPT, "limited")

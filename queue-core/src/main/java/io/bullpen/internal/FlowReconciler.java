@@ -14,7 +14,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Finds parents of one queue that still wait for children that have in fact ended (their end was
  * lost: a crash between a finish and its relay, a failover that lost acknowledged writes) or no
- * longer exist (removed by hand or lost: they count as failed with reason {@code removed}), and
+ * longer exist (removed by hand or lost: they count as failed with reason {@code removed}; the
+ * flows committed in the queue and not yet created, such as children a processor added, are
+ * created first), and
  * applies those ends with childEnded, which moves the parent on. Idempotent and leader-free: any
  * number of workers may run it at once. Each repair is logged at WARN naming the queue and job.
  * Not API.
@@ -53,6 +55,7 @@ public final class FlowReconciler {
         Collection<String> parents = redisson.<String>getScoredSortedSet(RedisCalls.plain(k.waitingChildren()))
                 .valueRange(Double.NEGATIVE_INFINITY, true, clock.millis() - graceMs, true, 0, limit);
         List<String> repaired = new ArrayList<>();
+        boolean carriedOn = false;
         for (String parentId : parents) {
             List<String> pending = new ArrayList<>();
             var scan = redisson.<String>getSet(RedisCalls.plain(k.pendingChildren(parentId))).iterator(CHILDREN_PER_PARENT);
@@ -70,6 +73,14 @@ public final class FlowReconciler {
                 String childId = child.substring(colon + 1);
                 KeyScheme ck = new KeyScheme(prefix, childQueue);
                 JobState state = Futures.join(scripts(childQueue).getState(childId));
+                if (state == JobState.UNKNOWN && !carriedOn) {
+                    // Not created yet, perhaps: children a processor added are staged in its own
+                    // queue's flows:pending until the relay creates them. Create those first.
+                    carriedOn = true;
+                    if (relay.carryOnFlows(queue, 0, 100) > 0) {
+                        state = Futures.join(scripts(childQueue).getState(childId));
+                    }
+                }
                 String value;
                 String endedAs;
                 if (state == JobState.COMPLETED) {

@@ -135,12 +135,13 @@ public final class ScriptTypes {
     /**
      * The outcome of an active job for moveToFinished, decided here: the script applies it, and may
      * only refuse it (the lock is lost) or, for a job cancelled while active, turn a {@link Retry},
-     * {@link Failed}, {@link Limited} or {@link Step} into failed for good ("cancelled"). Each kind
+     * {@link Failed}, {@link Limited}, {@link Step} or {@link WaitChildren} into failed for good ("cancelled"). Each kind
      * carries exactly the fields of its record (moveToFinished's {@code Records:}; see
      * {@link FinishRecords}). Every kind carries the job's group as the worker took it: "" for none,
      * or null to have the script read it (knowing it saves the script a command per grouped job).
      */
-    public sealed interface Finish permits Finish.Completed, Finish.Failed, Finish.Retry, Finish.Step, Finish.Limited {
+    public sealed interface Finish permits Finish.Completed, Finish.Failed, Finish.Retry, Finish.Step, Finish.Limited,
+            Finish.WaitChildren {
         /** The longest retry delay recorded (a backoff may compute more). */
         long MAX_BACKOFF_MS = java.time.Duration.ofDays(3650).toMillis();
 
@@ -184,6 +185,26 @@ public final class ScriptTypes {
          */
         default Finish withParent(boolean parent) {
             return this;
+        }
+
+        /**
+         * @param children the children the processor added, encoded for the script (see
+         *     {@code FlowPlan#encodeChildren}), or null for none
+         * @return this outcome, recording those children with it (they do not hold the job); a
+         *     kind that cannot carry them (a failure, a retry, a limited put-back) drops them
+         */
+        default Finish withChildren(String children) {
+            return this;
+        }
+
+        /** @return the children this outcome records, encoded for the script; null for none */
+        default String children() {
+            return null;
+        }
+
+        /** @return true for a {@link WaitChildren} outcome */
+        default boolean waitChildren() {
+            return this instanceof WaitChildren;
         }
 
         /** @return true for a {@link Limited} outcome */
@@ -273,6 +294,20 @@ public final class ScriptTypes {
         }
 
         /**
+         * The processor asked to wait for its children: the attempt ends without using one, the
+         * children it added are recorded, and the job waits in waiting-children until none is
+         * pending (ready again at once when none is).
+         *
+         * @param id the job
+         * @param token the lock token of the attempt
+         * @param children the children the processor added, encoded for the script, or null for none
+         * @return the outcome to record
+         */
+        static Finish waitForChildren(String id, String token, String children) {
+            return new WaitChildren(id, token, children, null, null);
+        }
+
+        /**
          * The deduplication id the end of the job releases, from the options the worker read with
          * the job at take (its stored opts): no read on the finish path. None in ttl mode without
          * keepLastIfActive: that key expires on its own, the end has nothing to do.
@@ -300,7 +335,7 @@ public final class ScriptTypes {
          *     false costs the finish nothing (the same for {@link Failed} and a cancelled {@link Retry})
          */
         record Completed(String jobId, String lockToken, int attemptsMade, String returnValue, Retention retention,
-                         String group, String dedupId, String stagedData, long awaitMs, boolean parent)
+                         String group, String dedupId, String stagedData, long awaitMs, boolean parent, String children)
                 implements Finish {
             /** A completion of a job without a parent. */
             public Completed(String jobId, String lockToken, int attemptsMade, String returnValue, Retention retention,
@@ -308,28 +343,41 @@ public final class ScriptTypes {
                 this(jobId, lockToken, attemptsMade, returnValue, retention, group, dedupId, stagedData, awaitMs, false);
             }
 
+            /** A completion that adds no children. */
+            public Completed(String jobId, String lockToken, int attemptsMade, String returnValue, Retention retention,
+                             String group, String dedupId, String stagedData, long awaitMs, boolean parent) {
+                this(jobId, lockToken, attemptsMade, returnValue, retention, group, dedupId, stagedData, awaitMs, parent,
+                        null);
+            }
+
             @Override
             public Completed withParent(boolean hasParent) {
                 return new Completed(jobId, lockToken, attemptsMade, returnValue, retention, group, dedupId, stagedData,
-                        awaitMs, hasParent);
+                        awaitMs, hasParent, children);
             }
 
             @Override
             public Completed withGroup(String takenGroup) {
                 return new Completed(jobId, lockToken, attemptsMade, returnValue, retention,
-                        takenGroup == null ? "" : takenGroup, dedupId, stagedData, awaitMs, parent);
+                        takenGroup == null ? "" : takenGroup, dedupId, stagedData, awaitMs, parent, children);
             }
 
             @Override
             public Completed awaited(String awaitedField) {
                 return awaitedField == null ? this : new Completed(jobId, lockToken, attemptsMade, returnValue,
-                        retention, group, dedupId, stagedData, awaitTtlOf(awaitedField), parent);
+                        retention, group, dedupId, stagedData, awaitTtlOf(awaitedField), parent, children);
             }
 
             @Override
             public Completed withStagedData(String data) {
                 return data == null ? this : new Completed(jobId, lockToken, attemptsMade, returnValue, retention, group,
-                        dedupId, data, awaitMs, parent);
+                        dedupId, data, awaitMs, parent, children);
+            }
+
+            @Override
+            public Completed withChildren(String added) {
+                return added == null ? this : new Completed(jobId, lockToken, attemptsMade, returnValue, retention,
+                        group, dedupId, stagedData, awaitMs, parent, added);
             }
         }
 
@@ -420,11 +468,48 @@ public final class ScriptTypes {
             }
         }
 
-        /** A step: the job waits in delayed until {@code dueMs} (epoch ms), its data staged or null. */
-        record Step(String jobId, String lockToken, long dueMs, String stagedData, String group) implements Finish {
+        /**
+         * A step: the job waits in delayed until {@code dueMs} (epoch ms), its data staged or null,
+         * the children the processor added recorded ({@code children}, null for none).
+         */
+        record Step(String jobId, String lockToken, long dueMs, String stagedData, String group, String children)
+                implements Finish {
+            /** A step that adds no children. */
+            public Step(String jobId, String lockToken, long dueMs, String stagedData, String group) {
+                this(jobId, lockToken, dueMs, stagedData, group, null);
+            }
+
             @Override
             public Step withGroup(String takenGroup) {
-                return new Step(jobId, lockToken, dueMs, stagedData, takenGroup == null ? "" : takenGroup);
+                return new Step(jobId, lockToken, dueMs, stagedData, takenGroup == null ? "" : takenGroup, children);
+            }
+
+            @Override
+            public Step withChildren(String added) {
+                return added == null ? this : new Step(jobId, lockToken, dueMs, stagedData, group, added);
+            }
+        }
+
+        /**
+         * A wait for children: the children the processor added ({@code children}, encoded for the
+         * script, null for none) are recorded with its staged data (null for none), and the job
+         * waits in waiting-children until none is pending, without using an attempt.
+         */
+        record WaitChildren(String jobId, String lockToken, String children, String stagedData, String group)
+                implements Finish {
+            @Override
+            public WaitChildren withGroup(String takenGroup) {
+                return new WaitChildren(jobId, lockToken, children, stagedData, takenGroup == null ? "" : takenGroup);
+            }
+
+            @Override
+            public WaitChildren withChildren(String added) {
+                return added == null ? this : new WaitChildren(jobId, lockToken, added, stagedData, group);
+            }
+
+            @Override
+            public WaitChildren withStagedData(String data) {
+                return data == null ? this : new WaitChildren(jobId, lockToken, children, data, group);
             }
         }
 

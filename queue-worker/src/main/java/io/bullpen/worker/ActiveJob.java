@@ -1,6 +1,9 @@
 package io.bullpen.worker;
 
 import io.bullpen.Job;
+import io.bullpen.flow.FlowJob;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -30,6 +33,10 @@ final class ActiveJob<T> {
     private volatile String stagedData;
     /** When a step job asked to be due again (epoch ms); -1 = it did not ask for a delay. */
     private volatile long stepDueMs = -1;
+    /** Children the processor added ({@code JobContext.addChildren}), recorded with the outcome. */
+    private final List<FlowJob.Edge> stagedChildren = new ArrayList<>();
+    /** The processor asked to wait for its children ({@code JobContext.waitForChildren}). */
+    private volatile boolean waitForChildren;
     /** Take-ahead: when a buffered job's processor started (epoch ms); 0 = not taken ahead. */
     volatile long startedOn;
     /** Take-ahead: this attempt's slot passed to a buffered job while its result is recorded. */
@@ -169,8 +176,36 @@ final class ActiveJob<T> {
         return stagedData;
     }
 
+    /** A delay: the last of delay and {@link #waitForChildren()} wins. */
     void stepDue(long dueMs) {
         stepDueMs = Math.max(0, dueMs);
+        waitForChildren = false;
+    }
+
+    /** A wait for children: the last of it and {@link #stepDue} wins. */
+    void waitForChildren() {
+        waitForChildren = true;
+        stepDueMs = -1;
+    }
+
+    boolean waitsForChildren() {
+        return waitForChildren;
+    }
+
+    /** @return the children staged so far with {@code more} appended (not staged: the caller checks it first) */
+    synchronized List<FlowJob.Edge> childrenWith(List<FlowJob.Edge> more) {
+        List<FlowJob.Edge> all = new ArrayList<>(stagedChildren);
+        all.addAll(more);
+        return all;
+    }
+
+    synchronized void stageChildren(List<FlowJob.Edge> more) {
+        stagedChildren.addAll(more);
+    }
+
+    /** @return the children staged, in order */
+    synchronized List<FlowJob.Edge> stagedChildren() {
+        return List.copyOf(stagedChildren);
     }
 
     long stepDueMs() {

@@ -56,6 +56,25 @@ final class FlowRunner {
         }
     }
 
+    /**
+     * A job of this queue added children at runtime (staged under {@code flowId} with its finish):
+     * create them now. A failure is left to the heartbeat's carry-on.
+     */
+    void materializeSoon(String flowId) {
+        try {
+            thread.execute(() -> {
+                try {
+                    store.materializeFlow(flowId);
+                } catch (RuntimeException e) {
+                    log.warn("creating the children staged in queue {} (flow {}) failed; workers carry them on: {}",
+                            queue, flowId, e.toString());
+                }
+            });
+        } catch (RejectedExecutionException closing) {
+            // Closing: the heartbeat of a worker of this queue carries the flow on.
+        }
+    }
+
     /** The heartbeat found flow work ({@link Pulse#flowWork()} bits). */
     void work(int flowWork) {
         if (workQueued.compareAndSet(false, true)) {

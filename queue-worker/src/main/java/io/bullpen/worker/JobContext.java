@@ -1,7 +1,9 @@
 package io.bullpen.worker;
 
 import io.bullpen.Job;
+import io.bullpen.flow.ChildFailure;
 import io.bullpen.flow.ChildResult;
+import io.bullpen.flow.FlowJob;
 import java.util.List;
 import java.util.Optional;
 import java.time.Duration;
@@ -107,5 +109,52 @@ public interface JobContext<T> {
     /** @return how many children this job has (pending and ended); 0 for a job without children */
     default int childrenCount() {
         return 0;
+    }
+
+    /**
+     * Stages children of this job (each with its own children, as in a flow; in any queues), each
+     * edge with the policy {@link ChildFailure#FAIL_PARENT}: see {@link #addChildren(ChildFailure, FlowJob...)}.
+     *
+     * @param children the children
+     * @throws IllegalArgumentException for a cycle (naming the jobs), data that cannot be serialized,
+     *     or options flows do not support; nothing is staged
+     */
+    default void addChildren(FlowJob... children) {
+        addChildren(ChildFailure.FAIL_PARENT, children);
+    }
+
+    /**
+     * Stages children of this job: they are added when this attempt ends, in the same script that
+     * ends it (a crash before adds none; after it, every child is recorded with this job and will
+     * be created), if the processor returns; a throw drops them. Without {@link #waitForChildren()}
+     * they do not hold the job (it completes, or waits for its delay, as it would); with it the
+     * job runs again once they are done. Each child's end is copied to this job (see
+     * {@link #children()}). A child with a custom id that exists already is not added again: this
+     * job depends on it (and its outcome applies at once if it has ended).
+     *
+     * @param policy what this job does when one of these children fails for good
+     * @param children the children
+     * @throws IllegalArgumentException when a child is this job or one of its ancestors (a cycle:
+     *     the message names the jobs and the path), for a cycle among the children, data that
+     *     cannot be serialized, or options flows do not support; nothing is staged
+     * @throws UnsupportedOperationException from a context that cannot add children
+     */
+    default void addChildren(ChildFailure policy, FlowJob... children) {
+        throw new UnsupportedOperationException("this JobContext cannot add children");
+    }
+
+    /**
+     * Ends this attempt, when the processor returns, with the job in {@code waiting-children}, the
+     * children staged by {@link #addChildren} recorded in the same script: the attempt is not
+     * counted ({@code attemptsMade} unchanged), the return value is ignored, and the processor
+     * runs again (a new attempt, with the children's outcomes in {@link #children()}) once none
+     * of its children is pending; at once when none is. If the processor throws instead, the
+     * failure wins and the staged children are dropped. A cancelled job fails as cancelled. The
+     * last of this and {@link #delay} wins.
+     *
+     * @throws UnsupportedOperationException from a context that cannot wait for children
+     */
+    default void waitForChildren() {
+        throw new UnsupportedOperationException("this JobContext cannot wait for children");
     }
 }

@@ -9,6 +9,8 @@ import io.bullpen.JobTimeoutException;
 import io.bullpen.LockLostException;
 import io.bullpen.RateLimitedException;
 import io.bullpen.UnrecoverableJobException;
+import io.bullpen.flow.FlowJob;
+import io.bullpen.internal.FlowPlan;
 import io.bullpen.internal.JobFields;
 import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.ScriptTypes.Finish;
@@ -37,7 +39,9 @@ import org.slf4j.MDC;
  * 3. decides the outcome ({@link Finish#completed}; {@link Finish#failed}: failed for good or a retry
  *    at its backoff; {@link Finish#limited}
  *    for a {@link RateLimitedException}, {@link Finish#step} for a processor that asked for a delay
- *    through {@link JobContext#delay}; a step job's staged data rides on whichever it is), logs a
+ *    through {@link JobContext#delay}, {@link Finish#waitForChildren} for one that asked to wait for
+ *    its children through {@link JobContext#waitForChildren}; a step job's staged data, and the
+ *    children it added unless it threw, ride on whichever it is), logs a
  *    failed attempt once ({@link JobFailures}: not a limited one, a step or a cancel) and
  *    submits it to the
  *    {@link Finisher}, which batches it, retries Redis errors, and takes the slot's next job in
@@ -290,10 +294,24 @@ final class JobRunner<T, R> {
             return finishAndNext(attempt, Finish.limited(job.id(), attempt.lockToken, limited.delay().toMillis(),
                     limited.isGroup()), error, null);
         }
+        String children = null;
+        if (error == null) {
+            try {
+                children = encodeChildren(attempt);
+            } catch (IllegalArgumentException e) {
+                // Checked by addChildren: not expected. The attempt fails rather than drop them unseen.
+                error = e;
+            }
+        }
+        if (error == null && attempt.waitsForChildren()) {
+            // A wait: the job waits in waiting-children with its staged data and children, no attempt used.
+            return finishAndNext(attempt, Finish.waitForChildren(job.id(), attempt.lockToken, children)
+                    .withStagedData(attempt.stagedData()), null, null);
+        }
         if (error == null && attempt.stepDueMs() >= 0) {
             // A step: the job waits in delayed with its staged data, no attempt used.
             return finishAndNext(attempt, Finish.step(job.id(), attempt.lockToken, attempt.stepDueMs(),
-                    attempt.stagedData()), null, null);
+                    attempt.stagedData()).withChildren(children), null, null);
         }
         boolean unrecoverable = error instanceof UnrecoverableJobException;
         String resultJson = null;
@@ -313,7 +331,14 @@ final class JobRunner<T, R> {
                 ? Finish.completed(job.id(), attempt.lockToken, job.attemptsMade(), resultJson, job.options(),
                         settings.stackTraceLimit())
                 : failed(job.id(), attempt.lockToken, job.attemptsMade(), error, unrecoverable, job.options());
-        return finishAndNext(attempt, finish.withStagedData(attempt.stagedData()), error, result);
+        return finishAndNext(attempt, finish.withStagedData(attempt.stagedData()).withChildren(children), error, result);
+    }
+
+    /** @return the children the processor staged, encoded for the finish record; null for none */
+    private static String encodeChildren(ActiveJob<?> attempt) {
+        List<FlowJob.Edge> staged = attempt.stagedChildren();
+        return staged.isEmpty() ? null
+                : FlowPlan.ofChildren(staged, FlowPlan.newFlowId(), Map.of()).encodeChildren();
     }
 
     /**
@@ -409,6 +434,10 @@ final class JobRunner<T, R> {
                     // Its end may be bound for a parent in another slot (the finish wrote it to the outbox).
                     flows.relaySoon();
                 }
+                if (finish.children() != null && settled.failure() == null && settled.state() != JobState.FAILED) {
+                    // The children were staged with the finish: create them now (workers carry on otherwise).
+                    flows.materializeSoon(finish.children().substring(0, finish.children().indexOf('\n')));
+                }
                 report(finish, attempt, error, result, settled);
             } finally {
                 try {
@@ -431,8 +460,8 @@ final class JobRunner<T, R> {
     private void report(Finish finish, ActiveJob<T> attempt, Throwable error, R result, Finisher.Settled settled) {
         Throwable failure = settled.failure();
         if (failure == null) {
-            // A limited attempt or a step is neither completed nor failed: listeners see nothing of it.
-            if (attempt != null && !finish.limited() && !finish.step()) {
+            // A limited attempt, a step or a wait for children is neither completed nor failed: listeners see nothing of it.
+            if (attempt != null && !finish.limited() && !finish.step() && !finish.waitChildren()) {
                 if (error == null) {
                     listener.completed(attempt.job, result);
                 } else {

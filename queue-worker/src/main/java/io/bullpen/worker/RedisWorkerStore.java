@@ -3,6 +3,7 @@ package io.bullpen.worker;
 import io.bullpen.CancelResult;
 import io.bullpen.flow.ChildResult;
 import io.bullpen.internal.CancelScripts;
+import io.bullpen.internal.FlowAncestry;
 import io.bullpen.internal.FlowReads;
 import io.bullpen.internal.FlowReconciler;
 import io.bullpen.internal.FlowRelay;
@@ -26,6 +27,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.redisson.api.RScoredSortedSet;
@@ -47,6 +49,7 @@ final class RedisWorkerStore implements WorkerStore {
     private final FlowRelay flowRelay;
     private final FlowReconciler flowReconciler;
     private final FlowReads flowReads;
+    private final FlowAncestry flowAncestry;
 
     RedisWorkerStore(RedissonClient redisson, KeyScheme keys, Clock clock) {
         this.redisson = redisson;
@@ -58,6 +61,7 @@ final class RedisWorkerStore implements WorkerStore {
         this.flowRelay = new FlowRelay(redisson, keys.prefix(), clock);
         this.flowReconciler = new FlowReconciler(redisson, keys.prefix(), clock);
         this.flowReads = new FlowReads(redisson, keys.prefix());
+        this.flowAncestry = new FlowAncestry(redisson, keys.prefix());
     }
 
     @Override
@@ -109,6 +113,16 @@ final class RedisWorkerStore implements WorkerStore {
     @Override
     public void carryOnFlows(long olderThanMs, int limit) {
         flowRelay.carryOnFlows(keys.queue(), olderThanMs, limit);
+    }
+
+    @Override
+    public void materializeFlow(String flowId) {
+        flowRelay.materialize(keys.queue(), flowId);
+    }
+
+    @Override
+    public void refuseCycles(String parentId, Set<String> childRefs) {
+        flowAncestry.refuseCycles(keys.queue(), parentId, childRefs);
     }
 
     @Override

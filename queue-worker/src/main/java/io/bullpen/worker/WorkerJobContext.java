@@ -1,8 +1,13 @@
 package io.bullpen.worker;
 
 import io.bullpen.Job;
+import io.bullpen.flow.ChildFailure;
 import io.bullpen.flow.ChildResult;
+import io.bullpen.flow.FlowJob;
+import io.bullpen.internal.FlowPlan;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import io.bullpen.internal.Futures;
 import io.bullpen.internal.JsonCodec;
 import java.util.Optional;
@@ -76,6 +81,28 @@ final class WorkerJobContext<T, R> implements JobContext<T> {
     public void delay(Duration delay) {
         Validation.nonNegative("delay", delay);
         attempt.stepDue(Math.addExact(settings.clock().millis(), Validation.toMillis("delay", delay)));
+    }
+
+    @Override
+    public void addChildren(ChildFailure policy, FlowJob... children) {
+        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(children, "children");
+        List<FlowJob.Edge> more = new ArrayList<>(children.length);
+        for (FlowJob child : children) {
+            more.add(new FlowJob.Edge(Objects.requireNonNull(child, "child"), policy));
+        }
+        // Checked now, so a bad child fails here and not when the attempt ends: the new children
+        // encode (their data serializes), and with those staged before they make no cycle, among
+        // themselves or with the jobs above this one.
+        FlowPlan.ofChildren(more, "check", Map.of()).chunks();
+        FlowPlan all = FlowPlan.ofChildren(attempt.childrenWith(more), "check", Map.of());
+        store.refuseCycles(attempt.id(), all.customRefs());
+        attempt.stageChildren(more);
+    }
+
+    @Override
+    public void waitForChildren() {
+        attempt.waitForChildren();
     }
 
     @Override

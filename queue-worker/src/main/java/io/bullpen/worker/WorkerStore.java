@@ -15,6 +15,7 @@ import io.bullpen.flow.ChildResult;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -81,6 +82,21 @@ interface WorkerStore {
 
     /** Creates the rest of up to {@code limit} flows rooted in the queue, committed {@code olderThanMs} ago and not fully created. */
     void carryOnFlows(long olderThanMs, int limit);
+
+    /**
+     * Creates the children a job of this queue added at runtime, staged with its finish under
+     * {@code flowId} in this queue's slot (idempotent; workers carry on one left over).
+     */
+    void materializeFlow(String flowId);
+
+    /**
+     * Refuses, before anything is written, children that would make a cycle below a job of this
+     * queue: one of {@code childRefs} ("<queue>:<id>" of the new jobs with custom ids) is the job
+     * itself or one of its ancestors.
+     *
+     * @throws IllegalArgumentException naming the jobs and the path
+     */
+    void refuseCycles(String parentId, Set<String> childRefs);
 
     /** Reconciles up to {@code limit} of the queue's parents waiting for their children longer than {@code graceMs}. */
     void reconcileFlows(long graceMs, int limit);

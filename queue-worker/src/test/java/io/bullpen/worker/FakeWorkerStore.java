@@ -27,6 +27,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -271,12 +272,24 @@ final class FakeWorkerStore implements WorkerStore {
         if (f instanceof Finish.Step) {
             return JobState.DELAYED;
         }
+        if (f instanceof Finish.WaitChildren) {
+            return JobState.WAITING_CHILDREN;
+        }
         return JobState.WAITING;
     }
 
     @Override
     public int relayOutbox(int limit) {
         return 0;
+    }
+
+    @Override
+    public void materializeFlow(String flowId) {
+        calls.add(new Call("materializeFlow", flowId));
+    }
+
+    @Override
+    public void refuseCycles(String parentId, Set<String> childRefs) {
     }
 
     @Override

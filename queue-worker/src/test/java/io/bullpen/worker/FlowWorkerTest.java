@@ -230,6 +230,19 @@ class FlowWorkerTest {
     }
 
     @Test
+    void anExistingJobAddedBelowItsOwnDescendantInALaterAddIsRefusedNamingTheJobs() {
+        flows.add(FlowJob.builder(reports, "a", new Page(0)).jobId("job-a")
+                .child(FlowJob.builder(pages, "b", new Page(1)).jobId("job-b").build()).build());
+
+        assertThatThrownBy(() -> flows.add(FlowJob.builder(pages, "b", new Page(1)).jobId("job-b")
+                .child(FlowJob.builder(reports, "a", new Page(0)).jobId("job-a").build()).build()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cycle")
+                .hasMessageContaining(reports + ":job-a").hasMessageContaining(pages + ":job-b");
+        assertThat(queue(reports).getJob("job-a").orElseThrow().parents()).as("nothing written").isEmpty();
+        assertThat(queue(pages).getChildren("job-b", null, 10)).isEmpty();
+    }
+
+    @Test
     void aChildsValueIsKeptForTheParentWhenRetentionRemovesTheChild() {
         startPageWorker(pages);
         startReportWorker(reports);

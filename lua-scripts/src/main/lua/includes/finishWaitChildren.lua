@@ -1,0 +1,52 @@
+--[[
+  finishWaitChildren: moveToFinished's "waitChildren" record (the processor asked to wait for its
+  children: JobContext.waitForChildren; fields in its header's Records:). After the lock check and
+  failIfCancelled (a cancelled job fails as cancelled, its staged children dropped), the children
+  it added are recorded (stageChildren; children "" = none), its staged data written
+  (writeStagedData; "" = none), and the attempt ends without using one
+  (ats - 1 undoes the take's bump, atm unchanged). With a child pending (job:<id>:deps) the job
+  goes to waiting-children (score now): the last child's end moves it on (notifyParent). With none
+  pending it is ready again at once (pushReady: priority and group respected). Its group slot is
+  released after it is in waiting-children (as a step's after delayed), before it is ready again
+  (as a retry's). Outcome: waiting-children, or waiting / prioritized (failed when
+  cancelled). Emits waitingChildren (prev = active), or waiting (prev = active).
+]]
+--- @include "failIfCancelled"
+--- @include "acceptFinish"
+--- @include "releaseGroupSlot"
+--- @include "stageChildren"
+--- @include "writeStagedData"
+--- @include "pushReady"
+--- @include "signalWorkers"
+--- @include "emitEvent"
+
+local function finishWaitChildren(q, b, i)
+  local jobId, lockToken = ARGV[i + FIELD.waitChildren.jobId], ARGV[i + FIELD.waitChildren.lockToken]
+  local jobKey = q.jobPrefix .. jobId
+  local group = ARGV[i + FIELD.waitChildren.group]
+  if not acceptFinish(q, b, jobKey, jobId, lockToken)
+      or failIfCancelled(q, b, jobKey, jobId, lockToken, ARGV[i + FIELD.waitChildren.startedOn], group) then
+    return
+  end
+  local children = ARGV[i + FIELD.waitChildren.children]
+  if children ~= "" then
+    stageChildren(q, jobId, jobKey, children)
+  end
+  writeStagedData(q, b, jobKey, jobId, ARGV[i + FIELD.waitChildren.stagedData])
+  redis.call("HINCRBY", jobKey, "ats", -1)
+  local state = "waiting-children"
+  if redis.call("SCARD", jobKey .. ":deps") > 0 then
+    redis.call("ZADD", q.waitingChildren, q.nowText, jobId)
+    emitEvent(q, "waitingChildren", jobId, "prev", "active")
+    releaseGroupSlot(q, jobId, takenGroup(group))
+  else
+    releaseGroupSlot(q, jobId, takenGroup(group))
+    local ready = redis.call("HMGET", jobKey, "priority", "grp")
+    state = pushReady(q, jobId, tonumber(ready[1]) or 0, false, ready[2])
+    if not ready[2] then
+      signalWorkers(q, 0)
+    end
+    emitEvent(q, "waiting", jobId, "prev", "active")
+  end
+  b.outcomes[#b.outcomes + 1] = state
+end
