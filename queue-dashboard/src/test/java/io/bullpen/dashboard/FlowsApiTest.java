@@ -1,0 +1,197 @@
+package io.bullpen.dashboard;
+
+import static io.bullpen.dashboard.ApiReadTest.assertError;
+import static io.bullpen.dashboard.Dashboards.compact;
+import static io.bullpen.dashboard.Dashboards.fields;
+import static io.bullpen.dashboard.Dashboards.start;
+import static io.bullpen.dashboard.Http.get;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.bullpen.JobOptions;
+import io.bullpen.JobState;
+import io.bullpen.Queue;
+import io.bullpen.dashboard.Http.Reply;
+import io.bullpen.flow.ChildFailure;
+import io.bullpen.flow.FlowJob;
+import io.bullpen.flow.FlowProducer;
+import io.bullpen.testing.BullpenTest;
+import io.bullpen.testing.BullpenTestContext;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Flows in the JSON API: the waiting-children count and list, a job's parents, a parent's
+ * children page by page with their states, and what a waiting parent still waits for. The flow:
+ * a parent in one queue, children in two other queues (other hash tags, so each child's end
+ * reaches the parent through the relay); one child completed, one failed on an IGNORE edge, one
+ * still waiting.
+ */
+@BullpenTest
+class FlowsApiTest {
+    static final String MARKUP = "<script>window.__xss=1</script>";
+
+    /** The queues and ids of the flow. */
+    record Flow(String reports, String pages, String images) {
+    }
+
+    /** Adds the flow and moves its children as workers would; the parent is left waiting for img-1. */
+    static Flow addFlow(BullpenTestContext ctx) {
+        Flow f = new Flow(ctx.queueName(), ctx.newQueueName(), ctx.newQueueName());
+        FlowProducer flows = FlowProducer.builder(ctx.redisson()).build();
+        flows.add(FlowJob.builder(f.reports(), "assemble", Map.of("report", 7))
+                .options(JobOptions.builder().jobId("report-7").build())
+                .child(FlowJob.builder(f.pages(), "render", Map.of("page", 1))
+                        .options(JobOptions.builder().jobId("page-1").build()).build())
+                .child(FlowJob.builder(f.pages(), MARKUP, Map.of("page", 2))
+                        .options(JobOptions.builder().jobId("page-2").build()).build(), ChildFailure.IGNORE)
+                .child(FlowJob.builder(f.images(), "thumbnail", Map.of("image", 1))
+                        .options(JobOptions.builder().jobId("img-1").build()).build())
+                .build());
+        new TestJobs(ctx.redisson(), f.reports());         // the queues' workers register them
+        new TestJobs(ctx.redisson(), f.images());
+        TestJobs pages = new TestJobs(ctx.redisson(), f.pages());
+        TestJobs.Taken first = pages.take();
+        assertThat(first.id()).isEqualTo("page-1");
+        assertThat(first.parent()).isTrue();
+        pages.complete(first, "\"<b>page 1</b>\"");
+        pages.fail(pages.take(), MARKUP + " out of ink", null);
+        pages.relayChildEnds();
+        return f;
+    }
+
+    @Test
+    void countsListTheWaitingChildrenStateAndItsTabListsTheWaitingParents(BullpenTestContext ctx) {
+        Flow f = addFlow(ctx);
+        Queue<JsonNode> reports = Queue.builder(ctx.redisson(), f.reports(), JsonNode.class).build();
+        assertThat(reports.getState("report-7")).isEqualTo(JobState.WAITING_CHILDREN);
+
+        try (Dashboard d = start(Dashboard.builder(ctx.redisson()))) {
+            JsonNode queue = get(d, "/api/queues/" + f.reports()).json();
+            assertThat(queue.get("counts").toString()).isEqualTo(compact("""
+                    {"waiting": 0, "active": 0, "delayed": 0, "prioritized": 0, "waiting-children": 1,
+                     "completed": 0, "failed": 0}"""));
+            JsonNode listed = null;
+            for (JsonNode q : get(d, "/api/queues").json().get("queues")) {
+                if (q.get("name").asText().equals(f.pages())) {
+                    listed = q;
+                }
+            }
+            assertThat(listed).isNotNull();
+            assertThat(fields(listed.get("counts"))).containsExactly("waiting", "active", "delayed", "prioritized",
+                    "waiting-children", "completed", "failed");
+            assertThat(listed.get("counts").get("completed").asLong()).isEqualTo(1);
+            assertThat(listed.get("counts").get("failed").asLong()).isEqualTo(1);
+
+            JsonNode page = get(d, "/api/queues/" + f.reports() + "/jobs?state=waiting-children").json();
+            assertThat(page.get("state").asText()).isEqualTo("waiting-children");
+            assertThat(page.get("total").asLong()).isEqualTo(1);
+            assertThat(page.get("jobs")).hasSize(1);
+            assertThat(page.get("jobs").get(0).get("id").asText()).isEqualTo("report-7");
+            assertThat(page.get("jobs").get(0).get("state").asText()).isEqualTo("waiting-children");
+        }
+    }
+
+    @Test
+    void aJobNamesItsParentsAndWhetherTheDashboardShowsTheirQueue(BullpenTestContext ctx) {
+        Flow f = addFlow(ctx);
+        try (Dashboard all = start(Dashboard.builder(ctx.redisson()));
+             Dashboard childrenOnly = start(Dashboard.builder(ctx.redisson()).queues(f.pages(), f.images()))) {
+            JsonNode child = get(all, "/api/queues/" + f.pages() + "/jobs/page-2").json();
+            assertThat(fields(child)).endsWith("schedulerId", "parents");
+            assertThat(child.get("parents").toString()).isEqualTo(compact("""
+                    [{"queue": "%s", "id": "report-7", "shown": true}]""".formatted(f.reports())));
+            assertThat(get(all, "/api/queues/" + f.reports() + "/jobs/report-7").json().get("parents").toString())
+                    .isEqualTo("[]");
+            assertThat(get(childrenOnly, "/api/queues/" + f.images() + "/jobs/img-1").json().get("parents").toString())
+                    .isEqualTo(compact("""
+                            [{"queue": "%s", "id": "report-7", "shown": false}]""".formatted(f.reports())));
+        }
+    }
+
+    @Test
+    void aParentsChildrenComePageByPageWithTheirStatesOutcomesAndLinks(BullpenTestContext ctx) {
+        Flow f = addFlow(ctx);
+        String children = "/api/queues/" + f.reports() + "/jobs/report-7/children";
+        try (Dashboard d = start(Dashboard.builder(ctx.redisson()))) {
+            Reply first = get(d, children + "?limit=2");
+            assertThat(first.status()).as(first.body()).isEqualTo(200);
+            assertThat(first.body()).as("markup in a value is escaped in the JSON text").doesNotContain("<", ">");
+            assertThat(first.json().toString()).isEqualTo(compact("""
+                    {"after": null, "next": "%2$s:page-2", "total": 3, "pending": false, "children": [
+                      {"queue": "%2$s", "id": "page-1", "name": "render", "state": "completed", "pending": false,
+                       "returnValue": "\\"<b>page 1</b>\\"", "failedReason": null, "shown": true},
+                      {"queue": "%2$s", "id": "page-2", "name": "%3$s", "state": "failed", "pending": false,
+                       "returnValue": null, "failedReason": "%3$s out of ink", "shown": true}
+                    ]}""".formatted(f.reports(), f.pages(), MARKUP)));
+
+            JsonNode second = get(d, children + "?limit=2&after=" + f.pages() + ":page-2").json();
+            assertThat(second.toString()).isEqualTo(compact("""
+                    {"after": "%1$s:page-2", "next": null, "total": 3, "pending": false, "children": [
+                      {"queue": "%2$s", "id": "img-1", "name": "thumbnail", "state": "waiting", "pending": true,
+                       "returnValue": null, "failedReason": null, "shown": true}
+                    ]}""".formatted(f.pages(), f.images())));
+
+            JsonNode all = get(d, children).json();
+            assertThat(ids(all)).containsExactly("page-1", "page-2", "img-1");
+            assertThat(all.get("next").isNull()).isTrue();
+        }
+    }
+
+    @Test
+    void aWaitingParentShowsWhatItStillWaitsFor(BullpenTestContext ctx) {
+        Flow f = addFlow(ctx);
+        String children = "/api/queues/" + f.reports() + "/jobs/report-7/children";
+        try (Dashboard d = start(Dashboard.builder(ctx.redisson()))) {
+            JsonNode pending = get(d, children + "?pending=true").json();
+            assertThat(pending.get("pending").asBoolean()).isTrue();
+            assertThat(pending.get("total").asInt()).isEqualTo(3);
+            assertThat(ids(pending)).containsExactly("img-1");
+            assertThat(pending.get("next").isNull()).isTrue();
+
+            new TestJobs(ctx.redisson(), f.images()).completeNext("1");
+            assertThat(ids(get(d, children + "?pending=true").json())).isEmpty();
+        }
+    }
+
+    @Test
+    void aChildInAQueueTheDashboardDoesNotShowIsListedWithoutALink(BullpenTestContext ctx) {
+        Flow f = addFlow(ctx);
+        try (Dashboard d = start(Dashboard.builder(ctx.redisson()).queues(f.reports(), f.pages()))) {
+            JsonNode page = get(d, "/api/queues/" + f.reports() + "/jobs/report-7/children").json();
+            List<Boolean> shown = new ArrayList<>();
+            page.get("children").forEach(c -> shown.add(c.get("shown").asBoolean()));
+            assertThat(shown).containsExactly(true, true, false);
+        }
+    }
+
+    @Test
+    void childrenOfAJobWithoutChildrenUnknownJobsAndBadParameters(BullpenTestContext ctx) {
+        Flow f = addFlow(ctx);
+        String base = "/api/queues/" + f.reports() + "/jobs/";
+        try (Dashboard d = start(Dashboard.builder(ctx.redisson()))) {
+            assertThat(get(d, "/api/queues/" + f.pages() + "/jobs/page-1/children").body()).isEqualTo(
+                    "{\"after\":null,\"next\":null,\"total\":0,\"pending\":false,\"children\":[]}");
+            assertError(get(d, base + "no-such-job/children"), 404, "job \"no-such-job\" not found in queue");
+            assertError(get(d, "/api/queues/no-such-queue/jobs/report-7/children"), 404, "queue \"no-such-queue\" not found");
+            assertError(get(d, base + "report-7/children?limit=0"), 400, "limit must be >= 1 but was 0");
+            assertError(get(d, base + "report-7/children?limit=101"), 400, "a page holds at most 100 children but limit was 101");
+            assertError(get(d, base + "report-7/children?after=page-1"), 400,
+                    "after must be a child as <queue>:<id> but was \"page-1\"");
+            assertError(get(d, base + "report-7/children?after=a:b:c"), 400, "after must be a child as <queue>:<id>");
+            assertError(get(d, base + "report-7/children?after=a%7Bx%7D:b"), 400, "after must be a child as <queue>:<id>");
+            assertError(get(d, base + "report-7/children?pending=yes"), 400, "pending must be true or false but was \"yes\"");
+            JsonNode afterUnknown = get(d, base + "report-7/children?after=" + f.pages() + ":page-9").json();
+            assertThat(afterUnknown.get("children")).isEmpty();
+            assertThat(afterUnknown.get("next").isNull()).isTrue();
+        }
+    }
+
+    private static List<String> ids(JsonNode page) {
+        List<String> ids = new ArrayList<>();
+        page.get("children").forEach(c -> ids.add(c.get("id").asText()));
+        return ids;
+    }
+}
