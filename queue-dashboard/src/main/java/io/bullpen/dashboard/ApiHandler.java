@@ -28,9 +28,9 @@ final class ApiHandler {
     static final int GROUP_PAGE = 50;
     /** Children on a page when the request does not say. */
     static final int CHILD_PAGE = 50;
-    /** How many children one read looks at while looking for pending ones. */
+    /** How many children one read looks at for a page filtered by {@code ended}. */
     static final int CHILD_BATCH = 100;
-    /** The most children one request looks at while looking for pending ones. */
+    /** The most children one request filtered by {@code ended} looks at. */
     static final int CHILDREN_SCANNED = 1000;
 
     private final QueueRegistry registry;
@@ -110,11 +110,12 @@ final class ApiHandler {
     }
 
     /**
-     * {@code GET /api/queues/{q}/jobs/{id}/children?after=..&limit=..&pending=..}: a parent's
+     * {@code GET /api/queues/{q}/jobs/{id}/children?after=..&limit=..&ended=..}: a parent's
      * children in the order they were added, after the cursor ({@code <queue>:<id>} of the last
-     * child of the page before). With {@code pending=true} only the children that have not ended
-     * (what a waiting parent still waits for), looking at no more than {@value #CHILDREN_SCANNED}
-     * children per request: such a page may be short, even empty, and still have a next one.
+     * child of the page before). With {@code ended=false} only the children that have not ended
+     * (what a parent waiting for its children still waits for), with {@code ended=true} only those
+     * that have; a filtered request looks at no more than {@value #CHILDREN_SCANNED} children, so
+     * its page may be short, even empty, and still have a next one.
      */
     void children(Request request) throws IOException {
         String queueName = request.param("q");
@@ -125,7 +126,7 @@ final class ApiHandler {
         if (limit > Params.MAX_PAGE) {
             throw HttpError.badRequest("a page holds at most " + Params.MAX_PAGE + " children but limit was " + limit);
         }
-        boolean pendingOnly = Params.flag(request, "pending");
+        Optional<Boolean> ended = Params.flag(request, "ended");
         if (queue.getState(id) == JobState.UNKNOWN) {
             throw HttpError.notFound("job " + Params.quote(id) + " not found in queue " + Params.quote(queueName));
         }
@@ -136,19 +137,19 @@ final class ApiHandler {
         String next = null;
         int scanned = 0;
         while (page.size() <= limit) {
-            int batch = pendingOnly ? CHILD_BATCH : (int) limit + 1 - page.size();
+            int batch = ended.isPresent() ? CHILD_BATCH : (int) limit + 1 - page.size();
             List<ChildResult> read = queue.getChildren(id, cursor, batch);
             if (read.isEmpty()) {
                 break;
             }
             for (ChildResult c : read) {
-                if ((!pendingOnly || JsonViews.isPending(c)) && page.size() <= limit) {
+                if ((ended.isEmpty() || ended.get() == JsonViews.hasEnded(c)) && page.size() <= limit) {
                     page.add(c);
                 }
             }
             cursor = read.get(read.size() - 1).ref().toString();
             scanned += read.size();
-            if (pendingOnly && scanned >= CHILDREN_SCANNED && page.size() <= limit) {
+            if (ended.isPresent() && scanned >= CHILDREN_SCANNED && page.size() <= limit) {
                 next = cursor;              // looked at enough for one request: the next one goes on from here
                 break;
             }
@@ -159,7 +160,7 @@ final class ApiHandler {
         }
         int total = registry.flowReads().childrenCount(queueName, id);
         Responses.json(request.exchange(), 200,
-                JsonViews.childPage(after, next, total, pendingOnly, page, registry.shown()));
+                JsonViews.childPage(after, next, total, ended.orElse(null), page, registry.shown()));
     }
 
     /** {@code GET /api/limits}: every queue's limits, sorted by name (for the overview). */

@@ -222,20 +222,21 @@ final class JsonViews {
     }
 
     /**
-     * A page of a parent's children: {@code {"after", "next", "total", "pending", "children":
-     * [Child...]}}; {@code next} is the cursor of the following page, null on the last one.
-     * Child = {@code {"queue", "id", "name", "state", "pending", "returnValue", "failedReason",
-     * "shown"}}: {@code pending} while the child has not ended (completed or failed), its return
+     * A page of a parent's children: {@code {"after", "next", "total", "ended", "children":
+     * [Child...]}}; {@code next} is the cursor of the following page, null on the last one;
+     * {@code ended} the filter asked for (null: none). Child = {@code {"queue", "id", "name",
+     * "state", "ended", "returnValue", "failedReason", "shown"}}: {@code ended} once the child
+     * completed or failed (until then a parent waiting for its children waits for it), its return
      * value (JSON text) and failed reason once it did, {@code shown} whether this dashboard shows
      * the child's queue.
      */
-    static ObjectNode childPage(String after, String next, int total, boolean pendingOnly, List<ChildResult> children,
+    static ObjectNode childPage(String after, String next, int total, Boolean ended, List<ChildResult> children,
                                 Predicate<String> shown) {
-        ObjectNode node = object().put("after", after).put("next", next).put("total", total).put("pending", pendingOnly);
+        ObjectNode node = object().put("after", after).put("next", next).put("total", total).put("ended", ended);
         ArrayNode list = node.putArray("children");
         for (ChildResult c : children) {
             list.addObject().put("queue", c.queue()).put("id", c.id()).put("name", c.name())
-                    .put("state", c.state().label()).put("pending", isPending(c))
+                    .put("state", c.state().label()).put("ended", hasEnded(c))
                     .put("returnValue", c.returnValueJson().orElse(null))
                     .put("failedReason", c.failedReason().orElse(null))
                     .put("shown", shown.test(c.queue()));
@@ -243,9 +244,9 @@ final class JsonViews {
         return node;
     }
 
-    /** Whether a child has not ended yet: a parent waiting for its children still waits for it. */
-    static boolean isPending(ChildResult child) {
-        return child.state() != JobState.COMPLETED && child.state() != JobState.FAILED;
+    /** Whether a child has ended (completed or failed): a parent waiting for its children waits for the others. */
+    static boolean hasEnded(ChildResult child) {
+        return child.state() == JobState.COMPLETED || child.state() == JobState.FAILED;
     }
 
     private static void putCount(ObjectNode node, String field, OptionalLong value) {

@@ -104,13 +104,14 @@ final class Params {
         });
     }
 
-    /** A yes/no query parameter: absent or "false" is false, "true" is true, anything else a 400. */
-    static boolean flag(Request request, String name) {
-        String raw = request.query(name).orElse("false");
-        if (raw.equals("true") || raw.equals("false")) {
-            return raw.equals("true");
-        }
-        throw HttpError.badRequest(name + " must be true or false but was " + quote(raw));
+    /** A yes/no query parameter: "true" or "false", empty when absent; anything else is a 400. */
+    static Optional<Boolean> flag(Request request, String name) {
+        return request.query(name).map(raw -> {
+            if (raw.equals("true") || raw.equals("false")) {
+                return raw.equals("true");
+            }
+            throw HttpError.badRequest(name + " must be true or false but was " + quote(raw));
+        });
     }
 
     private static String groupName(String name) {

@@ -120,17 +120,17 @@ class FlowsApiTest {
             assertThat(first.status()).as(first.body()).isEqualTo(200);
             assertThat(first.body()).as("markup in a value is escaped in the JSON text").doesNotContain("<", ">");
             assertThat(first.json().toString()).isEqualTo(compact("""
-                    {"after": null, "next": "%2$s:page-2", "total": 3, "pending": false, "children": [
-                      {"queue": "%2$s", "id": "page-1", "name": "render", "state": "completed", "pending": false,
+                    {"after": null, "next": "%2$s:page-2", "total": 3, "ended": null, "children": [
+                      {"queue": "%2$s", "id": "page-1", "name": "render", "state": "completed", "ended": true,
                        "returnValue": "\\"<b>page 1</b>\\"", "failedReason": null, "shown": true},
-                      {"queue": "%2$s", "id": "page-2", "name": "%3$s", "state": "failed", "pending": false,
+                      {"queue": "%2$s", "id": "page-2", "name": "%3$s", "state": "failed", "ended": true,
                        "returnValue": null, "failedReason": "%3$s out of ink", "shown": true}
                     ]}""".formatted(f.reports(), f.pages(), MARKUP)));
 
             JsonNode second = get(d, children + "?limit=2&after=" + f.pages() + ":page-2").json();
             assertThat(second.toString()).isEqualTo(compact("""
-                    {"after": "%1$s:page-2", "next": null, "total": 3, "pending": false, "children": [
-                      {"queue": "%2$s", "id": "img-1", "name": "thumbnail", "state": "waiting", "pending": true,
+                    {"after": "%1$s:page-2", "next": null, "total": 3, "ended": null, "children": [
+                      {"queue": "%2$s", "id": "img-1", "name": "thumbnail", "state": "waiting", "ended": false,
                        "returnValue": null, "failedReason": null, "shown": true}
                     ]}""".formatted(f.pages(), f.images())));
 
@@ -145,14 +145,52 @@ class FlowsApiTest {
         Flow f = addFlow(ctx);
         String children = "/api/queues/" + f.reports() + "/jobs/report-7/children";
         try (Dashboard d = start(Dashboard.builder(ctx.redisson()))) {
-            JsonNode pending = get(d, children + "?pending=true").json();
-            assertThat(pending.get("pending").asBoolean()).isTrue();
-            assertThat(pending.get("total").asInt()).isEqualTo(3);
-            assertThat(ids(pending)).containsExactly("img-1");
-            assertThat(pending.get("next").isNull()).isTrue();
+            JsonNode waitingFor = get(d, children + "?ended=false").json();
+            assertThat(waitingFor.get("ended").asBoolean(true)).isFalse();
+            assertThat(waitingFor.get("total").asInt()).isEqualTo(3);
+            assertThat(ids(waitingFor)).containsExactly("img-1");
+            assertThat(waitingFor.get("next").isNull()).isTrue();
+
+            assertThat(ids(get(d, children + "?ended=true").json())).containsExactly("page-1", "page-2");
 
             new TestJobs(ctx.redisson(), f.images()).completeNext("1");
-            assertThat(ids(get(d, children + "?pending=true").json())).isEmpty();
+            assertThat(ids(get(d, children + "?ended=false").json())).isEmpty();
+            assertThat(ids(get(d, children + "?ended=true").json())).containsExactly("page-1", "page-2", "img-1");
+        }
+    }
+
+    @Test
+    void theChildrenAParentStillWaitsForComePageByPage(BullpenTestContext ctx) {
+        String q = ctx.queueName();
+        TestJobs jobs = new TestJobs(ctx.redisson(), q);
+        FlowJob.Builder parent = FlowJob.builder(q, "fan-in", Map.of("n", 5))
+                .options(JobOptions.builder().jobId("fan-in").build());
+        for (int i = 1; i <= 5; i++) {
+            parent.child(FlowJob.builder(q, "part", Map.of("i", i))
+                    .options(JobOptions.builder().jobId("part-" + i).build()).build());
+        }
+        FlowProducer.builder(ctx.redisson()).build().add(parent.build());
+        List<TestJobs.Taken> taken = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            taken.add(jobs.take());
+        }
+        assertThat(taken).extracting(TestJobs.Taken::id).containsExactly("part-1", "part-2", "part-3", "part-4", "part-5");
+        // Children of the parent's own queue end straight into it (one script, no relay).
+        jobs.complete(taken.get(1), "2");
+        jobs.complete(taken.get(3), "4");
+        String children = "/api/queues/" + q + "/jobs/fan-in/children?limit=2";
+        try (Dashboard d = start(Dashboard.builder(ctx.redisson()))) {
+            JsonNode first = get(d, children + "&ended=false").json();
+            assertThat(ids(first)).containsExactly("part-1", "part-3");
+            assertThat(first.get("children").get(0).get("state").asText()).isEqualTo("active");
+            assertThat(first.get("next").asText()).isEqualTo(q + ":part-3");
+            JsonNode second = get(d, children + "&ended=false&after=" + q + ":part-3").json();
+            assertThat(ids(second)).containsExactly("part-5");
+            assertThat(second.get("next").isNull()).isTrue();
+            JsonNode ended = get(d, children + "&ended=true").json();
+            assertThat(ids(ended)).containsExactly("part-2", "part-4");
+            assertThat(ended.get("next").isNull()).isTrue();
+            assertThat(get(d, "/api/queues/" + q).json().get("counts").get("waiting-children").asLong()).isEqualTo(1);
         }
     }
 
@@ -173,7 +211,7 @@ class FlowsApiTest {
         String base = "/api/queues/" + f.reports() + "/jobs/";
         try (Dashboard d = start(Dashboard.builder(ctx.redisson()))) {
             assertThat(get(d, "/api/queues/" + f.pages() + "/jobs/page-1/children").body()).isEqualTo(
-                    "{\"after\":null,\"next\":null,\"total\":0,\"pending\":false,\"children\":[]}");
+                    "{\"after\":null,\"next\":null,\"total\":0,\"ended\":null,\"children\":[]}");
             assertError(get(d, base + "no-such-job/children"), 404, "job \"no-such-job\" not found in queue");
             assertError(get(d, "/api/queues/no-such-queue/jobs/report-7/children"), 404, "queue \"no-such-queue\" not found");
             assertError(get(d, base + "report-7/children?limit=0"), 400, "limit must be >= 1 but was 0");
@@ -182,7 +220,7 @@ class FlowsApiTest {
                     "after must be a child as <queue>:<id> but was \"page-1\"");
             assertError(get(d, base + "report-7/children?after=a:b:c"), 400, "after must be a child as <queue>:<id>");
             assertError(get(d, base + "report-7/children?after=a%7Bx%7D:b"), 400, "after must be a child as <queue>:<id>");
-            assertError(get(d, base + "report-7/children?pending=yes"), 400, "pending must be true or false but was \"yes\"");
+            assertError(get(d, base + "report-7/children?ended=yes"), 400, "ended must be true or false but was \"yes\"");
             JsonNode afterUnknown = get(d, base + "report-7/children?after=" + f.pages() + ":page-9").json();
             assertThat(afterUnknown.get("children")).isEmpty();
             assertThat(afterUnknown.get("next").isNull()).isTrue();
