@@ -98,6 +98,7 @@ class DashboardFlowsBrowserIT {
             assertThat(driver.findElement(By.id("job-children")).getText()).contains("3 in all");
             assertThat(driver.findElements(By.id("job-parents"))).isEmpty();
             assertThat(driver.findElement(By.id("children-more")).isDisplayed()).isFalse();
+            assertThat(driver.findElements(By.cssSelector("#job-actions button[data-action='cancel']"))).hasSize(1);
             assertNoInjectedMarkup(driver, js);
             screenshot(driver, screenshots.resolve("flow-parent.png"));
             assertCleanConsole(driver, "waiting parent");

@@ -5,6 +5,7 @@ import static io.bullpen.dashboard.Dashboards.compact;
 import static io.bullpen.dashboard.Dashboards.fields;
 import static io.bullpen.dashboard.Dashboards.start;
 import static io.bullpen.dashboard.Http.get;
+import static io.bullpen.dashboard.Http.post;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -191,6 +192,25 @@ class FlowsApiTest {
             assertThat(ids(ended)).containsExactly("part-2", "part-4");
             assertThat(ended.get("next").isNull()).isTrue();
             assertThat(get(d, "/api/queues/" + q).json().get("counts").get("waiting-children").asLong()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void cancellingAWaitingParentWithTheTokenCancelsWhatItWaitsFor(BullpenTestContext ctx) {
+        Flow f = addFlow(ctx);
+        try (Dashboard d = start(Dashboard.builder(ctx.redisson()).token(Http.TOKEN))) {
+            String cancel = "/api/queues/" + f.reports() + "/jobs/report-7/cancel";
+            assertThat(post(d, cancel, null).status()).as("an action needs the token").isEqualTo(401);
+            Queue<JsonNode> reports = Queue.builder(ctx.redisson(), f.reports(), JsonNode.class).build();
+            assertThat(reports.getState("report-7")).isEqualTo(JobState.WAITING_CHILDREN);
+
+            Reply r = post(d, cancel, Http.TOKEN);
+            assertThat(r.status()).as(r.body()).isEqualTo(200);
+            assertThat(r.body()).isEqualTo("{\"ok\":true,\"result\":\"CANCELLED_WAITING\"}");
+            assertThat(reports.getState("report-7")).isEqualTo(JobState.FAILED);
+            assertThat(Queue.builder(ctx.redisson(), f.images(), JsonNode.class).build().getState("img-1"))
+                    .isEqualTo(JobState.FAILED);
+            assertThat(get(d, "/api/queues/" + f.reports()).json().get("counts").get("waiting-children").asLong()).isZero();
         }
     }
 
