@@ -35,7 +35,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * Flows in a real headless Chromium against a real Redis: the waiting-children count on the
  * overview and the queue page's tab, a waiting parent's page with what it still waits for and its
  * children (states, names shown as text, links), a child's link to the child in its own queue and
- * its parent link back, and a large parent's children a page at a time ("Load more").
+ * its parent link back, the last child ending live, and a large parent's children a page at a
+ * time ("Load more").
  */
 @BullpenTest
 class DashboardFlowsBrowserIT {
@@ -118,6 +119,20 @@ class DashboardFlowsBrowserIT {
             wait.until(ExpectedConditions.textToBe(By.id("job-id"), "report-7"));
             wait.until(ExpectedConditions.numberOfElementsToBe(children, 3));
             assertCleanConsole(driver, "child and back to its parent");
+
+            // Live: the last child ends in its own queue (the parent's page shows it at once, and
+            // says its end is on its way), then its end reaches the parent, which moves on.
+            TestJobs images = new TestJobs(ctx.redisson(), f.images());
+            TestJobs.Taken lastChild = images.take();
+            assertThat(lastChild.id()).isEqualTo("img-1");
+            images.complete(lastChild, "\"thumb.png\"");
+            wait.until(ExpectedConditions.attributeToBe(childRow(f.images() + ":img-1"), "data-state", "completed"));
+            wait.until(ExpectedConditions.presenceOfElementLocated(By.id("waiting-for-none")));
+            images.relayChildEnds();
+            wait.until(ExpectedConditions.invisibilityOfElementLocated(By.id("job-waiting-for")));
+            wait.until(d -> d.findElement(By.cssSelector(".title-line .badge")).getText().equalsIgnoreCase("waiting"));
+            wait.until(ExpectedConditions.attributeToBe(childRow(f.images() + ":img-1"), "data-state", "completed"));
+            assertCleanConsole(driver, "a parent whose last child ended");
 
             // A parent with more children than a page: Load more brings the rest.
             driver.get(dashboard.url() + "#/queues/" + f.reports() + "/jobs/digest");

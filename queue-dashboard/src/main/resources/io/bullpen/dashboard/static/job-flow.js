@@ -3,7 +3,8 @@
  * children a page at a time ("Load more" follows the server's cursor, the last child shown as
  * <queue>:<id>), each with its state, name and a link, and for a parent waiting for its children
  * the ones it still waits for (those that have not ended). A queue this dashboard does not show
- * is named without a link.
+ * is named without a link. Children live in any queue: when any queue's live counts change, a
+ * list still on its first page is read again, at most every 2 s.
  */
 import { api, errorText, getJson } from './api.js';
 import { el, replaceContent } from './dom.js';
@@ -13,6 +14,7 @@ import { state } from './state.js';
 import { card, messageBox, stateBadge } from './ui.js';
 
 export const CHILD_PAGE = 20;
+const RELOAD_MS = 2000;
 
 /** A link to a job of any queue ("queue / id"), or the same words without a link when its queue is not shown. */
 export function jobRefNode(ref, attrs) {
@@ -41,12 +43,31 @@ export function parentsNode(job) {
  * both fill themselves. The Children card stays hidden when the job has no children.
  */
 export function flowCards(page, job) {
-  const cards = [];
+  clearTimeout(page.flowTimer);
+  page.flowTimer = null;
+  page.flowLists = [];
   if (String(job.state) === 'waiting-children') {
-    cards.push(childrenCard(page, job, true).node);
+    page.flowLists.push(childrenCard(page, job, true));
   }
-  cards.push(childrenCard(page, job, false).node);
-  return cards;
+  page.flowLists.push(childrenCard(page, job, false));
+  return page.flowLists.map(function (list) { return list.card.node; });
+}
+
+/** After new live counts: reads again the lists still on their first page, at most every RELOAD_MS. */
+export function scheduleFlowReload(page) {
+  if (page.flowTimer || !page.flowLists) {
+    return;
+  }
+  page.flowTimer = setTimeout(function () {
+    page.flowTimer = null;
+    page.flowLists.forEach(function (list) {
+      if (list.pages === 1 && !list.hidden && !list.loading) {
+        list.next = null;
+        list.pages = 0;
+        loadChildren(list);
+      }
+    });
+  }, Math.max(0, RELOAD_MS - (Date.now() - (page.flowLoadedAt || 0))));
 }
 
 function childrenCard(page, job, waitingFor) {
@@ -63,50 +84,68 @@ function childrenCard(page, job, waitingFor) {
   c.body.appendChild(box);
   c.body.appendChild(el('div', { class: 'pager' }, more));
   const list = { page: page, job: job, waitingFor: waitingFor, card: c, box: box, more: more, count: count,
-    next: null, rows: null, shown: 0 };
+    next: null, rows: null, shown: 0, pages: 0, firstJson: null, hidden: false };
   more.addEventListener('click', function () {
     more.disabled = true;
     loadChildren(list);
   });
   loadChildren(list);
-  return c;
+  return list;
 }
 
 function loadChildren(list) {
   const seq = list.page.seq;
+  list.page.flowLoadedAt = Date.now();
+  list.loading = true;
   return getJson(api.children(list.page.q, list.job.id, list.next, CHILD_PAGE, list.waitingFor ? false : null)).then(function (body) {
-    if (seq !== state.seq) {
+    list.loading = false;
+    if (seq !== state.seq || list.page.flowLists.indexOf(list) < 0) {
       return;
     }
-    const first = list.rows == null;
-    if (first) {
-      list.rows = el('tbody');
-    }
-    body.children.forEach(function (child) {
-      list.rows.appendChild(childRow(child));
-    });
-    list.shown += body.children.length;
-    list.next = body.next;
-    list.more.hidden = body.next == null;
-    list.more.disabled = false;
-    if (!list.waitingFor) {
-      list.card.node.hidden = body.total === 0;
-      list.count.textContent = fmtCount(body.total) + ' in all';
-    } else {
-      list.count.textContent = fmtCount(list.shown) + (body.next == null ? ' not ended' : ' not ended so far') +
-        ', of ' + fmtCount(body.total);
-    }
-    if (first) {
-      replaceContent(list.box, list.shown === 0 && body.next == null ? emptyNote(list) : table(list));
-    } else if (list.shown > 0 && !list.box.querySelector('table')) {
-      replaceContent(list.box, table(list));
-    }
+    showPage(list, body);
   }).catch(function (e) {
+    list.loading = false;
     if (seq === state.seq) {
       list.more.disabled = false;
       replaceContent(list.box, messageBox('error', errorText(e)));
     }
   });
+}
+
+/** Adds a page of children to the list (the first page replaces what the list showed). */
+function showPage(list, body) {
+  const first = list.pages === 0;
+  list.pages++;
+  if (first) {
+    const json = JSON.stringify(body);
+    if (json === list.firstJson) {
+      list.next = body.next;     // the same first page: nothing to redraw
+      return;
+    }
+    list.firstJson = json;
+    list.rows = el('tbody');
+    list.shown = 0;
+  }
+  body.children.forEach(function (child) {
+    list.rows.appendChild(childRow(child));
+  });
+  list.shown += body.children.length;
+  list.next = body.next;
+  list.more.hidden = body.next == null;
+  list.more.disabled = false;
+  if (!list.waitingFor) {
+    list.hidden = body.total === 0;
+    list.card.node.hidden = list.hidden;
+    list.count.textContent = fmtCount(body.total) + ' in all';
+  } else {
+    list.count.textContent = fmtCount(list.shown) + (body.next == null ? ' not ended' : ' not ended so far') +
+      ', of ' + fmtCount(body.total);
+  }
+  if (first) {
+    replaceContent(list.box, list.shown === 0 && body.next == null ? emptyNote(list) : table(list));
+  } else if (list.shown > 0 && !list.box.querySelector('table')) {
+    replaceContent(list.box, table(list));
+  }
 }
 
 function emptyNote(list) {

@@ -5,7 +5,7 @@
 import { api, ApiError, errorText, getJson, runAction } from './api.js';
 import { el, replaceContent } from './dom.js';
 import { firstLine, fmtCount, fmtDuration, isTime, parseJsonOr, prettyJson, timeFull, timeShort } from './format.js';
-import { flowCards, parentsNode } from './job-flow.js';
+import { flowCards, parentsNode, scheduleFlowReload } from './job-flow.js';
 import { links } from './routes.js';
 import { countsKey, findQueue, state } from './state.js';
 import { breadcrumb, card, flash, messageBox, mount, progressNode, stateBadge } from './ui.js';
@@ -21,8 +21,14 @@ export function renderJob(route, seq) {
   load(page, true);
 
   let lastKey = countsKey(findQueue(state.queues, page.q));
+  let lastAllKey = allCountsKey(state.queues);
   return {
     onCounts: function (queues) {
+      const allKey = allCountsKey(queues);
+      if (allKey !== lastAllKey) {
+        lastAllKey = allKey;
+        scheduleFlowReload(page);      // a child, in any queue, may have moved
+      }
       const key = countsKey(findQueue(queues, page.q));
       if (key === lastKey || page.refreshTimer) {
         return;
@@ -33,8 +39,16 @@ export function renderJob(route, seq) {
         load(page, false);
       }, 250);
     },
-    dispose: function () { clearTimeout(page.refreshTimer); }
+    dispose: function () {
+      clearTimeout(page.refreshTimer);
+      clearTimeout(page.flowTimer);
+    }
   };
+}
+
+/** Every queue's counts as one string. */
+function allCountsKey(queues) {
+  return (queues || []).map(function (s) { return String(s.name) + '=' + countsKey(s); }).join('|');
 }
 
 /** Loads the job; redraws only when it changed. */
