@@ -30,8 +30,8 @@ import java.util.function.Predicate;
 
 /**
  * The JSON shapes of API.md, built as ordered trees: QueueSummary, JobSummary, JobDetail, a job
- * page, a page of a parent's children, a scheduler, metrics, errors. Job values (data, return value, progress) stay the raw JSON
- * text stored in Redis; the page shows them as text.
+ * page, a page of a parent's children, a scheduler, metrics, errors. Job values (data, return
+ * value, progress) stay the raw JSON text stored in Redis; the page shows them as text.
  */
 final class JsonViews {
     private static final ObjectMapper MAPPER = new ObjectMapper();

@@ -13,11 +13,11 @@ import { links } from './routes.js';
 import { state } from './state.js';
 import { card, messageBox, stateBadge } from './ui.js';
 
-export const CHILD_PAGE = 20;
+const CHILD_PAGE = 20;
 const RELOAD_MS = 2000;
 
 /** A link to a job of any queue ("queue / id"), or the same words without a link when its queue is not shown. */
-export function jobRefNode(ref, attrs) {
+function jobRefNode(ref, attrs) {
   const text = [el('span', { class: 'muted' }, String(ref.queue) + ' / '), el('span', { class: 'mono' }, String(ref.id))];
   if (ref.shown) {
     return el('a', Object.assign({ href: links.job(ref.queue, ref.id) }, attrs || {}), text);
