@@ -8,19 +8,30 @@ import io.bullpen.Job;
 import io.bullpen.JobState;
 import io.bullpen.MetricsType;
 import io.bullpen.Queue;
+import io.bullpen.flow.ChildResult;
+import io.bullpen.flow.JobRef;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * The read routes of API.md: config, the queue list, one queue (counts, schedulers, metrics), a
- * page of jobs, one job, the queues' limits, a page of groups, the live workers. No token needed, unless the dashboard is built with {@code tokenForReads} (the router checks it).
+ * page of jobs, one job, a page of a parent's children, the queues' limits, a page of groups, the
+ * live workers. No token needed, unless the dashboard is built with {@code tokenForReads} (the router checks it).
  */
 final class ApiHandler {
     /** Minutes of metrics in the queue view: the last hour. */
     static final int METRIC_MINUTES = 60;
     /** Groups on a page when the request does not say. */
     static final int GROUP_PAGE = 50;
+    /** Children on a page when the request does not say. */
+    static final int CHILD_PAGE = 50;
+    /** How many children one read looks at for a page filtered by {@code ended}. */
+    static final int CHILD_BATCH = 100;
+    /** The most children one request filtered by {@code ended} looks at. */
+    static final int CHILDREN_SCANNED = 1000;
 
     private final QueueRegistry registry;
     private final ObjectNode config;
@@ -93,7 +104,63 @@ final class ApiHandler {
         if (state == JobState.UNKNOWN) {
             throw HttpError.notFound("job " + Params.quote(id) + " not found in queue " + Params.quote(queueName));
         }
-        Responses.json(request.exchange(), 200, JsonViews.jobDetail(job.get(), state, queue.getJobLogs(id)));
+        List<JobRef> parents = job.get().parents();
+        Predicate<String> shown = parents.isEmpty() ? name -> false : registry.shown();
+        Responses.json(request.exchange(), 200, JsonViews.jobDetail(job.get(), state, queue.getJobLogs(id), shown));
+    }
+
+    /**
+     * {@code GET /api/queues/{q}/jobs/{id}/children?after=..&limit=..&ended=..}: a parent's
+     * children in the order they were added, after the cursor ({@code <queue>:<id>} of the last
+     * child of the page before). With {@code ended=false} only the children that have not ended
+     * (what a parent waiting for its children still waits for), with {@code ended=true} only those
+     * that have; a filtered request looks at no more than {@value #CHILDREN_SCANNED} children, so
+     * its page may be short, even empty, and still have a next one.
+     */
+    void children(Request request) throws IOException {
+        String queueName = request.param("q");
+        Queue<JsonNode> queue = registry.require(queueName);
+        String id = Params.jobId(request);
+        String after = Params.childCursor(request).orElse(null);
+        long limit = Params.number(request, "limit", CHILD_PAGE, 1);
+        if (limit > Params.MAX_PAGE) {
+            throw HttpError.badRequest("a page holds at most " + Params.MAX_PAGE + " children but limit was " + limit);
+        }
+        Optional<Boolean> ended = Params.flag(request, "ended");
+        if (queue.getState(id) == JobState.UNKNOWN) {
+            throw HttpError.notFound("job " + Params.quote(id) + " not found in queue " + Params.quote(queueName));
+        }
+        // One more than asked: whether a next page exists. A read may return fewer children than
+        // it looked at (a child a REMOVE edge dropped is skipped), so read on until an empty one.
+        List<ChildResult> page = new ArrayList<>();
+        String cursor = after;
+        String next = null;
+        int scanned = 0;
+        while (page.size() <= limit) {
+            int batch = ended.isPresent() ? CHILD_BATCH : (int) limit + 1 - page.size();
+            List<ChildResult> read = queue.getChildren(id, cursor, batch);
+            if (read.isEmpty()) {
+                break;
+            }
+            for (ChildResult c : read) {
+                if ((ended.isEmpty() || ended.get() == JsonViews.hasEnded(c)) && page.size() <= limit) {
+                    page.add(c);
+                }
+            }
+            cursor = read.get(read.size() - 1).ref().toString();
+            scanned += read.size();
+            if (ended.isPresent() && scanned >= CHILDREN_SCANNED && page.size() <= limit) {
+                next = cursor;              // looked at enough for one request: the next one goes on from here
+                break;
+            }
+        }
+        if (page.size() > limit) {
+            page = page.subList(0, (int) limit);
+            next = page.get(page.size() - 1).ref().toString();
+        }
+        int total = registry.flowReads().childrenCount(queueName, id);
+        Responses.json(request.exchange(), 200,
+                JsonViews.childPage(after, next, total, ended.orElse(null), page, registry.shown()));
     }
 
     /** {@code GET /api/limits}: every queue's limits, sorted by name (for the overview). */

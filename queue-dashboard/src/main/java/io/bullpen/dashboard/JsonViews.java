@@ -18,17 +18,20 @@ import io.bullpen.Queue;
 import io.bullpen.QueueMetrics;
 import io.bullpen.RateLimit;
 import io.bullpen.WorkerInfo;
+import io.bullpen.flow.ChildResult;
+import io.bullpen.flow.JobRef;
 import io.bullpen.internal.WireFormat;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Predicate;
 
 /**
  * The JSON shapes of API.md, built as ordered trees: QueueSummary, JobSummary, JobDetail, a job
- * page, a scheduler, metrics, errors. Job values (data, return value, progress) stay the raw JSON
- * text stored in Redis; the page shows them as text.
+ * page, a page of a parent's children, a scheduler, metrics, errors. Job values (data, return
+ * value, progress) stay the raw JSON text stored in Redis; the page shows them as text.
  */
 final class JsonViews {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -71,7 +74,10 @@ final class JsonViews {
         return object().put("ok", true);
     }
 
-    /** {@code {"name", "paused", "counts": {waiting, active, delayed, prioritized, completed, failed}}} */
+    /**
+     * {@code {"name", "paused", "counts": {waiting, active, delayed, prioritized, waiting-children,
+     * completed, failed}}}: each count under its state's label.
+     */
     static ObjectNode queueSummary(String name, JobCounts c) {
         ObjectNode node = object().put("name", name).put("paused", c.paused());
         node.putObject("counts")
@@ -79,6 +85,7 @@ final class JsonViews {
                 .put("active", c.active())
                 .put("delayed", c.delayed())
                 .put("prioritized", c.prioritized())
+                .put(JobState.WAITING_CHILDREN.label(), c.waitingChildren())
                 .put("completed", c.completed())
                 .put("failed", c.failed());
         return node;
@@ -187,8 +194,12 @@ final class JsonViews {
                 .put("progress", job.progressJson().orElse(null));
     }
 
-    /** JobDetail: JobSummary plus data, options, result, stack traces, logs and bookkeeping. */
-    static ObjectNode jobDetail(Job<?> job, JobState state, List<String> logs) {
+    /**
+     * JobDetail: JobSummary plus data, options, result, stack traces, logs, bookkeeping and the
+     * job's parents in flows ({@code [{"queue", "id", "shown"}...]}; {@code shown}: whether this
+     * dashboard shows the parent's queue, so the page can link to it).
+     */
+    static ObjectNode jobDetail(Job<?> job, JobState state, List<String> logs, Predicate<String> shown) {
         ObjectNode node = jobSummary(job, state).put("data", job.dataJson());
         node.set("options", MAPPER.valueToTree(WireFormat.describe(job.options())));
         node.put("returnValue", job.returnValueJson().orElse(null));
@@ -198,7 +209,44 @@ final class JsonViews {
                 .put("stalledCount", job.stalledCount())
                 // Stored jobs keep no fence (it lives in the attempt's lock): null, not a made-up 0.
                 .put("fencingToken", job.fencingToken() > 0 ? job.fencingToken() : null)
-                .put("schedulerId", job.schedulerId().orElse(null));
+                .put("schedulerId", job.schedulerId().orElse(null))
+                .set("parents", parents(job.parents(), shown));
+    }
+
+    private static ArrayNode parents(List<JobRef> parents, Predicate<String> shown) {
+        ArrayNode list = array();
+        for (JobRef p : parents) {
+            list.addObject().put("queue", p.queue()).put("id", p.id()).put("shown", shown.test(p.queue()));
+        }
+        return list;
+    }
+
+    /**
+     * A page of a parent's children: {@code {"after", "next", "total", "ended", "children":
+     * [Child...]}}; {@code next} is the cursor of the following page, null on the last one;
+     * {@code ended} the filter asked for (null: none). Child = {@code {"queue", "id", "name",
+     * "state", "ended", "returnValue", "failedReason", "shown"}}: {@code ended} once the child
+     * completed or failed (until then a parent waiting for its children waits for it), its return
+     * value (JSON text) and failed reason once it did, {@code shown} whether this dashboard shows
+     * the child's queue.
+     */
+    static ObjectNode childPage(String after, String next, int total, Boolean ended, List<ChildResult> children,
+                                Predicate<String> shown) {
+        ObjectNode node = object().put("after", after).put("next", next).put("total", total).put("ended", ended);
+        ArrayNode list = node.putArray("children");
+        for (ChildResult c : children) {
+            list.addObject().put("queue", c.queue()).put("id", c.id()).put("name", c.name())
+                    .put("state", c.state().label()).put("ended", hasEnded(c))
+                    .put("returnValue", c.returnValueJson().orElse(null))
+                    .put("failedReason", c.failedReason().orElse(null))
+                    .put("shown", shown.test(c.queue()));
+        }
+        return node;
+    }
+
+    /** Whether a child has ended (completed or failed): a parent waiting for its children waits for the others. */
+    static boolean hasEnded(ChildResult child) {
+        return child.state() == JobState.COMPLETED || child.state() == JobState.FAILED;
     }
 
     private static void putCount(ObjectNode node, String field, OptionalLong value) {

@@ -81,6 +81,39 @@ final class Params {
         return request.query("after").map(Params::groupName);
     }
 
+    /**
+     * The {@code after} query parameter of a parent's children page: the last child of the page
+     * before as {@code <queue>:<id>}, empty when absent; anything else is a 400 naming it.
+     */
+    static Optional<String> childCursor(Request request) {
+        return request.query("after").map(cursor -> {
+            int colon = cursor.indexOf(':');
+            boolean legal = colon > 0 && colon < cursor.length() - 1 && cursor.indexOf(':', colon + 1) < 0;
+            if (legal) {
+                try {
+                    Validation.queueName(cursor.substring(0, colon));
+                    Validation.queueName(cursor.substring(colon + 1));    // a job id follows the same key rules
+                } catch (IllegalArgumentException e) {
+                    legal = false;
+                }
+            }
+            if (!legal) {
+                throw HttpError.badRequest("after must be a child as <queue>:<id> but was " + quote(cursor));
+            }
+            return cursor;
+        });
+    }
+
+    /** A yes/no query parameter: "true" or "false", empty when absent; anything else is a 400. */
+    static Optional<Boolean> flag(Request request, String name) {
+        return request.query(name).map(raw -> {
+            if (raw.equals("true") || raw.equals("false")) {
+                return raw.equals("true");
+            }
+            throw HttpError.badRequest(name + " must be true or false but was " + quote(raw));
+        });
+    }
+
     private static String groupName(String name) {
         try {
             return Validation.groupName(name);

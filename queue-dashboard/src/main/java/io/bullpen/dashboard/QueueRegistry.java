@@ -2,10 +2,12 @@ package io.bullpen.dashboard;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.bullpen.Queue;
+import io.bullpen.internal.FlowReads;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -18,6 +20,7 @@ final class QueueRegistry {
     private final String prefix;
     private final Set<String> only;
     private final Map<String, Queue<JsonNode>> queues = new ConcurrentHashMap<>();
+    private final FlowReads flowReads;
 
     /**
      * @param only the queue names to show, or null for every registered queue
@@ -26,6 +29,7 @@ final class QueueRegistry {
         this.redisson = redisson;
         this.prefix = prefix;
         this.only = only == null ? null : Set.copyOf(only);
+        this.flowReads = new FlowReads(redisson, prefix);
     }
 
     /** @return the names of the queues shown, sorted (reads the registry: one Redis call) */
@@ -46,6 +50,20 @@ final class QueueRegistry {
             throw HttpError.notFound("queue \"" + name + "\" not found");
         }
         return queue(name);
+    }
+
+    /**
+     * @return whether a queue name is one this dashboard shows (a snapshot of the registry: one
+     *     Redis call), for links to jobs of other queues (a flow's parents and children)
+     */
+    Predicate<String> shown() {
+        Set<String> names = Set.copyOf(names());
+        return names::contains;
+    }
+
+    /** @return the reads of flows (a parent's children count) */
+    FlowReads flowReads() {
+        return flowReads;
     }
 
     /** @return the (cached) queue of a registered name */

@@ -67,6 +67,7 @@ final class Router implements HttpHandler {
                 .get("/api/queues/{q}", guarded(reads, api::queue))
                 .get("/api/queues/{q}/jobs", guarded(reads, api::jobs))
                 .get("/api/queues/{q}/jobs/{id}", guarded(reads, api::job))
+                .get("/api/queues/{q}/jobs/{id}/children", guarded(reads, api::children))
                 .get("/api/queues/{q}/limits", guarded(reads, api::limits))
                 .get("/api/queues/{q}/groups", guarded(reads, api::groups))
                 .get("/api/queues/{q}/workers", guarded(reads, api::workers))

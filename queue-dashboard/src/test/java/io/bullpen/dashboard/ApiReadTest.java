@@ -82,11 +82,11 @@ class ApiReadTest {
             assertThat(r.body()).isEqualTo(compact("""
                     {"queues": [
                       {"name": "alpha", "paused": true, "counts": {"waiting": 1, "active": 0, "delayed": 0,
-                          "prioritized": 0, "completed": 0, "failed": 0}, "workers": 0},
+                          "prioritized": 0, "waiting-children": 0, "completed": 0, "failed": 0}, "workers": 0},
                       {"name": "beta", "paused": false, "counts": {"waiting": 1, "active": 0, "delayed": 1,
-                          "prioritized": 1, "completed": 0, "failed": 0}, "workers": 0},
+                          "prioritized": 1, "waiting-children": 0, "completed": 0, "failed": 0}, "workers": 0},
                       {"name": "gamma", "paused": false, "counts": {"waiting": 0, "active": 0, "delayed": 0,
-                          "prioritized": 0, "completed": 0, "failed": 0}, "workers": 0}
+                          "prioritized": 0, "waiting-children": 0, "completed": 0, "failed": 0}, "workers": 0}
                     ]}"""));
         }
     }
@@ -288,7 +288,7 @@ class ApiReadTest {
             JsonNode job = r.json();
             List<String> expectedFields = new ArrayList<>(SUMMARY_FIELDS);
             expectedFields.addAll(List.of("data", "options", "returnValue", "stacktrace", "logs", "processedBy",
-                    "stalledCount", "fencingToken", "schedulerId"));
+                    "stalledCount", "fencingToken", "schedulerId", "parents"));
             assertThat(fields(job)).isEqualTo(expectedFields);
             assertThat(stored.fencingToken()).as("the fence lives in the attempt's lock, not in the stored job").isZero();
             assertThat(job.toString()).isEqualTo(compact("""
@@ -299,7 +299,7 @@ class ApiReadTest {
                      "options": {"attempts": 3, "backoff": %s},
                      "returnValue": "{\\"receipt\\":\\"R-9\\"}",
                      "stacktrace": [], "logs": ["checking payment", "charged"], "processedBy": "test-worker",
-                     "stalledCount": 0, "fencingToken": null, "schedulerId": null}""".formatted(id,
+                     "stalledCount": 0, "fencingToken": null, "schedulerId": null, "parents": []}""".formatted(id,
                     stored.timestamp().toEpochMilli(), stored.processedOn().orElseThrow().toEpochMilli(),
                     stored.finishedOn().orElseThrow().toEpochMilli(),
                     Http.JSON.valueToTree(WireFormat.describe(options.backoff().orElseThrow())))));

@@ -1,13 +1,17 @@
 package io.bullpen.dashboard;
 
 import io.bullpen.Retention;
+import io.bullpen.internal.FlowRelay;
 import io.bullpen.internal.Futures;
+import io.bullpen.internal.JobFields;
 import io.bullpen.internal.KeyScheme;
 import io.bullpen.internal.ScriptTypes.FetchArgs;
 import io.bullpen.internal.ScriptTypes.Finish;
 import io.bullpen.internal.ScriptTypes.RawJob;
 import io.bullpen.internal.Scripts;
+import java.time.Clock;
 import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
 
 /**
  * Moves jobs as a worker would, with the scripts a worker uses, so the dashboard's tests need no
@@ -18,17 +22,32 @@ final class TestJobs {
     private static final FetchArgs TAKE = new FetchArgs(1, "w", 30_000, WORKER, 100, 100, 1);
 
     private final Scripts scripts;
+    private final FlowRelay relay;
+    private final String queue;
 
     TestJobs(RedissonClient redisson, String queue) {
         this(redisson, "bp", queue);
     }
 
     TestJobs(RedissonClient redisson, String prefix, String queue) {
-        this.scripts = new Scripts(redisson, new KeyScheme(prefix, queue));
+        KeyScheme keys = new KeyScheme(prefix, queue);
+        this.scripts = new Scripts(redisson, keys);
+        // A worker registers its queue when it starts (jobs added by a FlowProducer do not).
+        redisson.getSet(keys.registry(), StringCodec.INSTANCE).add(keys.queue());
+        this.relay = new FlowRelay(redisson, prefix, Clock.systemUTC());
+        this.queue = queue;
     }
 
-    /** A job a test worker holds. */
-    record Taken(String id, String lockToken) {
+    /** A job a test worker holds; {@code parent}: a flow child (its end tells its parents, as a worker's does). */
+    record Taken(String id, String lockToken, boolean parent) {
+    }
+
+    /**
+     * Tells the parents in other queues of this queue's flow children that ended (their ends wait
+     * in this queue's outbox), as a worker's flow runner does.
+     */
+    void relayChildEnds() {
+        relay.relayOutbox(queue, 100);
     }
 
     /** Takes the next ready job (it becomes active, locked for 30 s). */
@@ -38,7 +57,8 @@ final class TestJobs {
             throw new AssertionError("no job is ready to take");
         }
         RawJob job = result.jobs().get(0);
-        return new Taken(job.id(), job.lockToken());
+        String parents = job.hash().get(JobFields.PARENTS);
+        return new Taken(job.id(), job.lockToken(), parents != null && !parents.isEmpty());
     }
 
     void log(String id, String line) {
@@ -89,14 +109,13 @@ final class TestJobs {
     }
 
     private void finish(Taken job, boolean completed, String value, String stack, int attempts, long now) {
-        Futures.join(scripts.moveToFinished(now, TAKE.withCount(0),
-                completed
-                        ? new Finish.Completed(job.id(), job.lockToken(), 1, value, Retention.keepAll(), null, null,
-                                null, 0)
-                        : attempts <= 1
-                        ? new Finish.Failed(job.id(), job.lockToken(), 1, value, stack, 10, Retention.keepAll(), null,
-                                null, null, 0)
-                        : new Finish.Retry(job.id(), job.lockToken(), 1, value, stack, 10, 0, false, null, null,
-                                Retention.keepAll(), null, 0)));
+        Finish finish = completed
+                ? new Finish.Completed(job.id(), job.lockToken(), 1, value, Retention.keepAll(), null, null, null, 0)
+                : attempts <= 1
+                ? new Finish.Failed(job.id(), job.lockToken(), 1, value, stack, 10, Retention.keepAll(), null,
+                        null, null, 0)
+                : new Finish.Retry(job.id(), job.lockToken(), 1, value, stack, 10, 0, false, null, null,
+                        Retention.keepAll(), null, 0);
+        Futures.join(scripts.moveToFinished(now, TAKE.withCount(0), finish.withParent(job.parent())));
     }
 }

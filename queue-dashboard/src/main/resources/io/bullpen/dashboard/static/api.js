@@ -16,6 +16,10 @@ export const api = {
     return 'api/queues/' + enc(q) + '/jobs?state=' + enc(st) + '&start=' + start + '&end=' + end;
   },
   job: function (q, id) { return 'api/queues/' + enc(q) + '/jobs/' + enc(id); },
+  children: function (q, id, after, limit, ended) {
+    return 'api/queues/' + enc(q) + '/jobs/' + enc(id) + '/children?limit=' + limit +
+      (after != null ? '&after=' + enc(after) : '') + (ended != null ? '&ended=' + ended : '');
+  },
   jobAction: function (q, id, action) { return 'api/queues/' + enc(q) + '/jobs/' + enc(id) + '/' + action; },
   queueAction: function (q, action) { return 'api/queues/' + enc(q) + '/' + action; },
   limits: function (q) { return 'api/queues/' + enc(q) + '/limits'; },

@@ -1,7 +1,11 @@
-/* The job detail (#/queues/{q}/jobs/{id}): summary, data, result, logs, stack traces, options, actions. */
+/*
+ * The job detail (#/queues/{q}/jobs/{id}): summary (with its parents in flows), what a waiting
+ * parent still waits for, its children, data, result, logs, stack traces, options, actions.
+ */
 import { api, ApiError, errorText, getJson, runAction } from './api.js';
 import { el, replaceContent } from './dom.js';
 import { firstLine, fmtCount, fmtDuration, isTime, parseJsonOr, prettyJson, timeFull, timeShort } from './format.js';
+import { flowCards, parentsNode, scheduleFlowReload } from './job-flow.js';
 import { links } from './routes.js';
 import { countsKey, findQueue, state } from './state.js';
 import { breadcrumb, card, flash, messageBox, mount, progressNode, stateBadge } from './ui.js';
@@ -17,8 +21,14 @@ export function renderJob(route, seq) {
   load(page, true);
 
   let lastKey = countsKey(findQueue(state.queues, page.q));
+  let lastAllKey = allCountsKey(state.queues);
   return {
     onCounts: function (queues) {
+      const allKey = allCountsKey(queues);
+      if (allKey !== lastAllKey) {
+        lastAllKey = allKey;
+        scheduleFlowReload(page);      // a child, in any queue, may have moved
+      }
       const key = countsKey(findQueue(queues, page.q));
       if (key === lastKey || page.refreshTimer) {
         return;
@@ -29,8 +39,16 @@ export function renderJob(route, seq) {
         load(page, false);
       }, 250);
     },
-    dispose: function () { clearTimeout(page.refreshTimer); }
+    dispose: function () {
+      clearTimeout(page.refreshTimer);
+      clearTimeout(page.flowTimer);
+    }
   };
+}
+
+/** Every queue's counts as one string. */
+function allCountsKey(queues) {
+  return (queues || []).map(function (s) { return String(s.name) + '=' + countsKey(s); }).join('|');
 }
 
 /** Loads the job; redraws only when it changed. */
@@ -72,7 +90,7 @@ function jobView(page, job) {
   return el('div', null, head, el('div', { class: 'job-grid' },
     el('section', { class: 'card facts-card' }, el('div', { class: 'card-head' }, el('h2', null, 'Summary')),
       el('div', { class: 'card-body' }, facts(job, st))),
-    el('div', { class: 'job-sections' }, sections(job))));
+    el('div', { class: 'job-sections' }, sections(page, job))));
 }
 
 /** The summary: state, attempts, times, and what else the job has. */
@@ -108,6 +126,10 @@ function facts(job, st) {
   if (job.schedulerId != null) {
     fact('Scheduler', el('span', { class: 'mono' }, String(job.schedulerId)));
   }
+  const parents = parentsNode(job);
+  if (parents) {
+    fact(job.parents.length > 1 ? 'Parents' : 'Parent', parents);
+  }
   return list;
 }
 
@@ -118,8 +140,8 @@ function codeCard(title, id, text, cls) {
   return c;
 }
 
-/** The cards: failed reason, data, return value, progress, logs, stack traces, options. */
-function sections(job) {
+/** The cards: failed reason, children (what a waiting parent waits for first), data, return value, progress, logs, stack traces, options. */
+function sections(page, job) {
   const list = [];
   if (job.failedReason != null && job.failedReason !== '') {
     // A cancelled job (Queue.cancel) is failed with "cancelled: <reason>": shown under its own title.
@@ -129,6 +151,7 @@ function sections(job) {
     fr.node.classList.add('card-failed');
     list.push(fr.node);
   }
+  flowCards(page, job).forEach(function (c) { list.push(c); });
   list.push(codeCard('Data', 'job-data', prettyJson(job.data) || '').node);
   if (job.returnValue != null) {
     list.push(codeCard('Return value', 'job-return-value', prettyJson(job.returnValue)).node);
@@ -177,7 +200,11 @@ function tracesCard(job) {
   return stc.node;
 }
 
-/** Retry (failed), Promote (delayed), Cancel (waiting, delayed, prioritized, active) and Remove; none without actions. */
+/**
+ * Retry (failed), Promote (delayed), Cancel (waiting, delayed, prioritized, active, and a parent
+ * waiting for its children: the children no other parent waits for are cancelled too) and
+ * Remove; none without actions.
+ */
 function actionsFor(page, job, st) {
   if (!state.config.actions) {
     return null;
@@ -198,7 +225,7 @@ function actionsFor(page, job, st) {
   if (st === 'delayed') {
     button('promote', 'Promote', 'btn-primary', null, function () { return 'Job ' + job.id + ' promoted to waiting'; }, reload);
   }
-  if (st === 'waiting' || st === 'delayed' || st === 'prioritized' || st === 'active') {
+  if (st === 'waiting' || st === 'delayed' || st === 'prioritized' || st === 'active' || st === 'waiting-children') {
     button('cancel', 'Cancel', 'btn-danger', 'Cancel job ' + job.id + ' in ' + q + '?',
       function () { return st === 'active' ? 'Cancel of job ' + job.id + ' sent to its worker' : 'Job ' + job.id + ' cancelled'; },
       reload);

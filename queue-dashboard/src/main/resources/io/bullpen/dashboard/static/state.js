@@ -1,7 +1,7 @@
 /* What the pages share: the server's configuration, the latest live counts, the current view. */
 
 /** The states, in the order of QueueSummary.counts. */
-export const STATES = ['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed'];
+export const STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'completed', 'failed'];
 export const PAGE_SIZE = 20;
 
 export const state = {
