@@ -25,6 +25,8 @@
     8 failed        ZSET    <prefix>:{<queue>}:failed
     9 waitingChildren ZSET  <prefix>:{<queue>}:waiting-children
     10 flowOutbox   LIST    <prefix>:{<queue>}:flow:outbox
+    11 metricsFailed LIST   <prefix>:{<queue>}:metrics:failed  (a parent failed at once by an existing failed child)
+    12 id           STRING  <prefix>:{<queue>}:id  (endDeduplication of such a parent)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
@@ -46,7 +48,7 @@
 local q = {
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker, meta = KEY.meta,
   events = KEY.events, completed = KEY.completed, failed = KEY.failed, waitingChildren = KEY.waitingChildren,
-  flowOutbox = KEY.flowOutbox, jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now), nowText = ARG.now
+  flowOutbox = KEY.flowOutbox, metrics = { failed = KEY.metricsFailed }, id = KEY.id, jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now), nowText = ARG.now
 }
 local results = {}
 for i = ARG_FROM.job, #ARGV, 10 do

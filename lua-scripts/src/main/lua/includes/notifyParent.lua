@@ -19,22 +19,24 @@
   completed with its return value, f = failed with its reason), or "x" when a REMOVE edge's child
   failed: readers skip it, and the parent's rmk counts such children. A parent still in waiting-children then: fails for good at once when the
   child failed on a FAIL_PARENT edge ("f"; reason "child <child> failed: <reason>", and its own
-  parents are told in turn); moves on when the child failed on a CONTINUE edge ("c") or nothing is
+  parents are told in turn, then it ends as any job failed for good: endFailed); moves on when the child failed on a CONTINUE edge ("c") or nothing is
   pending any more: to delayed when it has a delay (counted from now), else ready (pushReady:
   priority and group respected). Returns 1 when applied, 0 when the child was not pending, -1
   when the parent does not exist.
   Keys: the parent's job keys from q.jobPrefix; waiting-children and flow:outbox from q.base
   when the script did not take them as KEYS (only a job with a parent builds them). Uses q.now
   and q.nowText (Redis's TIME when the caller has no clock argument) and, to move or fail a
-  parent, q.wait, q.prioritized, q.delayed, q.marker, q.meta, q.events and q.failed.
+  parent, q.wait, q.prioritized, q.delayed, q.marker, q.meta, q.events and q.failed; to fail one,
+  also q.id (endDeduplication) and q.metrics.failed (the failed metric).
   notifyParent(q) alone builds the functions and returns them (F.apply for childEnded).
-  Events: failed (a parent failed by its child: failedReason, attemptsMade, child), waiting or
+  Events: failed (a parent failed by its child: failedReason, attemptsMade, prev = waiting-children), waiting or
   delayed (prev = waiting-children) for a parent that moves on.
 ]]
 --- @include "pushReady"
 --- @include "addDelayed"
 --- @include "signalWorkers"
 --- @include "emitEvent"
+--- @include "endFailed"
 
 local function notifyParent(q, jobId, parents, state, value)
   local F = q.flowFunctions
@@ -68,16 +70,18 @@ local function notifyParent(q, jobId, parents, state, value)
       end
     end
 
+    -- A parent failed by its child ends like any job failed for good (endFailed): its own
+    -- parents told first (while its hash is there), then event, deduplication, awaiters,
+    -- removeOnFail retention and the failed metric.
     F.fail = function(parentId, parentKey, reason)
       redis.call("ZREM", q.waitingChildren, parentId)
       redis.call("HSET", parentKey, "failedReason", reason, "finishedOn", q.nowText)
-      redis.call("ZADD", q.failed, q.nowText, parentId)
-      emitEvent(q, "failed", parentId, "failedReason", reason, "attemptsMade",
-        redis.call("HGET", parentKey, "atm") or "0")
-      local grandParents = redis.call("HGET", parentKey, "par")
-      if grandParents then
-        F.notify(parentId, grandParents, "failed", reason)
+      local stored = redis.call("HMGET", parentKey, "opts", "dedupId", "awaited", "awaitLate", "par", "atm")
+      if stored[5] then
+        F.notify(parentId, stored[5], "failed", reason)
       end
+      endFailed(q, parentId, reason, stored, "failedReason", reason, "attemptsMade", stored[6] or "0",
+        "prev", "waiting-children")
     end
 
     -- index: the child's place in the parent's kids (and res), from the child's par entry.

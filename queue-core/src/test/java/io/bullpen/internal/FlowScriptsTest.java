@@ -117,6 +117,70 @@ class FlowScriptsTest {
         f.assertInvariant();
     }
 
+    /** A parent p (with the given options) over child a on a FAIL_PARENT edge, in this queue. */
+    private void addParentWithOptions(String opts) {
+        join(flows.addFlow(NOW, List.of(new FlowRecord("p", "n-p", "{}", opts, 0, 0, false, null, "", "F" + q + ":a"),
+                job("a", q + ":p:0", ""))));
+    }
+
+    @Test
+    void aParentFailedByItsChildEndsLikeAnyJobFailedForGoodWithItsMetricAndEvent() {
+        addParentWithOptions("");
+
+        end("a", "failed", "boom");
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.failed()).containsEntry("p", (double) NOW + 5);
+        assertThat(s.job("p")).containsEntry("failedReason", "child " + q + ":a failed: boom")
+                .containsEntry("finishedOn", Long.toString(NOW + 5));
+        assertThat(s.meta()).as("the failed metric counts the parent").containsEntry("mc:failed", "1");
+        assertThat(s.events().get(s.events().size() - 1)).containsEntry("event", "failed").containsEntry("jobId", "p")
+                .containsEntry("prev", "waiting-children").containsEntry("attemptsMade", "0");
+        f.assertInvariant();
+    }
+
+    @Test
+    void aParentFailedByItsChildAppliesItsOwnRemoveOnFail() {
+        addParentWithOptions("{\"removeOnFail\":{\"count\":0}}");
+
+        end("a", "failed", "boom");
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.failed()).doesNotContainKey("p");
+        assertThat(s.jobIds()).doesNotContain("p");
+        assertThat(s.exists("job:p:kids")).as("its children lists go with it").isFalse();
+        assertThat(s.exists("job:p:res")).isFalse();
+        assertThat(s.meta()).containsEntry("mc:failed", "1");
+        f.assertInvariant();
+    }
+
+    @Test
+    void aParentFailedByItsChildKeepsItsResultForItsAwaiters() {
+        addParentWithOptions("{\"removeOnFail\":{\"count\":0}}");
+        f.redisson.<String, String>getMap(f.k.job("p"), org.redisson.client.codec.StringCodec.INSTANCE)
+                .put("awaited", "60000");
+
+        end("a", "failed", "boom");
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.string("result:p")).contains("\"state\":\"failed\"").contains("child " + q + ":a failed: boom");
+        assertThat(s.pttl("result:p")).isPositive();
+    }
+
+    @Test
+    void aParentFailedByItsChildTellsItsOwnParentAndTheGrandparentFailsTooWithItsMetric() {
+        join(flows.addFlow(NOW, List.of(job("g", "", "F" + q + ":p"), job("p", q + ":g:0", "F" + q + ":a"),
+                job("a", q + ":p:0", ""))));
+
+        end("a", "failed", "boom");
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.failed()).containsOnlyKeys("p", "g");
+        assertThat(s.job("g")).containsEntry("failedReason", "child " + q + ":p failed: child " + q + ":a failed: boom");
+        assertThat(s.meta()).containsEntry("mc:failed", "2");
+        f.assertInvariant();
+    }
+
     @Test
     void aFailedChildOnAnIgnoreEdgeIsSeenAndThParentRunsWhenTheOthersAreDone() {
         addParentWithTwoChildren("I", "F");
@@ -256,6 +320,21 @@ class FlowScriptsTest {
 
         assertThat(f.snap().failed()).containsOnlyKeys("a", "p");
         assertThat(f.snap().job("p")).containsEntry("failedReason", "child " + q + ":a failed: boom");
+    }
+
+    @Test
+    void moveToFinishedOfAFailedChildEndsItsFailedParentByTheParentsOwnRemoveOnFail() {
+        addParentWithOptions("{\"removeOnFail\":{\"count\":0}}");
+        takeChildA();
+
+        join(f.scripts.moveToFinished(NOW + 5, ScriptFixture.fetch(0),
+                ScriptFixture.fail("a", "tok", "boom", 1, 0, false).withParent(true)));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.failed()).containsOnlyKeys("a");
+        assertThat(s.jobIds()).doesNotContain("p");
+        assertThat(s.meta()).as("the child and its parent").containsEntry("mc:failed", "2");
+        f.assertInvariant();
     }
 
     @Test
