@@ -5,22 +5,20 @@
   cancel, a stalled job, a rate-limit put-back), the failed metric and a failed event with
   cancelled = 1 (prev = the state it left). The caller has taken the job out of its state and
   given back its group slot or group place. Tells the parents of a job in a flow (its par field;
-  notifyParent, before retention may delete it), then ends it as endFailed does every job failed
-  for good outside a finish: releases its deduplication id (a kept add becomes a job), keeps its
-  result for awaiters when it is awaited, retention, metric. Needs q.failed, q.events, q.meta,
+  notifyParent, before retention may delete it), then ends it as notifyParent's F.endFailed ends
+  every job failed for good outside a finish (a flow parent failed by its child too): releases
+  its deduplication id (a kept add becomes a job), keeps its result for awaiters when it is
+  awaited, retention, metric. Needs q.failed, q.events, q.meta,
   q.jobPrefix, q.now and what endDeduplication needs (q.id, q.wait, q.prioritized, q.delayed,
   q.marker); counts in q.metrics.failed when present.
 ]]
---- @include "emitEvent"
 --- @include "intText"
---- @include "endFailed"
 --- @include "notifyParent"
 
 local function failCancelled(q, jobId, reason, attemptsMade, prev)
   local jobKey = q.jobPrefix .. jobId
   local failedReason = "cancelled: " .. reason
   local nowText = intText(q.now)
-  q.nowText = q.nowText or nowText
   if attemptsMade then
     redis.call("HSET", jobKey, "failedReason", failedReason, "finishedOn", nowText, "atm", attemptsMade)
   else
@@ -31,6 +29,6 @@ local function failCancelled(q, jobId, reason, attemptsMade, prev)
   if stored[5] then
     notifyParent(q, jobId, stored[5], "failed", failedReason)
   end
-  endFailed(q, jobId, failedReason, stored, "failedReason", failedReason, "attemptsMade", attemptsMade, "prev", prev,
-    "cancelled", "1")
+  notifyParent(q).endFailed(jobId, failedReason, stored, "failedReason", failedReason, "attemptsMade", attemptsMade,
+    "prev", prev, "cancelled", "1")
 end

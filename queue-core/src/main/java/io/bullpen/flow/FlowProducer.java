@@ -4,6 +4,7 @@ import io.bullpen.JobOptions;
 import io.bullpen.internal.FlowRelay;
 import io.bullpen.internal.FlowRelay.Chunk;
 import io.bullpen.internal.FlowScripts.FlowRecord;
+import io.bullpen.internal.FlowScripts.MoreChildren;
 import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.KeyScheme;
 import io.bullpen.internal.RedisCalls;
@@ -25,7 +26,7 @@ import org.redisson.api.RedissonClient;
  *
  * <p>An add is all or nothing: every job is checked and serialized before anything is written
  * (a cycle is refused, naming the job). A flow whose jobs are all in one queue is added by one
- * atomic script call (up to 1,000 jobs). A larger flow, or one over several queues (each queue is
+ * atomic script call (up to 250 jobs and 2,000 children). A larger flow, or one over several queues (each queue is
  * its own Redis Cluster slot), is
  * staged under a flow id no worker sees, committed by one atomic step in the root's slot, and then
  * created queue by queue, parents before children; this producer carries its own add through
@@ -177,9 +178,15 @@ public final class FlowProducer {
 
     /**
      * The most jobs one addFlow call adds: a larger flow is staged and added in calls of this
-     * size, so no call blocks Redis for long.
+     * size, so no call blocks Redis for long (docs/flows.md has the figures).
      */
-    static final int MAX_JOBS_PER_CALL = 1000;
+    static final int MAX_JOBS_PER_CALL = 250;
+
+    /**
+     * The most children (edges) one call records: a parent with more gets the rest in further
+     * calls of this size (addFlowChildren), and a chunk of jobs closes before its edges pass it.
+     */
+    static final int MAX_CHILDREN_PER_CALL = 2000;
 
     /** A flow checked and encoded before anything is written: ids, depths, chunks. */
     static final class FlowPlan {
@@ -279,31 +286,51 @@ public final class FlowProducer {
             }
         }
 
-        /** The jobs by queue, parents before children: one chunk per run of jobs of one queue (at most {@link #MAX_JOBS_PER_CALL}). */
+        /**
+         * The jobs by queue, parents before children: one chunk per run of jobs of one queue (at
+         * most {@link #MAX_JOBS_PER_CALL} jobs and {@link #MAX_CHILDREN_PER_CALL} children); a
+         * parent with more children gets the rest in chunks of their own right after it, before
+         * any child can exist.
+         */
         List<Chunk> chunks() {
             List<Node> sorted = new ArrayList<>(order);
             sorted.sort((a, b) -> Integer.compare(a.depth, b.depth));
             List<Chunk> chunks = new ArrayList<>();
             String queue = null;
             List<FlowRecord> current = null;
+            int edges = 0;
             for (Node n : sorted) {
-                if (!n.job.queue().equals(queue) || current.size() == MAX_JOBS_PER_CALL) {
+                int first = Math.min(n.children.size(), MAX_CHILDREN_PER_CALL);
+                if (current == null || !n.job.queue().equals(queue) || current.size() == MAX_JOBS_PER_CALL
+                        || edges + first > MAX_CHILDREN_PER_CALL) {
                     queue = n.job.queue();
                     current = new ArrayList<>();
                     chunks.add(new Chunk(queue, current));
+                    edges = 0;
                 }
-                current.add(record(n));
+                boolean more = n.children.size() > first;
+                current.add(record(n, first, more));
+                edges += first;
+                if (more) {
+                    for (int start = first; start < n.children.size(); start += MAX_CHILDREN_PER_CALL) {
+                        int end = Math.min(n.children.size(), start + MAX_CHILDREN_PER_CALL);
+                        chunks.add(new Chunk(queue, List.of(), new MoreChildren(n.id, flowId, start,
+                                end == n.children.size(), String.join("\n", n.children.subList(start, end)))));
+                    }
+                    current = null;
+                }
             }
             return chunks;
         }
 
-        private FlowRecord record(Node n) {
+        private FlowRecord record(Node n, int children, boolean more) {
             FlowJob j = n.job;
             JobOptions queueDefaults = defaults.get(j.queue());
             JobOptions o = queueDefaults == null ? j.options() : WireFormat.withDefaults(queueDefaults, j.options());
             String data = JsonCodec.encodeData(j.name(), j.data(), JsonCodec.DEFAULT_MAX_PAYLOAD_BYTES);
             return new FlowRecord(n.id, j.name(), data, JsonCodec.encodeOptions(o), o.delay().toMillis(), o.priority(),
-                    o.lifo(), o.group().orElse(null), String.join("\n", n.parents), String.join("\n", n.children));
+                    o.lifo(), o.group().orElse(null), String.join("\n", n.parents),
+                    String.join("\n", n.children.subList(0, children)), more ? n.children.size() : 0, more ? flowId : "");
         }
 
         JobNode node(FlowJob job) {

@@ -163,7 +163,7 @@ class FlowRelayTest {
     }
 
     @Test
-    void aLargeFanOutIsAddedInCallsOfAThousandJobsAndPagesItsChildren() {
+    void aLargeFanOutIsAddedInChunksWithItsChildrenSplitOverCallsAndPagesThem() {
         FlowJob.Builder parent = FlowJob.builder(reports, "assemble", 0);
         for (int i = 0; i < 2500; i++) {
             parent.child(FlowJob.builder(reports, "render", i).build());
@@ -173,8 +173,9 @@ class FlowRelayTest {
 
         assertThat(queue(reports).getJobCounts().waiting()).isEqualTo(2500);
         assertThat(queue(reports).getState(root.id())).isEqualTo(JobState.WAITING_CHILDREN);
-        assertThat(redisson.getSet(new KeyScheme("bp", reports).pendingChildren(root.id()), StringCodec.INSTANCE).size())
-                .isEqualTo(2500);
+        assertThat(PendingChildren.indexes(redisson, new KeyScheme("bp", reports).pendingChildren(root.id()), 10_000))
+                .hasSize(2500);
+        assertThat(redisson.getBitSet(new KeyScheme("bp", reports).pendingChildren(root.id())).cardinality()).isEqualTo(2500);
         List<ChildResult> page = queue(reports).getChildren(root.id(), null, 1000);
         assertThat(page).hasSize(1000);
         ChildResult last = page.get(999);
