@@ -153,17 +153,26 @@ public final class FlowScripts {
 
     /** getChildren: a page of a parent's children after {@code after} (null = from the first). */
     public CompletionStage<ChildPage> getChildren(String parentId, String after, int limit) {
-        return getChildren(parentId, after, 0, limit);
+        return getChildren(parentId, after, -1, limit);
+    }
+
+    /**
+     * getChildren: a page of a parent's children after {@code after}, whose index among them the
+     * caller read from the child's par entry ({@code hint}; -1 = unknown: the script searches).
+     */
+    public CompletionStage<ChildPage> getChildren(String parentId, String after, long hint, int limit) {
+        return getChildren(parentId, after, 0, hint, limit);
     }
 
     /** getChildren: a page of a parent's children from index {@code start}. */
     public CompletionStage<ChildPage> getChildren(String parentId, long start, int limit) {
-        return getChildren(parentId, null, start, limit);
+        return getChildren(parentId, null, start, -1, limit);
     }
 
-    private CompletionStage<ChildPage> getChildren(String parentId, String after, long start, int limit) {
+    private CompletionStage<ChildPage> getChildren(String parentId, String after, long start, long hint, int limit) {
         List<Object> args = scriptArgs.named("getChildren").set("after", after == null ? "" : after)
-                .set("start", Long.toString(start)).set("limit", Integer.toString(limit)).into(new ArrayList<>(3));
+                .set("start", Long.toString(start)).set("limit", Integer.toString(limit))
+                .set("hint", hint < 0 ? "" : Long.toString(hint)).into(new ArrayList<>(4));
         return runner.<List<Object>>run("getChildren", ReturnType.LIST, scriptKeys.of("getChildren", "job", k.job(parentId)),
                         args.toArray())
                 .thenApply(reply -> {

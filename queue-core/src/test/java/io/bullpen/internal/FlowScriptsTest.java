@@ -352,6 +352,18 @@ class FlowScriptsTest {
         assertThat(join(flows.getChildren("p", q + ":b", 10)).entries()).isEmpty();
     }
 
+    @Test
+    void getChildrenStartsAfterTheChildAtItsHintedIndexAndSearchesWhenTheHintIsWrong() {
+        addParentWithTwoChildren("F", "I");
+
+        assertThat(join(flows.getChildren("p", q + ":a", 0, 10)).entries()).extracting(FlowScripts.ChildEntry::child)
+                .containsExactly(q + ":b");
+        assertThat(join(flows.getChildren("p", q + ":a", 1, 10)).entries()).as("a wrong hint: found by search")
+                .extracting(FlowScripts.ChildEntry::child).containsExactly(q + ":b");
+        assertThat(join(flows.getChildren("p", q + ":a", 99, 10)).entries()).as("a hint past the end")
+                .extracting(FlowScripts.ChildEntry::child).containsExactly(q + ":b");
+    }
+
     /** Child a of p, taken by a worker: out of wait, active with a live lock. */
     private void takeChildA() {
         f.redisson.getList(f.k.waitList(), org.redisson.client.codec.StringCodec.INSTANCE).remove("a");
