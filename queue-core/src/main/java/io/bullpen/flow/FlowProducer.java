@@ -28,7 +28,7 @@ import org.redisson.api.RedissonClient;
  *
  * <p>An add is all or nothing: every job is checked and serialized before anything is written
  * (a cycle is refused, naming the job). A flow whose jobs are all in one queue is added by one
- * atomic script call (up to 250 jobs and 2,000 children). A larger flow, or one over several queues (each queue is
+ * atomic script call (up to 100 jobs and 1,000 children). A larger flow, or one over several queues (each queue is
  * its own Redis Cluster slot), is
  * staged under a flow id no worker sees, committed by one atomic step in the root's slot, and then
  * created queue by queue, parents before children; this producer carries its own add through
@@ -182,13 +182,13 @@ public final class FlowProducer {
      * The most jobs one addFlow call adds: a larger flow is staged and added in calls of this
      * size, so no call blocks Redis for long (docs/flows.md has the figures).
      */
-    static final int MAX_JOBS_PER_CALL = 250;
+    static final int MAX_JOBS_PER_CALL = 100;
 
     /**
      * The most children (edges) one call records: a parent with more gets the rest in further
      * calls of this size (addFlowChildren), and a chunk of jobs closes before its edges pass it.
      */
-    static final int MAX_CHILDREN_PER_CALL = 2000;
+    static final int MAX_CHILDREN_PER_CALL = 1000;
 
     /** A flow checked and encoded before anything is written: ids, depths, chunks. */
     static final class FlowPlan {
