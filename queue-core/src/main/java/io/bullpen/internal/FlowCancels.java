@@ -46,12 +46,18 @@ public final class FlowCancels {
         KeyScheme k = new KeyScheme(prefix, queue);
         List<Integer> indexes = PendingChildren.indexes(redisson, k.pendingChildren(parentId), Integer.MAX_VALUE);
         List<String> children = new ArrayList<>();
-        if (!indexes.isEmpty()) {
-            List<String> kids = redisson.<String>getList(RedisCalls.plain(k.children(parentId))).readAll();
-            for (int i : indexes) {
-                if (i < kids.size()) {
-                    children.add(kids.get(i));
-                }
+        var kids = redisson.<String>getList(RedisCalls.plain(k.children(parentId)));
+        // The children's refs in ranges of 1,000 (a fan-out has 100,000: one read of all would
+        // hold Redis for milliseconds), only the ranges that hold pending ones.
+        int from = -1;
+        List<String> range = List.of();
+        for (int i : indexes) {
+            if (i >= from + range.size() || i < from) {
+                from = i - i % 1000;
+                range = kids.range(from, from + 999);
+            }
+            if (i - from < range.size()) {
+                children.add(range.get(i - from));
             }
         }
         return new Pending(queue, parentId, children);
