@@ -160,13 +160,16 @@ class FlowWorkerTest {
 
     @Test
     void aParentFailedByItsChildIsRemovedByItsOwnRemoveOnFailAndCountedInTheFailedMetric() {
-        startPageWorker(pages);
-        startReportWorker(reports);
-
         JobNode root = flows.add(FlowJob.builder(reports, "assemble", new Page(0))
                 .options(JobOptions.builder().removeOnFail(Retention.keepNone()).build())
                 .child(page(pages, -1)).build());
+        var result = queue(reports).awaitResult(root.id(), String.class, Duration.ofSeconds(30));
+        startPageWorker(pages);
+        startReportWorker(reports);
 
+        assertThatThrownBy(() -> result.get(30, java.util.concurrent.TimeUnit.SECONDS))
+                .as("its awaiter gets the failure, though the parent is gone")
+                .hasCauseInstanceOf(io.bullpen.JobFailedException.class).hasMessageContaining("page -1 is broken");
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> queue(reports).getMetrics(MetricsType.FAILED, 5).total() == 1);
         assertThat(queue(reports).getJob(root.id())).as("removed as its removeOnFail says").isEmpty();
