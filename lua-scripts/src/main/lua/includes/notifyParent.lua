@@ -14,15 +14,15 @@
   child "<queue>:<id>": only a child whose bit is still set in the parent's pending bitmap
   (job:<id>:deps, one bit per child by index, see addChildEdges) counts, and its end clears the
   bit, so an end applied twice changes nothing; the parent's field pending (how many bits are
-  set) goes down by one with it, so readiness is O(1) per end (at 0 the bitmap and the field go). Its
-  entry in job:<id>:res (a LIST beside job:<id>:kids: a list entry costs a few bytes, a hash
+  set) goes down by one with it, so readiness is O(1) per end (at 0 the bitmap and the field
+  go). Its entry in job:<id>:res (a LIST beside job:<id>:kids: a list entry costs a few bytes, a hash
   entry ~70) holds the edge policy while pending ("F" FAIL_PARENT, "I" IGNORE, "R" REMOVE, "C"
   CONTINUE) and the child's outcome once ended: "<c|f><length of name>:<name><value>" (c =
   completed with its return value, f = failed with its reason), or "x" when a REMOVE edge's child
   failed: readers skip it, and the parent's rmk counts such children. A parent still in waiting-children then: fails for good at once when the
   child failed on a FAIL_PARENT edge ("f"; reason "child <child> failed: <reason>", and its own
-  parents are told in turn, then it ends as any job failed for good: F.endFailed); moves on when the child failed on a CONTINUE edge ("c") or nothing is
-  pending any more: to delayed when it has a delay (counted from now), else ready (pushReady:
+  parents are told in turn, then it ends as any job failed for good: F.endFailed); moves on when
+  the child failed on a CONTINUE edge ("c") or nothing is pending any more: to delayed when it has a delay (counted from now), else ready (pushReady:
   priority and group respected). Returns 1 when applied, 0 when the child was not pending, -1
   when the parent does not exist.
   Keys: the parent's job keys from q.jobPrefix; waiting-children and flow:outbox from q.base
@@ -32,8 +32,8 @@
   also q.id (endDeduplication) and q.metrics.failed (the failed metric).
   notifyParent(q) alone builds the functions and returns them (F.apply for childEnded;
   F.endFailed for failCancelled).
-  Events: failed (a parent failed by its child: failedReason, attemptsMade, prev = waiting-children), waiting or
-  delayed (prev = waiting-children) for a parent that moves on.
+  Events: failed (a parent failed by its child: failedReason, attemptsMade, prev =
+  waiting-children), waiting or delayed (prev = waiting-children) for a parent that moves on.
 ]]
 --- @include "pushReady"
 --- @include "addDelayed"

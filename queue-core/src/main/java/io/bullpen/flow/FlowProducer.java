@@ -28,9 +28,8 @@ import org.redisson.api.RedissonClient;
  *
  * <p>An add is all or nothing: every job is checked and serialized before anything is written
  * (a cycle is refused, naming the job). A flow whose jobs are all in one queue is added by one
- * atomic script call (up to 100 jobs and 1,000 children). A larger flow, or one over several queues (each queue is
- * its own Redis Cluster slot), is
- * staged under a flow id no worker sees, committed by one atomic step in the root's slot, and then
+ * atomic script call (up to 100 jobs and 1,000 children per parent). A larger flow, or one over
+ * several queues (each queue is its own Redis Cluster slot), is staged under a flow id no worker sees, committed by one atomic step in the root's slot, and then
  * created queue by queue, parents before children; this producer carries its own add through
  * before returning, and a worker of the root's queue carries on a committed flow whose producer
  * died. Jobs without a custom id get an id chosen here ({@code f<flow id>-<n>}), so every step can
