@@ -2,13 +2,17 @@
   addFlow: add the jobs of a flow that belong to one queue, atomically, with their edges. A job
   with children (every child "<queue>:<id>" in job:<id>:kids, a LIST in the order given; at the
   same index in job:<id>:res, a LIST, the edge policy "F" FAIL_PARENT, "I" IGNORE, "R" REMOVE or
-  "C" CONTINUE, replaced by the child's outcome when it ends; the indexes of the pending ones in
-  job:<id>:deps, a SET)
+  "C" CONTINUE, replaced by the child's outcome when it ends; the pending ones as bits by index in
+  job:<id>:deps, a bitmap, and their number in field pending: addChildEdges)
   goes to waiting-children (score: now); a job without goes where addJob puts it (wait,
   prioritized, its group, or delayed). A job with parents records them in field par
   ("<queue>:<id>:<index>" per line, index: its place among that parent's children): the worker
   reads it at take and the finish tells them (notifyParent).
   Callers list parents before their children, so a parent exists before any child can end.
+  A parent with more children than one call should carry (childCount above the children given)
+  gets the rest from addFlowChildren calls of the same flow (field flow = the flow id until the
+  last of them): its pending count is the total from the start, so it cannot move on before
+  every child is recorded.
   A job whose id exists already is kept as it is (re-adding a flow with the same ids adds nothing
   twice; an existing parent keeps its own children): only new parents are appended to its par,
   and when it has ended already its outcome applies to them at once (notifyParent). The call is
@@ -25,13 +29,16 @@
     8 failed        ZSET    <prefix>:{<queue>}:failed
     9 waitingChildren ZSET  <prefix>:{<queue>}:waiting-children
     10 flowOutbox   LIST    <prefix>:{<queue>}:flow:outbox
+    11 metricsFailed LIST   <prefix>:{<queue>}:metrics:failed  (a parent failed at once by an existing failed child)
+    12 id           STRING  <prefix>:{<queue>}:id  (endDeduplication of such a parent)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
-    3 job...        groups of 10 per job: id, name, data (JSON), opts (JSON, "" = defaults),
+    3 job...        groups of 12 per job: id, name, data (JSON), opts (JSON, "" = defaults),
                     delayMs, priority, lifo ("1"/"0"), group ("" = none), parents
                     ("<queue>:<id>:<index>" per line, "" = none), children ("<policy><queue>:<id>"
-                    per line, policy one of F I R C, "" = none)
+                    per line, policy one of F I R C, "" = none), childCount (all its children,
+                    "" = those given here), flowId (the flow adding the rest: "" = none)
   Returns:
     {{jobId, 1 added | 0 existed}, ...} one per job, in order
   Events:
@@ -42,14 +49,15 @@
 --- @include "signalWorkers"
 --- @include "emitEvent"
 --- @include "notifyParent"
+--- @include "addChildEdges"
 
 local q = {
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker, meta = KEY.meta,
   events = KEY.events, completed = KEY.completed, failed = KEY.failed, waitingChildren = KEY.waitingChildren,
-  flowOutbox = KEY.flowOutbox, jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now), nowText = ARG.now
+  flowOutbox = KEY.flowOutbox, metrics = { failed = KEY.metricsFailed }, id = KEY.id, jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now), nowText = ARG.now
 }
 local results = {}
-for i = ARG_FROM.job, #ARGV, 10 do
+for i = ARG_FROM.job, #ARGV, 12 do
   local jobId, name = ARGV[i], ARGV[i + 1]
   local jobKey = q.jobPrefix .. jobId
   local parents, children = ARGV[i + 8], ARGV[i + 9]
@@ -105,26 +113,12 @@ for i = ARG_FROM.job, #ARGV, 10 do
     end
     redis.call("HSET", jobKey, unpack(fields))
     if children ~= "" then
-      -- In batches of 500 children: unpack has a stack limit.
-      local pendingKey, kidsKey, resultsKey = jobKey .. ":deps", jobKey .. ":kids", jobKey .. ":res"
-      local pending, all, policies = {}, {}, {}
-      local index = 0
-      for c in string.gmatch(children, "[^\n]+") do
-        pending[#pending + 1] = string.format("%d", index)
-        all[#all + 1] = string.sub(c, 2)
-        policies[#policies + 1] = string.sub(c, 1, 1)
-        index = index + 1
-        if #all == 500 then
-          redis.call("SADD", pendingKey, unpack(pending))
-          redis.call("RPUSH", kidsKey, unpack(all))
-          redis.call("RPUSH", resultsKey, unpack(policies))
-          pending, all, policies = {}, {}, {}
-        end
-      end
-      if #all > 0 then
-        redis.call("SADD", pendingKey, unpack(pending))
-        redis.call("RPUSH", kidsKey, unpack(all))
-        redis.call("RPUSH", resultsKey, unpack(policies))
+      local given = addChildEdges(jobKey, 0, children)
+      local total = tonumber(ARGV[i + 10]) or given
+      if total > given then
+        redis.call("HSET", jobKey, "pending", total, "flow", ARGV[i + 11])
+      else
+        redis.call("HSET", jobKey, "pending", total)
       end
       redis.call("ZADD", q.waitingChildren, ARG.now, jobId)
       emitEvent(q, "added", jobId, "name", name, "state", "waiting-children")

@@ -15,6 +15,8 @@
     7 failed        ZSET    <prefix>:{<queue>}:failed
     8 waitingChildren ZSET  <prefix>:{<queue>}:waiting-children
     9 flowOutbox    LIST    <prefix>:{<queue>}:flow:outbox
+    10 metricsFailed LIST   <prefix>:{<queue>}:metrics:failed  (per-minute counts: a parent failed by its child)
+    11 id           STRING  <prefix>:{<queue>}:id  (endDeduplication of a failed parent)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:  (the parent's queue)
     2 now           epoch millis
@@ -34,6 +36,7 @@
 local q = {
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker, meta = KEY.meta,
   events = KEY.events, failed = KEY.failed, waitingChildren = KEY.waitingChildren, flowOutbox = KEY.flowOutbox,
+  metrics = { failed = KEY.metricsFailed }, id = KEY.id,
   jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now), nowText = ARG.now
 }
 local F = notifyParent(q)

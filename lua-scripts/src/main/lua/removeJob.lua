@@ -22,13 +22,16 @@
     12 marker       ZSET    <prefix>:{<queue>}:marker  (a freed group slot wakes workers)
     13 waitingChildren ZSET <prefix>:{<queue>}:waiting-children
     14 flowOutbox   LIST    <prefix>:{<queue>}:flow:outbox
+    15 metricsFailed LIST   <prefix>:{<queue>}:metrics:failed  (a parent failed by the removed child)
+    16 id           STRING  <prefix>:{<queue>}:id  (endDeduplication of such a parent)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 jobId         the job to remove
   Returns:
     1 removed; -1 job not found; -6 job is locked by a worker
   Events:
-    removed (prev = the state it was in)
+    removed (prev = the state it was in); for a flow child, notifyParent's (a parent in this slot:
+    failed, waiting or delayed)
 ]]
 --- @include "removeJobData"
 --- @include "emitEvent"
@@ -42,7 +45,8 @@ local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
   events = KEY.events, meta = KEY.meta, marker = KEY.marker, jobPrefix = ARG.jobKeyPrefix,
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, failed = KEY.failed,
-  waitingChildren = KEY.waitingChildren, flowOutbox = KEY.flowOutbox
+  waitingChildren = KEY.waitingChildren, flowOutbox = KEY.flowOutbox,
+  metrics = { failed = KEY.metricsFailed }, id = KEY.id
 }
 local jobId = ARG.jobId
 local jobKey = q.jobPrefix .. jobId

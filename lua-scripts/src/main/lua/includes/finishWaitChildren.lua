@@ -4,7 +4,7 @@
   failIfCancelled (a cancelled job fails as cancelled, its staged children dropped), the children
   it added are recorded (stageChildren; children "" = none), its staged data written
   (writeStagedData; "" = none), and the attempt ends without using one
-  (ats - 1 undoes the take's bump, atm unchanged). With a child pending (job:<id>:deps) the job
+  (ats - 1 undoes the take's bump, atm unchanged). With a child pending (field pending > 0) the job
   goes to waiting-children (score now): the last child's end moves it on (notifyParent). With none
   pending it is ready again at once (pushReady: priority and group respected). Its group slot is
   released after it is in waiting-children (as a step's after delayed), before it is ready again
@@ -35,7 +35,7 @@ local function finishWaitChildren(q, b, i)
   writeStagedData(q, b, jobKey, jobId, ARGV[i + FIELD.waitChildren.stagedData])
   redis.call("HINCRBY", jobKey, "ats", -1)
   local state = "waiting-children"
-  if redis.call("SCARD", jobKey .. ":deps") > 0 then
+  if tonumber(redis.call("HGET", jobKey, "pending") or "0") > 0 then
     redis.call("ZADD", q.waitingChildren, q.nowText, jobId)
     emitEvent(q, "waitingChildren", jobId, "prev", "active")
     releaseGroupSlot(q, jobId, takenGroup(group))

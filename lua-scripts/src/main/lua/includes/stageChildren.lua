@@ -6,40 +6,22 @@
   I, R or C), the new children in order; chunks one JSON chunk per line (FlowRelay.Chunk: the jobs
   of one queue, parents before children, as addFlow takes them), where a new child's parents
   start with "#<k>" (k: its place among the edges) for this parent, not known before now.
-  The edges are appended to the parent's job:<id>:kids and job:<id>:res (policy), their indexes
-  (after the children it has) to the pending set job:<id>:deps; the chunks, "#<k>" replaced by
+  The edges are appended after the children it has (addChildEdges: kids, res, the pending bits in
+  job:<id>:deps) and counted in its field pending; the chunks, "#<k>" replaced by
   "<queue>:<parentId>:<index>", are written as a committed staged flow (flow:<flowId>, a LIST,
   listed in flows:pending, score now): the relay creates them slot by slot, idempotently
   (FlowRelay.materialize; workers carry on one whose worker died). Keys from q.jobPrefix.
   Returns how many children were added.
 ]]
+--- @include "addChildEdges"
 
 local function stageChildren(q, jobId, jobKey, children)
   local base = string.sub(q.jobPrefix, 1, #q.jobPrefix - 4)
   local queue = string.match(base, "{([^{}]*)}:$")
   local flowId, edges, chunks = string.match(children, "^([^\n]*)\n(.-)\n\n(.*)$")
-  local kidsKey, resultsKey, pendingKey = jobKey .. ":kids", jobKey .. ":res", jobKey .. ":deps"
-  local first = redis.call("LLEN", kidsKey)
-  -- In batches of 500 children: unpack has a stack limit.
-  local pending, all, policies = {}, {}, {}
-  local count = 0
-  for edge in string.gmatch(edges, "[^\n]+") do
-    pending[#pending + 1] = string.format("%d", first + count)
-    all[#all + 1] = string.sub(edge, 2)
-    policies[#policies + 1] = string.sub(edge, 1, 1)
-    count = count + 1
-    if #all == 500 then
-      redis.call("RPUSH", kidsKey, unpack(all))
-      redis.call("RPUSH", resultsKey, unpack(policies))
-      redis.call("SADD", pendingKey, unpack(pending))
-      pending, all, policies = {}, {}, {}
-    end
-  end
-  if #all > 0 then
-    redis.call("RPUSH", kidsKey, unpack(all))
-    redis.call("RPUSH", resultsKey, unpack(policies))
-    redis.call("SADD", pendingKey, unpack(pending))
-  end
+  local first = redis.call("LLEN", jobKey .. ":kids")
+  local count = addChildEdges(jobKey, first, edges)
+  redis.call("HINCRBY", jobKey, "pending", count)
   -- The parent as a JSON string's content: the chunks are JSON.
   local parent = string.sub(cjson.encode(queue .. ":" .. jobId), 2, -2)
   local stage = base .. "flow:" .. flowId

@@ -5,7 +5,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.redisson.api.RedissonClient;
 
@@ -45,15 +44,20 @@ public final class FlowCancels {
     /** @return the children a parent still waits for (none for a job that is no flow parent) */
     public Pending pending(String queue, String parentId) {
         KeyScheme k = new KeyScheme(prefix, queue);
-        Set<String> indexes = redisson.<String>getSet(RedisCalls.plain(k.pendingChildren(parentId))).readAll();
+        List<Integer> indexes = PendingChildren.indexes(redisson, k.pendingChildren(parentId), Integer.MAX_VALUE);
         List<String> children = new ArrayList<>();
-        if (!indexes.isEmpty()) {
-            List<String> kids = redisson.<String>getList(RedisCalls.plain(k.children(parentId))).readAll();
-            for (String index : indexes) {
-                int i = Integer.parseInt(index);
-                if (i < kids.size()) {
-                    children.add(kids.get(i));
-                }
+        var kids = redisson.<String>getList(RedisCalls.plain(k.children(parentId)));
+        // The children's refs in ranges of 1,000 (a fan-out has 100,000: one read of all would
+        // hold Redis for milliseconds), only the ranges that hold pending ones.
+        int from = -1;
+        List<String> range = List.of();
+        for (int i : indexes) {
+            if (i >= from + range.size() || i < from) {
+                from = i - i % 1000;
+                range = kids.range(from, from + 999);
+            }
+            if (i - from < range.size()) {
+                children.add(range.get(i - from));
             }
         }
         return new Pending(queue, parentId, children);
@@ -96,7 +100,7 @@ public final class FlowCancels {
             }
             KeyScheme pk = new KeyScheme(prefix, parts[0]);
             boolean waiting = redisson.getScoredSortedSet(RedisCalls.plain(pk.waitingChildren())).contains(parts[1]);
-            if (waiting && redisson.<String>getSet(RedisCalls.plain(pk.pendingChildren(parts[1]))).contains(parts[2])) {
+            if (waiting && PendingChildren.isPending(redisson, pk.pendingChildren(parts[1]), Long.parseLong(parts[2]))) {
                 return true;
             }
         }

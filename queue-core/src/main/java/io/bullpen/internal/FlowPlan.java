@@ -6,7 +6,9 @@ import io.bullpen.flow.FlowJob;
 import io.bullpen.flow.JobNode;
 import io.bullpen.internal.FlowRelay.Chunk;
 import io.bullpen.internal.FlowScripts.FlowRecord;
+import io.bullpen.internal.FlowScripts.MoreChildren;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,9 +25,15 @@ import java.util.Set;
 public final class FlowPlan {
     /**
      * The most jobs one addFlow call adds: a larger flow is staged and added in calls of this
-     * size, so no call blocks Redis for long.
+     * size, so no call blocks Redis for long (docs/flows.md has the figures).
      */
-    public static final int MAX_JOBS_PER_CALL = 1000;
+    public static final int MAX_JOBS_PER_CALL = 100;
+
+    /**
+     * The most children (edges) one call records: a parent with more gets the rest in further
+     * calls of this size (addFlowChildren), and a chunk of jobs closes before its edges pass it.
+     */
+    public static final int MAX_CHILDREN_PER_CALL = 1000;
 
     private final String flowId;
     private final Map<FlowJob, Node> byJob = new IdentityHashMap<>();
@@ -40,6 +48,8 @@ public final class FlowPlan {
         final String id;
         final List<String> parents = new ArrayList<>();
         final List<String> children = new ArrayList<>();
+        /** The children's refs, to add each child once in O(1) (a fan-out has 100,000). */
+        final Set<String> childRefs = new HashSet<>();
         int depth;
         int mark; // 0 new, 1 on the path, 2 done
 
@@ -195,7 +205,7 @@ public final class FlowPlan {
             throw new IllegalArgumentException("flow has a cycle: job " + n.ref() + " (" + job.name()
                     + ") is its own descendant via " + String.join(" -> ", path) + " -> " + n.ref());
         }
-        boolean first = n.mark == 0 && !order.contains(n);
+        boolean first = n.mark == 0; // marked on the path right below, never unmarked
         if (first) {
             order.add(n);
             check(job);
@@ -208,7 +218,7 @@ public final class FlowPlan {
         for (FlowJob.Edge e : job.children()) {
             Node c = visit(e.child(), depth + 1, path);
             String edge = code(e.policy()) + c.ref();
-            if (n.children.stream().noneMatch(x -> x.substring(1).equals(c.ref()))) {
+            if (n.childRefs.add(c.ref())) {
                 // The child's par entry names its place among the parent's children.
                 c.parents.add(n.ref() + ":" + n.children.size());
                 n.children.add(edge);
@@ -225,31 +235,51 @@ public final class FlowPlan {
         }
     }
 
-    /** The jobs by queue, parents before children: one chunk per run of jobs of one queue (at most {@link #MAX_JOBS_PER_CALL}). */
+    /**
+     * The jobs by queue, parents before children: one chunk per run of jobs of one queue (at
+     * most {@link #MAX_JOBS_PER_CALL} jobs and {@link #MAX_CHILDREN_PER_CALL} children); a
+     * parent with more children gets the rest in chunks of their own right after it, before
+     * any child can exist.
+     */
     public List<Chunk> chunks() {
         List<Node> sorted = new ArrayList<>(order);
         sorted.sort((a, b) -> Integer.compare(a.depth, b.depth));
         List<Chunk> chunks = new ArrayList<>();
         String queue = null;
         List<FlowRecord> current = null;
+        int edges = 0;
         for (Node n : sorted) {
-            if (!n.job.queue().equals(queue) || current.size() == MAX_JOBS_PER_CALL) {
+            int first = Math.min(n.children.size(), MAX_CHILDREN_PER_CALL);
+            if (current == null || !n.job.queue().equals(queue) || current.size() == MAX_JOBS_PER_CALL
+                    || edges + first > MAX_CHILDREN_PER_CALL) {
                 queue = n.job.queue();
                 current = new ArrayList<>();
                 chunks.add(new Chunk(queue, current));
+                edges = 0;
             }
-            current.add(record(n));
+            boolean more = n.children.size() > first;
+            current.add(record(n, first, more));
+            edges += first;
+            if (more) {
+                for (int start = first; start < n.children.size(); start += MAX_CHILDREN_PER_CALL) {
+                    int end = Math.min(n.children.size(), start + MAX_CHILDREN_PER_CALL);
+                    chunks.add(new Chunk(queue, List.of(), new MoreChildren(n.id, flowId, start,
+                            end == n.children.size(), String.join("\n", n.children.subList(start, end)))));
+                }
+                current = null;
+            }
         }
         return chunks;
     }
 
-    private FlowRecord record(Node n) {
+    private FlowRecord record(Node n, int children, boolean more) {
         FlowJob j = n.job;
         JobOptions queueDefaults = defaults.get(j.queue());
         JobOptions o = queueDefaults == null ? j.options() : WireFormat.withDefaults(queueDefaults, j.options());
         String data = JsonCodec.encodeData(j.name(), j.data(), JsonCodec.DEFAULT_MAX_PAYLOAD_BYTES);
         return new FlowRecord(n.id, j.name(), data, JsonCodec.encodeOptions(o), o.delay().toMillis(), o.priority(),
-                o.lifo(), o.group().orElse(null), String.join("\n", n.parents), String.join("\n", n.children));
+                o.lifo(), o.group().orElse(null), String.join("\n", n.parents),
+                String.join("\n", n.children.subList(0, children)), more ? n.children.size() : 0, more ? flowId : "");
     }
 
     /** @return {@code job} as added, with its children */

@@ -37,12 +37,40 @@ public final class FlowReads {
     /** A page of a parent's children after {@code after} ("<queue>:<id>" of the last one seen; null = first page). */
     public List<ChildResult> children(String queue, String parentId, String after, int limit) {
         Validation.between("limit", limit, 1, 1000);
-        ChildPage page = Futures.join(flow(queue).getChildren(parentId, after, limit));
+        ChildPage page = Futures.join(flow(queue).getChildren(parentId, after, after == null ? -1 : indexOf(after, queue,
+                parentId), limit));
         List<ChildResult> out = new ArrayList<>(page.entries().size());
         for (ChildEntry e : page.entries()) {
             out.add(result(e));
         }
         return out;
+    }
+
+    /**
+     * The index of child {@code child} ("<queue>:<id>") among the parent's children, from the
+     * child's own par entry (so the page script need not search the children), or -1.
+     */
+    private long indexOf(String child, String parentQueue, String parentId) {
+        int colon = child.indexOf(':');
+        if (colon <= 0) {
+            return -1;
+        }
+        String parents = redisson.<String, String>getMap(RedisCalls.map(new KeyScheme(prefix, child.substring(0, colon))
+                .job(child.substring(colon + 1)))).get(JobFields.PARENTS);
+        if (parents == null) {
+            return -1;
+        }
+        String entry = parentQueue + ":" + parentId + ":";
+        for (String line : parents.split("\n")) {
+            if (line.startsWith(entry) && line.indexOf(':', entry.length()) < 0) {
+                try {
+                    return Long.parseLong(line.substring(entry.length()));
+                } catch (NumberFormatException e) {
+                    return -1;
+                }
+            }
+        }
+        return -1;
     }
 
     /** Every child of a parent, read in pages of {@code pageSize}. */

@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import org.redisson.api.RedissonClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,14 +58,13 @@ public final class FlowReconciler {
         List<String> repaired = new ArrayList<>();
         boolean carriedOn = false;
         for (String parentId : parents) {
-            List<String> pending = new ArrayList<>();
-            var scan = redisson.<String>getSet(RedisCalls.plain(k.pendingChildren(parentId))).iterator(CHILDREN_PER_PARENT);
-            while (scan.hasNext() && pending.size() < CHILDREN_PER_PARENT) {
-                pending.add(scan.next());
-            }
+            List<Integer> pending = PendingChildren.indexes(redisson, k.pendingChildren(parentId), CHILDREN_PER_PARENT,
+                    // From a random place: a parent with more pending children than one pass examines
+                    // gets each of them examined in time.
+                    ThreadLocalRandom.current().nextInt(Integer.MAX_VALUE));
             var kids = redisson.<String>getList(RedisCalls.plain(k.children(parentId)));
-            for (String index : pending) {
-                String child = kids.get(Integer.parseInt(index));
+            for (int index : pending) {
+                String child = kids.get(index);
                 if (child == null) {
                     continue;
                 }
@@ -98,7 +98,7 @@ public final class FlowReconciler {
                     continue;
                 }
                 String name = redisson.<String, String>getMap(RedisCalls.map(ck.job(childId))).get(JobFields.NAME);
-                long applied = Futures.join(relay.scripts(queue).childEnded(clock.millis(), parentId, Long.parseLong(index), child,
+                long applied = Futures.join(relay.scripts(queue).childEnded(clock.millis(), parentId, index, child,
                         name == null ? "" : name, endedAs, value));
                 if (applied == 1) {
                     String line = queue + ":" + parentId + " <- " + child + " " + ("removed".equals(value)

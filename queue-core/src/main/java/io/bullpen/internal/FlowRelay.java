@@ -3,6 +3,7 @@ package io.bullpen.internal;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.bullpen.internal.FlowScripts.FlowRecord;
+import io.bullpen.internal.FlowScripts.MoreChildren;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,12 +39,19 @@ public final class FlowRelay {
     private final Map<String, FlowScripts> scripts = new ConcurrentHashMap<>();
 
     /**
-     * One chunk of a staged flow: the jobs of one queue.
+     * One chunk of a staged flow: the jobs of one queue, or the next children of one parent of a
+     * large fan-out.
      *
      * @param queue the queue
-     * @param jobs the jobs, parents before children
+     * @param jobs the jobs, parents before children (empty for a chunk of children)
+     * @param more the next children of a parent added by an earlier chunk; null for a chunk of jobs
      */
-    public record Chunk(String queue, List<FlowRecord> jobs) {
+    public record Chunk(String queue, List<FlowRecord> jobs, MoreChildren more) {
+
+        /** A chunk of jobs. */
+        public Chunk(String queue, List<FlowRecord> jobs) {
+            this(queue, jobs, null);
+        }
     }
 
     /**
@@ -62,8 +70,12 @@ public final class FlowRelay {
         return scripts.computeIfAbsent(queue, q -> new FlowScripts(redisson, new KeyScheme(prefix, q)));
     }
 
-    /** Adds one chunk (one queue's jobs) directly: one atomic call. */
+    /** Adds one chunk (one queue's jobs, or one parent's next children) directly: one atomic call. */
     public List<ScriptTypes.AddResult> add(Chunk chunk) {
+        if (chunk.more() != null) {
+            Futures.join(scripts(chunk.queue()).addFlowChildren(chunk.more()));
+            return List.of();
+        }
         return Futures.join(scripts(chunk.queue()).addFlow(clock.millis(), chunk.jobs()));
     }
 
@@ -71,6 +83,7 @@ public final class FlowRelay {
      * Stages the chunks under {@code flowId} in the root queue's slot (expiring unless committed),
      * then commits with one O(1) atomic step: the stage is kept and the flow listed in the root
      * queue's flows:pending. Nothing of the flow is visible to workers until {@link #materialize}.
+     * The stage is written one chunk per command (pipelined), so no command copies the whole flow.
      */
     public void stageAndCommit(String rootQueue, String flowId, List<Chunk> chunks) {
         KeyScheme root = new KeyScheme(prefix, rootQueue);
@@ -80,7 +93,9 @@ public final class FlowRelay {
             encoded.add(JsonCodec.encodeValue(c, "flow chunk"));
         }
         RBatch write = redisson.createBatch(BatchOptions.defaults().retryAttempts(0));
-        write.getList(stage, StringCodec.INSTANCE).addAllAsync(encoded);
+        for (Object chunk : encoded) {
+            write.getList(stage, StringCodec.INSTANCE).addAsync(chunk);
+        }
         write.getBucket(stage, StringCodec.INSTANCE).expireAsync(java.time.Duration.ofMillis(STAGE_TTL_MS));
         write.execute();
         RBatch commit = redisson.createBatch(BatchOptions.defaults().retryAttempts(0).executionMode(BatchOptions.ExecutionMode.IN_MEMORY_ATOMIC));
@@ -91,22 +106,28 @@ public final class FlowRelay {
 
     /**
      * Adds a committed flow's chunks in order, each idempotently, then forgets the stage. Safe to
-     * run from several processes at once and to repeat after a crash.
+     * run from several processes at once and to repeat after a crash. The stage is read one chunk
+     * per command, so no reply holds the whole flow.
      *
      * @return true when the flow is fully added (or was already)
      */
     public boolean materialize(String rootQueue, String flowId) {
         KeyScheme root = new KeyScheme(prefix, rootQueue);
         String stage = root.flowPrefix() + flowId;
-        List<String> chunks = redisson.<String>getList(RedisCalls.plain(stage)).readAll();
-        for (String text : chunks) {
+        var staged = redisson.<String>getList(RedisCalls.plain(stage));
+        int size = staged.size();
+        for (int i = 0; i < size; i++) {
+            String text = staged.get(i);
+            if (text == null) {
+                break; // another runner finished the flow and deleted the stage
+            }
             JsonNode node = JsonCodec.decode(text, JsonCodec.type(JsonNode.class));
             Chunk chunk = JsonCodec.mapper().convertValue(node, new TypeReference<Chunk>() { });
             add(chunk);
         }
         RBatch done = redisson.createBatch(BatchOptions.defaults().retryAttempts(0).executionMode(BatchOptions.ExecutionMode.IN_MEMORY_ATOMIC));
         done.getScoredSortedSet(root.flowsPending(), StringCodec.INSTANCE).removeAsync(flowId);
-        done.getBucket(stage, StringCodec.INSTANCE).deleteAsync();
+        done.getBucket(stage, StringCodec.INSTANCE).unlinkAsync();
         done.execute();
         return true;
     }

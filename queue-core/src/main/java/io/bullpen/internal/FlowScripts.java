@@ -11,7 +11,8 @@ import org.redisson.api.RScript.ReturnType;
 import org.redisson.api.RedissonClient;
 
 /**
- * The flow scripts of one queue: add a flow's jobs of this queue (addFlow), apply a child's end
+ * The flow scripts of one queue: add a flow's jobs of this queue (addFlow, and addFlowChildren
+ * for the rest of a large fan-out's children), apply a child's end
  * to a parent here (childEnded), page a parent's children (getChildren), and the outbox of child
  * ends bound for parents in other slots. Not API.
  */
@@ -29,9 +30,31 @@ public final class FlowScripts {
      * @param parents "<queue>:<id>:<index>" per parent (index: this job's place among its
      *     children), one per line; "" = none
      * @param children "<policy><queue>:<id>" per child (policy F, I, R or C), one per line; "" = none
+     * @param childCount all the job's children when {@code children} holds only the first of them
+     *     (the rest follow with {@link #addFlowChildren}); 0 = those given
+     * @param flowId the flow that adds the rest of the children; "" when {@code children} holds them all
      */
     public record FlowRecord(String id, String name, String data, String opts, long delayMs, int priority,
-                             boolean lifo, String group, String parents, String children) {
+                             boolean lifo, String group, String parents, String children, long childCount,
+                             String flowId) {
+
+        /** A job whose children are all given here. */
+        public FlowRecord(String id, String name, String data, String opts, long delayMs, int priority,
+                          boolean lifo, String group, String parents, String children) {
+            this(id, name, data, opts, delayMs, priority, lifo, group, parents, children, 0, "");
+        }
+    }
+
+    /**
+     * The next children of a parent whose children are too many for one call (addFlowChildren).
+     *
+     * @param parentId the parent, created by addFlow with its first children
+     * @param flowId the flow adding it
+     * @param start the index of the first child given (the children recorded before)
+     * @param last whether these are the parent's last children
+     * @param children "<policy><queue>:<id>" per child, one per line
+     */
+    public record MoreChildren(String parentId, String flowId, long start, boolean last, String children) {
     }
 
     /**
@@ -74,7 +97,7 @@ public final class FlowScripts {
     /** addFlow: adds this queue's jobs of a flow, parents before children; one result per job. */
     public CompletionStage<List<AddResult>> addFlow(long now, List<FlowRecord> jobs) {
         List<Object> args = scriptArgs.named("addFlow").set("jobKeyPrefix", k.jobPrefix()).set("now", Long.toString(now))
-                .into(new ArrayList<>(2 + jobs.size() * 10));
+                .into(new ArrayList<>(2 + jobs.size() * 12));
         for (FlowRecord j : jobs) {
             args.add(j.id());
             args.add(j.name());
@@ -86,6 +109,8 @@ public final class FlowScripts {
             args.add(j.group() == null ? "" : j.group());
             args.add(j.parents());
             args.add(j.children());
+            args.add(j.childCount() > 0 ? Long.toString(j.childCount()) : "");
+            args.add(j.flowId() == null ? "" : j.flowId());
         }
         return runner.<List<Object>>run("addFlow", ReturnType.LIST, scriptKeys.of("addFlow"), args.toArray())
                 .thenApply(reply -> {
@@ -96,6 +121,20 @@ public final class FlowScripts {
                     }
                     return results;
                 });
+    }
+
+    /**
+     * addFlowChildren: appends the next children of a parent that addFlow created with its first
+     * ones.
+     *
+     * @return the children appended; 0 when the call was applied before
+     */
+    public CompletionStage<Long> addFlowChildren(MoreChildren more) {
+        List<Object> args = scriptArgs.named("addFlowChildren").set("flowId", more.flowId())
+                .set("start", Long.toString(more.start())).set("last", more.last() ? "1" : "0")
+                .set("children", more.children()).into(new ArrayList<>(4));
+        return runner.<Object>run("addFlowChildren", ReturnType.LONG, scriptKeys.of("addFlowChildren", "job",
+                k.job(more.parentId())), args.toArray()).thenApply(ScriptReplies::num);
     }
 
     /**
@@ -114,17 +153,26 @@ public final class FlowScripts {
 
     /** getChildren: a page of a parent's children after {@code after} (null = from the first). */
     public CompletionStage<ChildPage> getChildren(String parentId, String after, int limit) {
-        return getChildren(parentId, after, 0, limit);
+        return getChildren(parentId, after, -1, limit);
+    }
+
+    /**
+     * getChildren: a page of a parent's children after {@code after}, whose index among them the
+     * caller read from the child's par entry ({@code hint}; -1 = unknown: the script searches).
+     */
+    public CompletionStage<ChildPage> getChildren(String parentId, String after, long hint, int limit) {
+        return getChildren(parentId, after, 0, hint, limit);
     }
 
     /** getChildren: a page of a parent's children from index {@code start}. */
     public CompletionStage<ChildPage> getChildren(String parentId, long start, int limit) {
-        return getChildren(parentId, null, start, limit);
+        return getChildren(parentId, null, start, -1, limit);
     }
 
-    private CompletionStage<ChildPage> getChildren(String parentId, String after, long start, int limit) {
+    private CompletionStage<ChildPage> getChildren(String parentId, String after, long start, long hint, int limit) {
         List<Object> args = scriptArgs.named("getChildren").set("after", after == null ? "" : after)
-                .set("start", Long.toString(start)).set("limit", Integer.toString(limit)).into(new ArrayList<>(3));
+                .set("start", Long.toString(start)).set("limit", Integer.toString(limit))
+                .set("hint", hint < 0 ? "" : Long.toString(hint)).into(new ArrayList<>(4));
         return runner.<List<Object>>run("getChildren", ReturnType.LIST, scriptKeys.of("getChildren", "job", k.job(parentId)),
                         args.toArray())
                 .thenApply(reply -> {

@@ -43,6 +43,10 @@ public final class JobFields {
     public static final String PARENTS = "par";
     /** A flow parent's children dropped by a REMOVE edge (their failure): not counted as children. */
     public static final String REMOVED_CHILDREN = "rmk";
+    /** A flow parent's children that have not ended yet (the bits set in its {@code deps} bitmap); absent at 0. */
+    public static final String PENDING_CHILDREN = "pending";
+    /** The flow still adding a large fan-out parent's children (addFlowChildren); absent once they are all recorded. */
+    public static final String ADDING_FLOW = "flow";
     /** Why the job last failed. */
     public static final String FAILED_REASON = "failedReason";
     /** The latest stack traces, a JSON array of strings. */

@@ -64,7 +64,8 @@ class FlowEdgeMemoryTest {
         double endedPerEdge = (double) (ended - copiedValues) / CHILDREN + (withParent - plainChild);
         System.out.printf("flow edge memory: pending %.1f B/edge, ended %.1f B/edge beyond the value (par field %d B)%n",
                 pendingPerEdge, endedPerEdge, withParent - plainChild);
-        assertThat(endedPerEdge).isLessThan(100);
+        assertThat(pendingPerEdge).as("while pending").isLessThan(100);
+        assertThat(endedPerEdge).as("once ended").isLessThan(100);
     }
 
     private static long usage(ScriptFixture f, String key) {

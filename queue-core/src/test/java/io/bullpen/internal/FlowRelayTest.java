@@ -58,6 +58,36 @@ class FlowRelayTest {
     }
 
     @Test
+    void aParentWhoseChildrenAreStagedInSeveralChunksIsMaterializedOnceEvenWhenTwoRunnersRepeatIt() {
+        relay.stageAndCommit(reports, "f2", List.of(
+                new FlowRelay.Chunk(reports, List.of(new FlowRecord("r2", "assemble", "1", "", 0, 0, false, null, "",
+                        "F" + pages + ":p1\nF" + pages + ":p2", 3, "f2"))),
+                new FlowRelay.Chunk(reports, List.of(), new FlowScripts.MoreChildren("r2", "f2", 2, true, "F" + pages + ":p3")),
+                new FlowRelay.Chunk(pages, List.of(
+                        new FlowRecord("p1", "render", "1", "", 0, 0, false, null, reports + ":r2:0", ""),
+                        new FlowRecord("p2", "render", "2", "", 0, 0, false, null, reports + ":r2:1", ""),
+                        new FlowRecord("p3", "render", "3", "", 0, 0, false, null, reports + ":r2:2", "")))));
+
+        relay.materialize(reports, "f2");
+        relay.stageAndCommit(reports, "f2", List.of(
+                new FlowRelay.Chunk(reports, List.of(), new FlowScripts.MoreChildren("r2", "f2", 2, true, "F" + pages + ":p3"))));
+        relay.materialize(reports, "f2");
+
+        KeyScheme k = new KeyScheme("bp", reports);
+        assertThat(redisson.getList(k.children("r2"), StringCodec.INSTANCE).readAll())
+                .containsExactly(pages + ":p1", pages + ":p2", pages + ":p3");
+        assertThat(PendingChildren.indexes(redisson, k.pendingChildren("r2"), 10)).containsExactly(0, 1, 2);
+        assertThat(queue(pages).getJobCounts().waiting()).isEqualTo(3);
+        for (String page : List.of("p1", "p2", "p3")) {
+            completePage(page, "\"" + page + "\"");
+            Futures.join(relay.scripts(reports).childEnded(1, "r2", Long.parseLong(page.substring(1)) - 1, pages + ":" + page,
+                    "render", "completed", "\"" + page + "\""));
+        }
+        assertThat(queue(reports).getState("r2")).isEqualTo(JobState.WAITING);
+        ctx.assertInvariant(reports);
+    }
+
+    @Test
     void aStagedFlowIsInvisibleUntilCommittedAndThenCarriedOnByAnyone() {
         relay.stageAndCommit(reports, "f1", twoQueueFlow("F"));
         assertThat(queue(reports).getJobCounts().total()).as("committed, not yet created").isZero();
@@ -163,7 +193,7 @@ class FlowRelayTest {
     }
 
     @Test
-    void aLargeFanOutIsAddedInCallsOfAThousandJobsAndPagesItsChildren() {
+    void aLargeFanOutIsAddedInChunksWithItsChildrenSplitOverCallsAndPagesThem() {
         FlowJob.Builder parent = FlowJob.builder(reports, "assemble", 0);
         for (int i = 0; i < 2500; i++) {
             parent.child(FlowJob.builder(reports, "render", i).build());
@@ -173,8 +203,9 @@ class FlowRelayTest {
 
         assertThat(queue(reports).getJobCounts().waiting()).isEqualTo(2500);
         assertThat(queue(reports).getState(root.id())).isEqualTo(JobState.WAITING_CHILDREN);
-        assertThat(redisson.getSet(new KeyScheme("bp", reports).pendingChildren(root.id()), StringCodec.INSTANCE).size())
-                .isEqualTo(2500);
+        assertThat(PendingChildren.indexes(redisson, new KeyScheme("bp", reports).pendingChildren(root.id()), 10_000))
+                .hasSize(2500);
+        assertThat(redisson.getBitSet(new KeyScheme("bp", reports).pendingChildren(root.id())).cardinality()).isEqualTo(2500);
         List<ChildResult> page = queue(reports).getChildren(root.id(), null, 1000);
         assertThat(page).hasSize(1000);
         ChildResult last = page.get(999);

@@ -44,6 +44,11 @@ class FlowScriptsTest {
         assertThat(r).extracting(AddResult::added).containsExactly(true, true, true);
     }
 
+    /** The indexes of the children the parent still waits for (its deps bitmap). */
+    private List<Integer> pending(String parentId) {
+        return PendingChildren.indexes(f.redisson, f.k.pendingChildren(parentId), Integer.MAX_VALUE);
+    }
+
     /** The end of child a (index 0) or b (index 1) of p. */
     private long end(String child, String state, String value) {
         return join(flows.childEnded(NOW + 5, "p", child.equals("a") ? 0 : 1, q + ":" + child, "n-" + child, state, value));
@@ -55,7 +60,8 @@ class FlowScriptsTest {
 
         QueueSnapshot s = f.snap();
         assertThat(s.zset("waiting-children")).containsOnlyKeys("p");
-        assertThat(s.set("job:p:deps")).as("the pending children's indexes").containsExactlyInAnyOrder("0", "1");
+        assertThat(pending("p")).as("the pending children's indexes, a bitmap").containsExactly(0, 1);
+        assertThat(s.job("p")).containsEntry("pending", "2");
         assertThat(s.list("job:p:res")).as("the edge policies while pending").containsExactly("F", "I");
         assertThat(s.list("job:p:kids")).containsExactly(q + ":a", q + ":b");
         assertThat(s.waiting()).containsExactlyInAnyOrder("a", "b");
@@ -63,6 +69,60 @@ class FlowScriptsTest {
         assertThat(s.job("p")).doesNotContainKey("par");
         assertThat(s.eventNames()).containsExactly("added", "added", "added");
         f.assertInvariant();
+    }
+
+    private long addMore(String flowId, long start, boolean last, String... children) {
+        StringBuilder text = new StringBuilder();
+        for (String c : children) {
+            text.append(text.length() == 0 ? "" : "\n").append('F').append(q).append(':').append(c);
+        }
+        return join(flows.addFlowChildren(new FlowScripts.MoreChildren("p", flowId, start, last, text.toString())));
+    }
+
+    @Test
+    void aParentWithMoreChildrenThanOneCallGetsTheRestFromAddFlowChildrenOnceEach() {
+        join(flows.addFlow(NOW, List.of(new FlowRecord("p", "n-p", "{}", "", 0, 0, false, null, "",
+                "F" + q + ":c0\nF" + q + ":c1", 5, "flow-1"))));
+        assertThat(f.snap().job("p")).containsEntry("pending", "5").containsEntry("flow", "flow-1");
+        assertThat(pending("p")).containsExactly(0, 1);
+
+        assertThat(addMore("flow-1", 2, false, "c2", "c3")).isEqualTo(2);
+        assertThat(addMore("flow-1", 2, false, "c2", "c3")).as("the same call again").isZero();
+        assertThat(addMore("flow-2", 4, true, "c4")).as("another flow's call").isZero();
+        assertThat(addMore("flow-1", 4, true, "c4")).isEqualTo(1);
+        assertThat(addMore("flow-1", 4, true, "c4")).as("the last call again").isZero();
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.job("p")).containsEntry("pending", "5").doesNotContainKey("flow");
+        assertThat(pending("p")).containsExactly(0, 1, 2, 3, 4);
+        assertThat(s.list("job:p:kids")).containsExactly(q + ":c0", q + ":c1", q + ":c2", q + ":c3", q + ":c4");
+        assertThat(s.list("job:p:res")).containsExactly("F", "F", "F", "F", "F");
+    }
+
+    @Test
+    void aParentWhoseChildrenComeInSeveralCallsWaitsForAllOfThem() {
+        join(flows.addFlow(NOW, List.of(new FlowRecord("p", "n-p", "{}", "", 0, 0, false, null, "",
+                "F" + q + ":c0", 2, "flow-1"))));
+        assertThat(join(flows.childEnded(NOW, "p", 0, q + ":c0", "n", "completed", "1"))).isEqualTo(1);
+        assertThat(f.snap().zset("waiting-children")).as("its count is the total from the start").containsOnlyKeys("p");
+
+        addMore("flow-1", 1, true, "c1");
+        assertThat(join(flows.childEnded(NOW, "p", 1, q + ":c1", "n", "completed", "2"))).isEqualTo(1);
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.waiting()).containsExactly("p");
+        assertThat(s.exists("job:p:deps")).isFalse();
+    }
+
+    @Test
+    void theEndOfAChildWhoseBitIsClearChangesNothing() {
+        addParentWithTwoChildren("F", "F");
+        assertThat(join(flows.childEnded(NOW, "p", 0, q + ":b", "n-b", "completed", "1")))
+                .as("not the child at that index").isZero();
+        assertThat(join(flows.childEnded(NOW, "p", 7, q + ":a", "n-a", "completed", "1")))
+                .as("an index past the children").isZero();
+        assertThat(f.snap().job("p")).containsEntry("pending", "2");
+        assertThat(pending("p")).containsExactly(0, 1);
     }
 
     @Test
@@ -75,7 +135,8 @@ class FlowScriptsTest {
 
         assertThat(again).extracting(AddResult::added).containsExactly(false, false, false);
         QueueSnapshot after = f.snap();
-        assertThat(after.set("job:p:deps")).isEqualTo(before.set("job:p:deps"));
+        assertThat(pending("p")).containsExactly(0, 1);
+        assertThat(after.job("p")).isEqualTo(before.job("p"));
         assertThat(after.waiting()).isEqualTo(before.waiting());
         assertThat(after.job("a")).isEqualTo(before.job("a"));
         f.assertInvariant();
@@ -88,13 +149,15 @@ class FlowScriptsTest {
         assertThat(end("a", "completed", "\"html-a\"")).isEqualTo(1);
         assertThat(end("a", "completed", "\"html-a\"")).as("the same end again").isZero();
         QueueSnapshot mid = f.snap();
-        assertThat(mid.set("job:p:deps")).containsExactly("1");
+        assertThat(pending("p")).containsExactly(1);
+        assertThat(mid.job("p")).containsEntry("pending", "1");
         assertThat(mid.list("job:p:res")).containsExactly("c3:n-a\"html-a\"", "F");
         assertThat(mid.zset("waiting-children")).containsOnlyKeys("p");
 
         assertThat(end("b", "completed", "null")).isEqualTo(1);
         QueueSnapshot s = f.snap();
         assertThat(s.exists("job:p:deps")).isFalse();
+        assertThat(s.job("p")).doesNotContainKey("pending");
         assertThat(s.zset("waiting-children")).isEmpty();
         assertThat(s.waiting()).contains("p");
         assertThat(s.list("job:p:res")).as("c, name length, name, value").containsExactly("c3:n-a\"html-a\"", "c3:n-bnull");
@@ -114,6 +177,70 @@ class FlowScriptsTest {
         assertThat(s.job("p")).containsEntry("failedReason", "child " + q + ":a failed: boom");
         assertThat(end("b", "completed", "1")).as("an end after the parent failed is recorded only").isEqualTo(1);
         assertThat(f.snap().failed()).containsOnlyKeys("p");
+        f.assertInvariant();
+    }
+
+    /** A parent p (with the given options) over child a on a FAIL_PARENT edge, in this queue. */
+    private void addParentWithOptions(String opts) {
+        join(flows.addFlow(NOW, List.of(new FlowRecord("p", "n-p", "{}", opts, 0, 0, false, null, "", "F" + q + ":a"),
+                job("a", q + ":p:0", ""))));
+    }
+
+    @Test
+    void aParentFailedByItsChildEndsLikeAnyJobFailedForGoodWithItsMetricAndEvent() {
+        addParentWithOptions("");
+
+        end("a", "failed", "boom");
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.failed()).containsEntry("p", (double) NOW + 5);
+        assertThat(s.job("p")).containsEntry("failedReason", "child " + q + ":a failed: boom")
+                .containsEntry("finishedOn", Long.toString(NOW + 5));
+        assertThat(s.meta()).as("the failed metric counts the parent").containsEntry("mc:failed", "1");
+        assertThat(s.events().get(s.events().size() - 1)).containsEntry("event", "failed").containsEntry("jobId", "p")
+                .containsEntry("prev", "waiting-children").containsEntry("attemptsMade", "0");
+        f.assertInvariant();
+    }
+
+    @Test
+    void aParentFailedByItsChildAppliesItsOwnRemoveOnFail() {
+        addParentWithOptions("{\"removeOnFail\":{\"count\":0}}");
+
+        end("a", "failed", "boom");
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.failed()).doesNotContainKey("p");
+        assertThat(s.jobIds()).doesNotContain("p");
+        assertThat(s.exists("job:p:kids")).as("its children lists go with it").isFalse();
+        assertThat(s.exists("job:p:res")).isFalse();
+        assertThat(s.meta()).containsEntry("mc:failed", "1");
+        f.assertInvariant();
+    }
+
+    @Test
+    void aParentFailedByItsChildKeepsItsResultForItsAwaiters() {
+        addParentWithOptions("{\"removeOnFail\":{\"count\":0}}");
+        f.redisson.<String, String>getMap(f.k.job("p"), org.redisson.client.codec.StringCodec.INSTANCE)
+                .put("awaited", "60000");
+
+        end("a", "failed", "boom");
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.string("result:p")).contains("\"state\":\"failed\"").contains("child " + q + ":a failed: boom");
+        assertThat(s.pttl("result:p")).isPositive();
+    }
+
+    @Test
+    void aParentFailedByItsChildTellsItsOwnParentAndTheGrandparentFailsTooWithItsMetric() {
+        join(flows.addFlow(NOW, List.of(job("g", "", "F" + q + ":p"), job("p", q + ":g:0", "F" + q + ":a"),
+                job("a", q + ":p:0", ""))));
+
+        end("a", "failed", "boom");
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.failed()).containsOnlyKeys("p", "g");
+        assertThat(s.job("g")).containsEntry("failedReason", "child " + q + ":p failed: child " + q + ":a failed: boom");
+        assertThat(s.meta()).containsEntry("mc:failed", "2");
         f.assertInvariant();
     }
 
@@ -225,6 +352,18 @@ class FlowScriptsTest {
         assertThat(join(flows.getChildren("p", q + ":b", 10)).entries()).isEmpty();
     }
 
+    @Test
+    void getChildrenStartsAfterTheChildAtItsHintedIndexAndSearchesWhenTheHintIsWrong() {
+        addParentWithTwoChildren("F", "I");
+
+        assertThat(join(flows.getChildren("p", q + ":a", 0, 10)).entries()).extracting(FlowScripts.ChildEntry::child)
+                .containsExactly(q + ":b");
+        assertThat(join(flows.getChildren("p", q + ":a", 1, 10)).entries()).as("a wrong hint: found by search")
+                .extracting(FlowScripts.ChildEntry::child).containsExactly(q + ":b");
+        assertThat(join(flows.getChildren("p", q + ":a", 99, 10)).entries()).as("a hint past the end")
+                .extracting(FlowScripts.ChildEntry::child).containsExactly(q + ":b");
+    }
+
     /** Child a of p, taken by a worker: out of wait, active with a live lock. */
     private void takeChildA() {
         f.redisson.getList(f.k.waitList(), org.redisson.client.codec.StringCodec.INSTANCE).remove("a");
@@ -256,6 +395,21 @@ class FlowScriptsTest {
 
         assertThat(f.snap().failed()).containsOnlyKeys("a", "p");
         assertThat(f.snap().job("p")).containsEntry("failedReason", "child " + q + ":a failed: boom");
+    }
+
+    @Test
+    void moveToFinishedOfAFailedChildEndsItsFailedParentByTheParentsOwnRemoveOnFail() {
+        addParentWithOptions("{\"removeOnFail\":{\"count\":0}}");
+        takeChildA();
+
+        join(f.scripts.moveToFinished(NOW + 5, ScriptFixture.fetch(0),
+                ScriptFixture.fail("a", "tok", "boom", 1, 0, false).withParent(true)));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.failed()).containsOnlyKeys("a");
+        assertThat(s.jobIds()).doesNotContain("p");
+        assertThat(s.meta()).as("the child and its parent").containsEntry("mc:failed", "2");
+        f.assertInvariant();
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.bullpen.JobCounts;
 import io.bullpen.JobOptions;
 import io.bullpen.JobState;
+import io.bullpen.MetricsType;
 import io.bullpen.Queue;
 import io.bullpen.Retention;
 import io.bullpen.UnrecoverableJobException;
@@ -154,6 +155,26 @@ class FlowWorkerTest {
         String failedChild = root.children().get(1).id();
         assertThat(queue(reports).getJob(root.id()).orElseThrow().failedReason().orElseThrow())
                 .isEqualTo("child " + pages + ":" + failedChild + " failed: page -2 is broken");
+        assertThat(parentStarts).doesNotContainKey(root.id());
+    }
+
+    @Test
+    void aParentFailedByItsChildIsRemovedByItsOwnRemoveOnFailAndCountedInTheFailedMetric() {
+        JobNode root = flows.add(FlowJob.builder(reports, "assemble", new Page(0))
+                .options(JobOptions.builder().removeOnFail(Retention.keepNone()).build())
+                .child(page(pages, -1)).build());
+        var result = queue(reports).awaitResult(root.id(), String.class, Duration.ofSeconds(30));
+        startPageWorker(pages);
+        startReportWorker(reports);
+
+        assertThatThrownBy(() -> result.get(30, java.util.concurrent.TimeUnit.SECONDS))
+                .as("its awaiter gets the failure, though the parent is gone")
+                .hasCauseInstanceOf(io.bullpen.JobFailedException.class).hasMessageContaining("page -1 is broken");
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> queue(reports).getMetrics(MetricsType.FAILED, 5).total() == 1);
+        assertThat(queue(reports).getJob(root.id())).as("removed as its removeOnFail says").isEmpty();
+        assertThat(queue(reports).getJobCounts().failed()).isZero();
+        assertThat(queue(reports).getJobCounts().waitingChildren()).isZero();
         assertThat(parentStarts).doesNotContainKey(root.id());
     }
 
