@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -110,6 +111,8 @@ final class FlowModelRun {
     private final AtomicInteger processed = new AtomicInteger();
     private final AtomicLong lastActivity = new AtomicLong(System.nanoTime());
     private final List<String> processorErrors = new CopyOnWriteArrayList<>();
+    /** How often each case the checks met happened, logged after the run (to see what a run covered). */
+    private final Map<String, Integer> tally = new TreeMap<>();
     private long resumedAt;
 
     FlowModelRun(long seed, BullpenTestContext ctx, Size size) {
@@ -337,7 +340,11 @@ final class FlowModelRun {
                 continued |= policy == ChildFailure.CONTINUE && row.state() == JobState.FAILED;
             }
             if (start != null && !spec.edges().isEmpty()) {
+                count(continued ? "ran early after a CONTINUE child failed" : "ran after all its children");
                 checkView(spec, view, continued, start);
+            }
+            if (state == JobState.UNKNOWN) {
+                count("removed");
             }
             if (state != JobState.UNKNOWN && !spec.edges().isEmpty()) {
                 checkChildren(spec);
@@ -345,6 +352,7 @@ final class FlowModelRun {
             if (start == null && state != JobState.UNKNOWN) {
                 assertThat(state).as(where() + key + " completed without running").isEqualTo(JobState.FAILED);
                 String reason = job.flatMap(Job::failedReason).orElse("");
+                count(reason.startsWith("child ") ? "failed by a child" : "cancelled before it ran");
                 if (!reason.startsWith("child ")) {
                     assertThat(touched).as(where() + key + " failed without running (" + reason + ") and no remove or cancel reached it")
                             .contains(key);
@@ -401,8 +409,8 @@ final class FlowModelRun {
             assertThat(reconciler.reconcile(queue, 0, 1000)).as(where() + "the reconciler had to repair " + queue).isEmpty();
             ctx.assertInvariant(queue);
         }
-        log.info("FlowModelTest seed {}: worst start lag {} ms ({}), {} touched by removes and cancels", seed,
-                worstLag / 1_000_000, worst, touched.size());
+        log.info("FlowModelTest seed {}: worst start lag {} ms ({}), {} touched by removes and cancels, tally {}", seed,
+                worstLag / 1_000_000, worst, touched.size(), tally);
     }
 
     /** What a parent read from ctx.children() when it ran: all its children ended (unless a CONTINUE child failed), with their values. */
@@ -414,12 +422,14 @@ final class FlowModelRun {
             String child = edge.getKey();
             ChildResult row = rows.get(child);
             if (row == null) {
+                count("ran without its dropped REMOVE child");
                 assertThat(edge.getValue()).as(where() + key + " ran without seeing its child " + child).isEqualTo(ChildFailure.REMOVE);
                 assertThat(state(child)).as(where() + key + " did not see its REMOVE child " + child + ", which completed")
                         .isNotEqualTo(JobState.COMPLETED);
                 continue;
             }
             checkRow(key + " (as it ran)", child, row, !continued);
+            count("ran seeing " + edge.getValue() + " child " + row.state());
             if (!continued) {
                 assertThat(row.state()).as(where() + key + " started before its child " + child + " ended")
                         .isIn(JobState.COMPLETED, JobState.FAILED);
@@ -525,6 +535,10 @@ final class FlowModelRun {
         }
         // Not listed: dropped by a REMOVE edge, which only a failed child is.
         return true;
+    }
+
+    private void count(String what) {
+        tally.merge(what, 1, Integer::sum);
     }
 
     private static ChildFailure policy(Spec spec, String child) {
