@@ -142,6 +142,27 @@ class FlowRelayTest {
     }
 
     @Test
+    void aChildCancelledOrRemovedThroughAQueueTellsItsParentInAnotherSlotAtOnce() {
+        FlowProducer flows = FlowProducer.builder(redisson).build();
+        JobNode cancelled = flows.add(FlowJob.builder(reports, "assemble", 0)
+                .child(FlowJob.builder(pages, "render", 1).build(), ChildFailure.FAIL_PARENT).build());
+        JobNode removed = flows.add(FlowJob.builder(reports, "assemble", 0)
+                .child(FlowJob.builder(pages, "render", 2).build(), ChildFailure.IGNORE).build());
+
+        // No worker runs: only the Queue's own call can carry the ends to the parents' slot.
+        queue(pages).cancel(cancelled.children().get(0).id(), "not needed");
+        queue(pages).remove(removed.children().get(0).id());
+
+        assertThat(queue(reports).getState(cancelled.id())).isEqualTo(JobState.FAILED);
+        assertThat(queue(reports).getState(removed.id())).isEqualTo(JobState.WAITING);
+        assertThat(queue(reports).getChildren(removed.id(), null, 10)).singleElement()
+                .satisfies(c -> assertThat(c.failedReason()).contains("removed"));
+        assertThat(redisson.getList(new KeyScheme("bp", pages).flowOutbox(), StringCodec.INSTANCE).size()).isZero();
+        ctx.assertInvariant(reports);
+        ctx.assertInvariant(pages);
+    }
+
+    @Test
     void theReconcilerMovesOnAParentWhoseChildEndedWithoutTellingIt() {
         relay.add(twoQueueFlow("F").get(0));
         relay.add(twoQueueFlow("F").get(1));

@@ -44,14 +44,8 @@ import org.slf4j.LoggerFactory;
  */
 final class FlowModelRun {
     private static final Logger log = LoggerFactory.getLogger(FlowModelRun.class);
-    /** A job that may run starts within this of the moment it may (its add, the resume, its children's ends). */
+    /** A job that may run starts within this of the moment it may (its add, the resume, its children's ends, a remove or cancel). */
     static final Duration LIVENESS_BOUND = Duration.ofSeconds(3);
-    /**
-     * After a remove or cancel through a {@code Queue}: the end of the job it ended reaches a
-     * parent in another slot when a worker of the job's queue relays it (its heartbeat, every 5
-     * seconds at most), so a job waiting for that end may start this long after it.
-     */
-    static final Duration AFTER_REMOVE_OR_CANCEL_BOUND = Duration.ofSeconds(10);
     /**
      * Every job ends within this. Shorter than the reconciler's grace (a minute), so a parent that
      * only the reconciler would move on fails the run.
@@ -377,26 +371,17 @@ final class FlowModelRun {
                         from = "the return of " + d;
                     }
                 }
-                long opFloor = -1;
-                String op = null;
                 for (Map.Entry<String, Long> t : targets.entrySet()) {
                     // A remove or cancel anywhere may end a job this one waits for (a cancel goes
                     // down to children, a shared child links flows), so it may start from then on.
-                    if (t.getValue() < start && t.getValue() > floor && t.getValue() > opFloor) {
-                        opFloor = t.getValue();
-                        op = "the remove or cancel of " + t.getKey();
+                    if (t.getValue() < start && t.getValue() > floor) {
+                        floor = t.getValue();
+                        from = "the remove or cancel of " + t.getKey();
                     }
                 }
                 long lag = start - floor;
-                if (lag > bound && opFloor > 0) {
-                    lag = start - opFloor;
-                    from = op;
-                    assertThat(lag).as(where() + key + " started " + lag / 1_000_000 + " ms after " + from)
-                            .isLessThanOrEqualTo(AFTER_REMOVE_OR_CANCEL_BOUND.toNanos());
-                } else {
-                    assertThat(lag).as(where() + key + " started " + lag / 1_000_000 + " ms after " + from)
-                            .isLessThanOrEqualTo(bound);
-                }
+                assertThat(lag).as(where() + key + " started " + lag / 1_000_000 + " ms after " + from)
+                        .isLessThanOrEqualTo(bound);
                 if (lag > worstLag) {
                     worstLag = lag;
                     worst = key + " after " + from;
