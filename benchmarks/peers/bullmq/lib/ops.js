@@ -2,7 +2,7 @@
 // The BullMQ side of every workload, one function per operation the Java harness asks for.
 // Same shapes as the Java peers (io.bullpen.bench.peer.PeerDriver): no-op jobs whose data is
 // {n: i}, default job options, bulk adds in chunks, times measured in this process.
-const { Queue, Worker } = require('bullmq');
+const { FlowProducer, Queue, Worker } = require('bullmq');
 
 const CHUNK = 1000;
 
@@ -193,6 +193,55 @@ function createOps(port, warmUpJobs) {
     async addNear({ queue: name, n, leadMs, spreadMs }) {
       await addDueUniformly(queue(name), n, leadMs, spreadMs);
       return {};
+    },
+
+    // Flows of one parent and `children` children, added one at a time by a FlowProducer while a
+    // worker runs each queue (two on the one queue when both are the same). Every key under the
+    // prefix {pc}: both queues in one Redis Cluster slot, as BullMQ's flows require. A child
+    // returns its index; a parent reads its children's values and counts as incomplete unless it
+    // got all of them. Seconds from the first add to the last parent's completion.
+    async parentChild({ parentQueue, childQueue, n, children, concurrency }) {
+      const prefix = '{pc}';
+      const flows = new FlowProducer({ connection, prefix });
+      let parents = 0;
+      let incomplete = 0;
+      let last = null;
+      const workers = [];
+      const finished = new Promise((resolve, reject) => {
+        for (const name of [parentQueue, childQueue]) {
+          const worker = new Worker(name, async (job) => {
+            if (job.name !== 'parent') return job.data.n;
+            const values = await job.getChildrenValues();
+            if (Object.keys(values).length !== children) incomplete++;
+            return null;
+          }, { connection, concurrency, prefix });
+          worker.on('completed', (job) => {
+            if (job.name === 'parent' && ++parents === n) {
+              last = process.hrtime.bigint();
+              resolve();
+            }
+          });
+          worker.on('failed', (job, err) => reject(new Error(`${job && job.name} ${job && job.id} failed: ${err}`)));
+          worker.on('error', reject);
+          workers.push(worker);
+        }
+      });
+      finished.catch(() => {}); // awaited below; a failure while adding must not crash the process
+      try {
+        await Promise.all(workers.map((w) => w.waitUntilReady()));
+        const start = process.hrtime.bigint();
+        for (let i = 0; i < n; i++) {
+          const kids = [];
+          for (let c = 0; c < children; c++) kids.push({ name: 'child', queueName: childQueue, data: { n: c } });
+          await flows.add({ name: 'parent', queueName: parentQueue, data: { n: i }, children: kids });
+        }
+        await finished;
+        if (incomplete > 0) throw new Error(`${incomplete} parents saw fewer than ${children} child values`);
+        return { seconds: Number(last - start) / 1e9, parents };
+      } finally {
+        await Promise.all(workers.map((w) => w.close()));
+        await flows.close();
+      }
     },
 
     async close() {

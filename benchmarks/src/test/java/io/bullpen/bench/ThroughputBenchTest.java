@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * The throughput workloads ({@code spread}, {@code functions}) are named, not run by
- * default, so {@code QuickBenchTest} keeps its run time. Running them (about 20 s) is opt-in:
- * {@code -Dbench.throughputTest=true}.
+ * The throughput workloads ({@code spread}, {@code functions}, {@code producers},
+ * {@code parent-child}) are named, not run by default, so {@code QuickBenchTest} keeps its run
+ * time. Running them (about 30 s) is opt-in: {@code -Dbench.throughputTest=true}.
  */
 class ThroughputBenchTest {
     @Test
@@ -44,5 +44,17 @@ class ThroughputBenchTest {
 
         assertThat(exit).as(output).isZero();
         assertThat(output).contains("busiest worker's share %, 10 ms jobs, default", "moveToActive (1 job), FCALL");
+    }
+
+    @Test
+    @EnabledIfSystemProperty(named = "bench.throughputTest", matches = "true")
+    void parentChildRunsForBullpenInOneSlotAndTwo() {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        int exit = BenchMain.run(new String[] {"parent-child", "--quick", "--peers", "bullpen"},
+                new PrintStream(captured, true, StandardCharsets.UTF_8));
+        String output = captured.toString(StandardCharsets.UTF_8);
+
+        assertThat(exit).as(output).isZero();
+        assertThat(output).contains("flows/s, one slot", "Redis commands/flow, two slots", "Redis CPU us/flow, one slot");
     }
 }

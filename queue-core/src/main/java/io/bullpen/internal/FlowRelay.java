@@ -6,8 +6,10 @@ import io.bullpen.internal.FlowScripts.FlowRecord;
 import io.bullpen.internal.FlowScripts.MoreChildren;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.redisson.api.BatchOptions;
 import org.redisson.api.RBatch;
@@ -32,6 +34,8 @@ public final class FlowRelay {
     private static final Logger log = LoggerFactory.getLogger(FlowRelay.class);
     /** How long a stage lives before its commit: an add that dies before committing leaves nothing behind. */
     public static final long STAGE_TTL_MS = 3_600_000L;
+    /** The most levels a relay follows a failure up a flow before leaving the rest to the heartbeat's relays. */
+    static final int MAX_CASCADE = 16;
 
     private final RedissonClient redisson;
     private final String prefix;
@@ -152,10 +156,29 @@ public final class FlowRelay {
 
     /**
      * Applies up to {@code limit} entries of a queue's outbox to their parents, each then removed.
+     * A parent that a failed child's end failed tells its own parents in turn, through its own
+     * queue's outbox when they are in other slots: those outboxes are relayed next, level by level
+     * up the flow (at most {@link #MAX_CASCADE} levels, up to {@code limit} entries each), so a
+     * failure climbs a flow over several slots in this call rather than one level per heartbeat
+     * of a worker of each queue on the way.
      *
-     * @return how many entries were relayed
+     * @return how many entries of {@code queue}'s own outbox were relayed
      */
     public int relayOutbox(String queue, int limit) {
+        Set<String> failedInto = new LinkedHashSet<>();
+        int n = relayOwnOutbox(queue, limit, failedInto);
+        for (int level = 0; level < MAX_CASCADE && !failedInto.isEmpty(); level++) {
+            Set<String> queues = failedInto;
+            failedInto = new LinkedHashSet<>();
+            for (String parentQueue : queues) {
+                relayOwnOutbox(parentQueue, limit, failedInto);
+            }
+        }
+        return n;
+    }
+
+    /** One queue's outbox; adds to {@code failedInto} the queues of the parents a failed child's end was applied to. */
+    private int relayOwnOutbox(String queue, int limit, Set<String> failedInto) {
         FlowScripts own = scripts(queue);
         List<String> entries = Futures.join(own.outbox(limit));
         int n = 0;
@@ -170,6 +193,8 @@ public final class FlowRelay {
                     e.path("n").asText(), e.path("s").asText(), e.path("v").asText()));
             if (applied < 0) {
                 log.debug("Flow relay: parent {} of child {} does not exist; its end is dropped", parent, e.path("c").asText());
+            } else if (applied == 1 && "failed".equals(e.path("s").asText())) {
+                failedInto.add(parentQueue);
             }
             Futures.join(own.removeFromOutbox(entry));
             n++;

@@ -144,6 +144,55 @@ class FlowRelayTest {
     }
 
     @Test
+    void aParentFailedByARelayedEndTellsItsParentInAThirdSlotInTheSameRelay() {
+        // root (IGNORE) <- middle (FAIL_PARENT) <- leaf, each in its own queue: the leaf's failure
+        // fails the middle in the middle's slot, whose end goes to the middle queue's outbox.
+        String middle = ctx.newQueueName();
+        FlowProducer flows = FlowProducer.builder(redisson).build();
+        JobNode root = flows.add(FlowJob.builder(reports, "assemble", 0)
+                .child(FlowJob.builder(middle, "bundle", 1)
+                        .child(FlowJob.builder(pages, "render", 2).build(), ChildFailure.FAIL_PARENT).build(),
+                        ChildFailure.IGNORE)
+                .build());
+        JobNode mid = root.children().get(0);
+        JobNode leaf = mid.children().get(0);
+        queue(pages).cancel(leaf.id(), "not needed");
+
+        relay.relayOutbox(pages, 100);
+
+        assertThat(queue(middle).getState(mid.id())).isEqualTo(JobState.FAILED);
+        assertThat(queue(reports).getState(root.id())).as("the root moved on in the same relay, not at a worker's "
+                + "heartbeat of the middle queue").isEqualTo(JobState.WAITING);
+        assertThat(queue(reports).getChildren(root.id(), null, 10)).singleElement()
+                .satisfies(c -> assertThat(c.failedReason()).hasValueSatisfying(r -> assertThat(r).startsWith("child ")));
+        assertThat(redisson.getList(new KeyScheme("bp", middle).flowOutbox(), StringCodec.INSTANCE).size()).isZero();
+        ctx.assertInvariant(reports);
+        ctx.assertInvariant(middle);
+        ctx.assertInvariant(pages);
+    }
+
+    @Test
+    void aChildCancelledOrRemovedThroughAQueueTellsItsParentInAnotherSlotAtOnce() {
+        FlowProducer flows = FlowProducer.builder(redisson).build();
+        JobNode cancelled = flows.add(FlowJob.builder(reports, "assemble", 0)
+                .child(FlowJob.builder(pages, "render", 1).build(), ChildFailure.FAIL_PARENT).build());
+        JobNode removed = flows.add(FlowJob.builder(reports, "assemble", 0)
+                .child(FlowJob.builder(pages, "render", 2).build(), ChildFailure.IGNORE).build());
+
+        // No worker runs: only the Queue's own call can carry the ends to the parents' slot.
+        queue(pages).cancel(cancelled.children().get(0).id(), "not needed");
+        queue(pages).remove(removed.children().get(0).id());
+
+        assertThat(queue(reports).getState(cancelled.id())).isEqualTo(JobState.FAILED);
+        assertThat(queue(reports).getState(removed.id())).isEqualTo(JobState.WAITING);
+        assertThat(queue(reports).getChildren(removed.id(), null, 10)).singleElement()
+                .satisfies(c -> assertThat(c.failedReason()).contains("removed"));
+        assertThat(redisson.getList(new KeyScheme("bp", pages).flowOutbox(), StringCodec.INSTANCE).size()).isZero();
+        ctx.assertInvariant(reports);
+        ctx.assertInvariant(pages);
+    }
+
+    @Test
     void theReconcilerMovesOnAParentWhoseChildEndedWithoutTellingIt() {
         relay.add(twoQueueFlow("F").get(0));
         relay.add(twoQueueFlow("F").get(1));

@@ -187,6 +187,28 @@ public interface PeerDriver extends AutoCloseable {
     }
 
     /**
+     * Runs flows of one parent and {@code children} children: a worker at {@code concurrency} on
+     * the parents' queue and one on the children's (two workers on the one queue when both are
+     * the same), started first; then {@code flows} flows added one call at a time from one
+     * producer, each parent in {@code parentQueue} (name "parent") over children in
+     * {@code childQueue} (name "child", returning their index); each parent reads its children's
+     * values and the pass fails unless it saw all of them. Returns when every parent completed and
+     * the workers are closed.
+     *
+     * @param parentQueue the parents' queue
+     * @param childQueue the children's queue (may be the parents')
+     * @param flows how many flows
+     * @param children children per parent
+     * @param concurrency each worker's concurrency
+     * @return the time from the first add to the last parent's completion
+     * @throws Exception on failure; {@link UnsupportedOperationException} when the peer has no flows
+     */
+    default ParentChildRun parentChild(String parentQueue, String childQueue, int flows, int children, int concurrency)
+            throws Exception {
+        throw new UnsupportedOperationException("no flows");
+    }
+
+    /**
      * @return the flow-control operations only Bullpen has
      * @throws UnsupportedOperationException for the other peers
      */

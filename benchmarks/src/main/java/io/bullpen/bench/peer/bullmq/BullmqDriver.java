@@ -2,6 +2,7 @@ package io.bullpen.bench.peer.bullmq;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.bullpen.bench.BenchContext;
+import io.bullpen.bench.peer.ParentChildRun;
 import io.bullpen.bench.peer.PeerDriver;
 import io.bullpen.bench.peer.Spread;
 import io.bullpen.bench.peer.Starts;
@@ -127,6 +128,14 @@ final class BullmqDriver implements PeerDriver {
         List<Integer> perWorker = new ArrayList<>();
         reply.path("perWorker").forEach(v -> perWorker.add(v.asInt()));
         return new Spread(perWorker, seconds(reply));
+    }
+
+    @Override
+    public ParentChildRun parentChild(String parentQueue, String childQueue, int flows, int children, int concurrency)
+            throws Exception {
+        JsonNode reply = node.request("parentChild", Map.of("parentQueue", parentQueue, "childQueue", childQueue,
+                "n", flows, "children", children, "concurrency", concurrency));
+        return new ParentChildRun(seconds(reply), reply.path("parents").asInt());
     }
 
     private static List<Long> longs(JsonNode array) {

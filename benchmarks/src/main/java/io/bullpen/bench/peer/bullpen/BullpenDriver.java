@@ -10,6 +10,7 @@ import io.bullpen.instrument.Instrumentation;
 import io.bullpen.bench.peer.Consumed;
 import io.bullpen.bench.peer.DelayedProducerMain;
 import io.bullpen.bench.peer.FlowControl;
+import io.bullpen.bench.peer.ParentChildRun;
 import io.bullpen.bench.peer.PeerDriver;
 import io.bullpen.bench.peer.Spread;
 import io.bullpen.bench.peer.Starts;
@@ -298,6 +299,12 @@ final class BullpenDriver implements PeerDriver {
             built.forEach(Worker::close);
         }
         return new Spread(ran.stream().map(AtomicInteger::get).toList(), (last.get() - first.get()) / 1e9);
+    }
+
+    @Override
+    public ParentChildRun parentChild(String parentQueue, String childQueue, int flows, int children, int concurrency)
+            throws Exception {
+        return BullpenParentChild.run(redisson, parentQueue, childQueue, flows, children, concurrency);
     }
 
     @Override
