@@ -40,10 +40,19 @@ public final class FlowReads {
         ChildPage page = Futures.join(flow(queue).getChildren(parentId, after, after == null ? -1 : indexOf(after, queue,
                 parentId), limit));
         List<ChildResult> out = new ArrayList<>(page.entries().size());
-        for (ChildEntry e : page.entries()) {
-            out.add(result(e));
+        long read = -1;
+        while (true) {
+            for (ChildEntry e : page.entries()) {
+                out.add(result(e));
+            }
+            // Children a REMOVE edge dropped take no place in a page: read on until the page is full
+            // or no child follows, so a short page always means the end.
+            if (out.size() >= limit || page.last() || page.next() <= read) {
+                return out;
+            }
+            read = page.next();
+            page = Futures.join(flow(queue).getChildren(parentId, read, limit - out.size()));
         }
-        return out;
     }
 
     /**

@@ -467,4 +467,23 @@ class FlowScriptsTest {
         assertThat(s.list("job:p:res")).containsExactly("f3:n-acancelled: stop");
         f.assertInvariant();
     }
+
+    @Test
+    void aPageOfChildrenReadsOnPastChildrenARemoveEdgeDropped() {
+        join(flows.addFlow(NOW, List.of(
+                job("p", "", "R" + q + ":a\nR" + q + ":b\nR" + q + ":c\nF" + q + ":d\nF" + q + ":e"),
+                job("a", q + ":p:0", ""), job("b", q + ":p:1", ""), job("c", q + ":p:2", ""),
+                job("d", q + ":p:3", ""), job("e", q + ":p:4", ""))));
+        List<String> dropped = List.of("a", "b", "c");
+        for (int i = 0; i < dropped.size(); i++) {
+            String c = dropped.get(i);
+            join(flows.childEnded(NOW + 5, "p", i, q + ":" + c, "n-" + c, "failed", "boom"));
+        }
+        FlowReads reads = new FlowReads(f.redisson, f.k.prefix());
+
+        assertThat(reads.children(q, "p", null, 2)).as("a short page only at the end")
+                .extracting(io.bullpen.flow.ChildResult::id).containsExactly("d", "e");
+        assertThat(reads.children(q, "p", q + ":d", 2)).extracting(io.bullpen.flow.ChildResult::id)
+                .containsExactly("e");
+    }
 }
