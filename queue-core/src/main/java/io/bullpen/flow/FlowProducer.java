@@ -15,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -47,8 +49,12 @@ public final class FlowProducer {
     private final FlowRelay relay;
     private final FlowAncestry ancestry;
     private final Map<String, JobOptions> defaultJobOptions;
+    private final RedissonClient redisson;
+    /** The queues this producer has put in the registry of queues (the dashboard lists them). */
+    private final Set<String> registered = ConcurrentHashMap.newKeySet();
 
     private FlowProducer(Builder b) {
+        this.redisson = b.redisson;
         this.prefix = b.prefix;
         this.clock = b.clock;
         this.relay = new FlowRelay(b.redisson, b.prefix, b.clock);
@@ -102,6 +108,7 @@ public final class FlowProducer {
                 ancestry.refuseCycles(parent.substring(0, colon), parent.substring(colon + 1), below);
             });
             RedisCalls.call(root.queue(), "addFlow", () -> {
+                register(chunks);
                 if (chunks.size() == 1) {
                     relay.add(chunks.get(0));
                 } else {
@@ -116,6 +123,17 @@ public final class FlowProducer {
             nodes.add(plan.node(root));
         }
         return nodes;
+    }
+
+    /**
+     * Puts the flow's queues in the registry of queues, as a {@code Queue}'s first add does, so a
+     * queue that only gets jobs through flows is listed too (the dashboard reads the registry).
+     */
+    private void register(List<Chunk> chunks) {
+        chunks.stream().map(Chunk::queue).distinct().filter(q -> !registered.contains(q)).forEach(q -> {
+            redisson.getSet(RedisCalls.plain(new KeyScheme(prefix, q).registry())).add(q);
+            registered.add(q);
+        });
     }
 
     /**
