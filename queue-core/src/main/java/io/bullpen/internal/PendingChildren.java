@@ -26,7 +26,8 @@ final class PendingChildren {
      * @return the indexes of up to {@code limit} pending children from there
      */
     static List<Integer> indexes(RedissonClient redisson, String depsKey, int limit, int fromByte) {
-        byte[] bits = redisson.<byte[]>getBucket(depsKey, ByteArrayCodec.INSTANCE).get();
+        // Sent once, like every read of a Queue call (Redisson's retries held a call ~5 s with Redis down).
+        byte[] bits = redisson.<byte[]>getBucket(RedisCalls.plain(depsKey).codec(ByteArrayCodec.INSTANCE)).get();
         List<Integer> indexes = new ArrayList<>();
         if (bits == null || bits.length == 0) {
             return indexes;
@@ -46,6 +47,6 @@ final class PendingChildren {
 
     /** @return whether child {@code index} is still pending */
     static boolean isPending(RedissonClient redisson, String depsKey, long index) {
-        return redisson.getBitSet(depsKey).get(index);
+        return redisson.getBitSet(org.redisson.api.options.CommonOptions.name(depsKey).retryAttempts(0)).get(index);
     }
 }

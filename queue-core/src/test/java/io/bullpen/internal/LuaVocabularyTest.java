@@ -124,7 +124,7 @@ class LuaVocabularyTest {
                 k.schedulers(), k.scheduler("<id>"), k.schedulerPrefix(), k.jobPrefix(), k.job("<id>"),
                 k.logs("<id>"), k.metrics("<kind>"), k.groups(), k.groupsReady(), k.groupsLimited(),
                 k.group(""), k.groupMeta(""), k.group("<g>"), k.groupMeta("<g>"), k.workers(), k.workersSeen(),
-                k.dedup(""), k.dedup("<id>"), k.dedupNext("<id>"), k.result(""), k.result("<id>"), k.flowOutbox(),
+                k.dedup(""), k.dedup("<id>"), k.dedupNext("<id>"), k.result(""), k.result("<id>"), k.flowOutbox(), k.flowPrefix(),
                 k.flowsPending(), k.pendingChildren("<id>"), k.children("<id>"), k.childResults("<id>")));
         for (JobState state : JobState.values()) {
             if (state != JobState.UNKNOWN) {
