@@ -83,7 +83,8 @@ final class QueueSearch<T> {
         scan:
         while (matches.size() < s.limit() && scanned < s.scanLimit()) {
             int want = (int) Math.min(CHUNK, s.scanLimit() - scanned);
-            List<Entry> entries = readIds(position, want);
+            // Scores only for a time range: formatting them costs Redis more than the ids themselves.
+            List<Entry> entries = readIds(position, want, s.from().isPresent());
             if (entries.isEmpty()) {
                 SearchCursor next = nextKey(position);
                 if (next == null) {
@@ -134,7 +135,7 @@ final class QueueSearch<T> {
     }
 
     /** @return the ids from {@code position} on, at most {@code want}; empty at the end of its key */
-    private List<Entry> readIds(SearchCursor position, int want) {
+    private List<Entry> readIds(SearchCursor position, int want, boolean withScores) {
         if (position.index() + want > Integer.MAX_VALUE) {
             return List.of();
         }
@@ -154,16 +155,18 @@ final class QueueSearch<T> {
                     }
                 }
             }
-            case COMPLETED, FAILED, ACTIVE -> {
-                for (ScoredEntry<String> e : redisson.<String>getScoredSortedSet(keys.stateKey(position.state()),
-                        StringCodec.INSTANCE).entryRangeReversed(from, to)) {
-                    entries.add(new Entry(e.getValue(), e.getScore()));
-                }
-            }
             default -> {
-                for (ScoredEntry<String> e : redisson.<String>getScoredSortedSet(keys.stateKey(position.state()),
-                        StringCodec.INSTANCE).entryRange(from, to)) {
-                    entries.add(new Entry(e.getValue(), e.getScore()));
+                var set = redisson.<String>getScoredSortedSet(keys.stateKey(position.state()), StringCodec.INSTANCE);
+                boolean newestFirst = position.state() == JobState.COMPLETED || position.state() == JobState.FAILED
+                        || position.state() == JobState.ACTIVE;
+                if (withScores) {
+                    for (ScoredEntry<String> e : newestFirst ? set.entryRangeReversed(from, to) : set.entryRange(from, to)) {
+                        entries.add(new Entry(e.getValue(), e.getScore()));
+                    }
+                } else {
+                    for (String id : newestFirst ? set.valueRangeReversed(from, to) : set.valueRange(from, to)) {
+                        entries.add(new Entry(id, null));
+                    }
                 }
             }
         }
