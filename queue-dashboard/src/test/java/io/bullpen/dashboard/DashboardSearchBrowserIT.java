@@ -91,6 +91,7 @@ class DashboardSearchBrowserIT {
             driver.findElement(By.id("search-first")).click();
             wait.until(ExpectedConditions.numberOfElementsToBe(ROWS, 20));
             assertThat(rowIds(driver)).isEqualTo(first);
+            js.executeScript("document.getElementById('job-filter-form').scrollIntoView()");
             screenshot(driver, screenshots.resolve("search.png"));
 
             // Markup in a job's name and data is text.
