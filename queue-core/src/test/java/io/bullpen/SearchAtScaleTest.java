@@ -100,10 +100,15 @@ class SearchAtScaleTest {
         long slowest = 0;
         String slowestCommand = "none";
         Map<String, List<Long>> slowByCommand = new java.util.TreeMap<>();
+        int slowCount = 0;
         for (Object e : slowlog) {
             List<?> entry = (List<?>) e;
             long micros = (Long) entry.get(2);
             String command = String.valueOf(((List<?>) entry.get(3)).get(0));
+            if (List.of("SLOWLOG", "CONFIG", "LATENCY").contains(command.toUpperCase())) {
+                continue;       // this test's own admin commands
+            }
+            slowCount++;
             slowByCommand.computeIfAbsent(command, c -> new ArrayList<>()).add(micros);
             if (micros > slowest) {
                 slowest = micros;
@@ -126,7 +131,7 @@ class SearchAtScaleTest {
                         + "(%,.0f jobs read/s, slowest page %,d ms), %d match; %d commands over 1 ms, slowest %d us %s; "
                         + "LATENCY LATEST (threshold 5 ms): %s%s%s",
                 state.label(), JOBS, addMs, pages, searchMs, scanned * 1000.0 / Math.max(searchMs, 1), slowestPageMs,
-                found.size(), slowlog.size(), slowest, slowestCommand.length() > 100 ? slowestCommand.substring(0, 100)
+                found.size(), slowCount, slowest, slowestCommand.length() > 100 ? slowestCommand.substring(0, 100)
                         : slowestCommand, latency, commands, slowSummary);
         LOG.info(report);
         Files.writeString(Path.of("target", "search-at-scale.txt"), report + "\n", StandardOpenOption.CREATE,
@@ -141,6 +146,6 @@ class SearchAtScaleTest {
         // Each command's own work is far below 10 ms (the mean per command is in the report); on a
         // shared machine a few calls of any kind, an O(1) HMGET included, are stalled by the
         // scheduler: the check is that such calls stay rare, and the slowest is reported.
-        assertThat(slowlog.size()).as("commands over 1 ms among the search's %d", JOBS).isLessThan(JOBS / 2_000);
+        assertThat(slowCount).as("commands over 1 ms among the search's %d", JOBS).isLessThan(JOBS / 2_000);
     }
 }
