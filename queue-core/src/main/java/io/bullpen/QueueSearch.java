@@ -18,6 +18,7 @@ import org.redisson.api.BatchOptions;
 import org.redisson.api.BatchResult;
 import org.redisson.api.RBatch;
 import org.redisson.api.RFuture;
+import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.client.protocol.ScoredEntry;
 
@@ -49,11 +50,11 @@ final class QueueSearch<T> {
         return a.equals(b) ? 0 : 1;
     };
 
-    private final org.redisson.api.RedissonClient redisson;
+    private final RedissonClient redisson;
     private final KeyScheme keys;
     private final JavaType dataType;
 
-    QueueSearch(org.redisson.api.RedissonClient redisson, KeyScheme keys, JavaType dataType) {
+    QueueSearch(RedissonClient redisson, KeyScheme keys, JavaType dataType) {
         this.redisson = redisson;
         this.keys = keys;
         this.dataType = dataType;
