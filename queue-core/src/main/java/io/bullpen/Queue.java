@@ -68,6 +68,7 @@ public final class Queue<T> {
     private final QueueDeduplication deduplication;
     private final QueueJobChanges<T> jobChanges;
     private final QueueAwaits<T> awaits;
+    private final QueueSearch<T> search;
 
     private Queue(Builder<T> b) {
         this.redisson = b.redisson;
@@ -88,6 +89,7 @@ public final class Queue<T> {
         this.deduplication = new QueueDeduplication(redisson, keys);
         this.jobChanges = new QueueJobChanges<>(redisson, keys, adder, clock);
         this.awaits = new QueueAwaits<>(redisson, new AwaitScripts(redisson, keys), adder);
+        this.search = new QueueSearch<>(redisson, keys, dataType);
     }
 
     /**
@@ -244,6 +246,29 @@ public final class Queue<T> {
             jobs.add(Job.fromHash(r.id(), r.hash(), dataType));
         }
         return jobs;
+    }
+
+    /**
+     * Finds jobs of one state by name, data, failed reason or time: one page of matches and a
+     * cursor to continue. It scans: there is no index, so it reads the state's jobs (their name and
+     * data) in the state's order until it has {@link JobSearch#limit(int)} matches or has read
+     * {@link JobSearch#scanLimit(int)} jobs, in small pipelined commands, none of which holds Redis
+     * for long. Jobs that move while it runs may be missed or returned twice (see {@link JobSearch}).
+     * To look a job up directly, give it a custom id ({@link JobOptions.Builder#jobId(String)}).
+     *
+     * <pre>{@code
+     * SearchPage<Order> page = orders.search(JobSearch.state(JobState.FAILED).data("/order/id", "o-17"));
+     * while (page.cursor().isPresent()) {
+     *     page = orders.search(JobSearch.state(JobState.FAILED).data("/order/id", "o-17").cursor(page.cursor().get()));
+     * }
+     * }</pre>
+     *
+     * @param search the state, filters and limits
+     * @return the page: matching jobs read in full, and the cursor if the state goes on
+     * @throws QueueUnavailableException when Redis cannot be reached
+     */
+    public SearchPage<T> search(JobSearch search) {
+        return this.search.search(Objects.requireNonNull(search, "search"));
     }
 
     /**

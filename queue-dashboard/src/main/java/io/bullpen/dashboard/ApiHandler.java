@@ -5,9 +5,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.bullpen.GroupInfo;
 import io.bullpen.Job;
+import io.bullpen.JobSearch;
 import io.bullpen.JobState;
 import io.bullpen.MetricsType;
 import io.bullpen.Queue;
+import io.bullpen.SearchPage;
 import io.bullpen.flow.ChildResult;
 import io.bullpen.flow.JobRef;
 import java.io.IOException;
@@ -18,12 +20,14 @@ import java.util.function.Predicate;
 
 /**
  * The read routes of API.md: config, the queue list, one queue (counts, schedulers, metrics), a
- * page of jobs, one job, a page of a parent's children, the queues' limits, a page of groups, the
+ * page of jobs, a page of a search, one job, a page of a parent's children, the queues' limits, a page of groups, the
  * live workers. No token needed, unless the dashboard is built with {@code tokenForReads} (the router checks it).
  */
 final class ApiHandler {
     /** Minutes of metrics in the queue view: the last hour. */
     static final int METRIC_MINUTES = 60;
+    /** Matches on a search page when the request does not say. */
+    static final int SEARCH_PAGE = 20;
     /** Groups on a page when the request does not say. */
     static final int GROUP_PAGE = 50;
     /** Children on a page when the request does not say. */
@@ -92,6 +96,45 @@ final class ApiHandler {
         List<Job<JsonNode>> jobs = queue.getJobs(state, start, end);
         long total = queue.getJobCounts().count(state);
         Responses.json(request.exchange(), 200, JsonViews.jobPage(state, start, end, total, jobs));
+    }
+
+    /**
+     * {@code GET /api/queues/{q}/search?state=..&name=..&path=..&value=..&failedReason=..&cursor=..&limit=..}:
+     * a page of {@link Queue#search}: the jobs of the state matching every filter given, and the
+     * cursor of the next page. A page reads at most {@value JobSearch#DEFAULT_SCAN_LIMIT} jobs, so it
+     * may be short, even empty, and still have a next one.
+     */
+    void search(Request request) throws IOException {
+        Queue<JsonNode> queue = registry.require(request.param("q"));
+        JobState state = Params.state(request);
+        long limit = Params.number(request, "limit", SEARCH_PAGE, 1);
+        if (limit > Params.MAX_PAGE) {
+            throw HttpError.badRequest("a page holds at most " + Params.MAX_PAGE + " jobs but limit was " + limit);
+        }
+        JobSearch search = JobSearch.state(state).limit((int) limit);
+        Optional<String> name = Params.text(request, "name");
+        if (name.isPresent()) {
+            search = search.name(name.get());
+        }
+        Optional<String> path = request.query("path").filter(p -> !p.isEmpty());
+        Optional<String> value = request.query("value");
+        if (path.isPresent() != value.isPresent()) {
+            throw HttpError.badRequest(path.isPresent() ? "value is required with path " + Params.quote(path.get())
+                    : "path is required with value " + Params.quote(value.get()));
+        }
+        if (path.isPresent()) {
+            search = search.data(path.get(), Params.jsonValue(value.get()));
+        }
+        Optional<String> reason = Params.text(request, "failedReason");
+        if (reason.isPresent()) {
+            search = search.failedReason(reason.get());
+        }
+        Optional<String> cursor = request.query("cursor").filter(c -> !c.isEmpty());
+        if (cursor.isPresent()) {
+            search = search.cursor(cursor.get());
+        }
+        SearchPage<JsonNode> page = queue.search(search);
+        Responses.json(request.exchange(), 200, JsonViews.searchPage(state, cursor.orElse(null), page));
     }
 
     /** {@code GET /api/queues/{q}/jobs/{id}}: also the search by id. */

@@ -17,6 +17,7 @@ import io.bullpen.JobState;
 import io.bullpen.Queue;
 import io.bullpen.QueueMetrics;
 import io.bullpen.RateLimit;
+import io.bullpen.SearchPage;
 import io.bullpen.WorkerInfo;
 import io.bullpen.flow.ChildResult;
 import io.bullpen.flow.JobRef;
@@ -174,6 +175,15 @@ final class JsonViews {
         ObjectNode node = object().put("state", state.label()).put("start", start).put("end", end).put("total", total);
         ArrayNode list = node.putArray("jobs");
         jobs.forEach(job -> list.add(jobSummary(job, state)));
+        return node;
+    }
+
+    /** {@code {"state", "cursor", "next", "scanned", "jobs": [JobSummary...]}}: a page of a search. */
+    static ObjectNode searchPage(JobState state, String cursor, SearchPage<?> page) {
+        ObjectNode node = object().put("state", state.label()).put("cursor", cursor)
+                .put("next", page.cursor().orElse(null)).put("scanned", page.scanned());
+        ArrayNode list = node.putArray("jobs");
+        page.jobs().forEach(job -> list.add(jobSummary(job, state)));
         return node;
     }
 

@@ -1,5 +1,9 @@
 package io.bullpen.dashboard;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.bullpen.JobState;
 import io.bullpen.internal.Validation;
 import java.util.Arrays;
@@ -10,6 +14,8 @@ import java.util.stream.Collectors;
 final class Params {
     /** The most jobs one page may hold. */
     static final int MAX_PAGE = 100;
+    /** Reads a search value; no default typing, like every mapper of Bullpen. */
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private static final String STATES = Arrays.stream(JobState.values())
             .filter(s -> s != JobState.UNKNOWN)
@@ -112,6 +118,36 @@ final class Params {
             }
             throw HttpError.badRequest(name + " must be true or false but was " + quote(raw));
         });
+    }
+
+    /** A free-text query parameter; empty when absent or empty; over 1,000 characters is a 400. */
+    static Optional<String> text(Request request, String name) {
+        Optional<String> value = request.query(name).filter(v -> !v.isEmpty());
+        if (value.isPresent() && value.get().length() > 1000) {
+            throw HttpError.badRequest(name + " must be at most 1000 characters but was " + value.get().length());
+        }
+        return value;
+    }
+
+    /**
+     * The value a data filter looks for, as typed in the search box: JSON when it reads as JSON
+     * ({@code 17} a number, {@code "17"} a string, {@code true}, {@code null}, an object or array),
+     * otherwise the text itself as a JSON string ({@code o-17}).
+     */
+    static JsonNode jsonValue(String raw) {
+        String text = raw.strip();
+        if (text.length() > 1000) {
+            throw HttpError.badRequest("value must be at most 1000 characters but was " + text.length());
+        }
+        try {
+            JsonNode node = JSON.readTree(text);
+            if (node != null && !node.isMissingNode()) {
+                return node;
+            }
+        } catch (JsonProcessingException notJson) {
+            // plain text: a string
+        }
+        return TextNode.valueOf(text);
     }
 
     private static String groupName(String name) {

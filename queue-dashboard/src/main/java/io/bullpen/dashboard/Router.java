@@ -66,6 +66,7 @@ final class Router implements HttpHandler {
                 .get("/api/queues", guarded(reads, api::queues))
                 .get("/api/queues/{q}", guarded(reads, api::queue))
                 .get("/api/queues/{q}/jobs", guarded(reads, api::jobs))
+                .get("/api/queues/{q}/search", guarded(reads, api::search))
                 .get("/api/queues/{q}/jobs/{id}", guarded(reads, api::job))
                 .get("/api/queues/{q}/jobs/{id}/children", guarded(reads, api::children))
                 .get("/api/queues/{q}/limits", guarded(reads, api::limits))

@@ -57,7 +57,8 @@ class SecurityTest {
         String id = q.add("secret", new Payload(SCRIPT, IMG)).id();
         try (Dashboard d = start(Dashboard.builder(ctx.redisson()).token(TOKEN).tokenForReads(true))) {
             for (String path : List.of("/api/config", "/api/queues", "/api/queues/" + name, "/api/queues/" + name
-                    + "/jobs?state=waiting", "/api/queues/" + name + "/jobs/" + id, "/api/queues/" + name + "/jobs/" + id
+                    + "/jobs?state=waiting", "/api/queues/" + name + "/search?state=waiting&name=secret",
+                    "/api/queues/" + name + "/jobs/" + id, "/api/queues/" + name + "/jobs/" + id
                     + "/children", "/api/queues/" + name + "/limits",
                     "/api/queues/" + name + "/groups", "/api/queues/" + name + "/workers", "/api/limits", "/api/events")) {
                 assertError(get(d, path), 401, "missing X-Bullpen-Token header");

@@ -15,6 +15,11 @@ export const api = {
   jobs: function (q, st, start, end) {
     return 'api/queues/' + enc(q) + '/jobs?state=' + enc(st) + '&start=' + start + '&end=' + end;
   },
+  search: function (q, st, f, cursor, limit) {
+    return 'api/queues/' + enc(q) + '/search?state=' + enc(st) + '&limit=' + limit +
+      (f.name ? '&name=' + enc(f.name) : '') + (f.path ? '&path=' + enc(f.path) + '&value=' + enc(f.value) : '') +
+      (cursor ? '&cursor=' + enc(cursor) : '');
+  },
   job: function (q, id) { return 'api/queues/' + enc(q) + '/jobs/' + enc(id); },
   children: function (q, id, after, limit, ended) {
     return 'api/queues/' + enc(q) + '/jobs/' + enc(id) + '/children?limit=' + limit +

@@ -1,4 +1,7 @@
-/* The queue page's jobs card: a tab per state with its count, search by id, the paged job list. */
+/*
+ * The queue page's jobs card: a tab per state with its count, search by id, a search of the shown
+ * state by name and data path (pages of matches by cursor, in place of the list), the paged job list.
+ */
 import { api, ApiError, errorText, getJson, runAction } from './api.js';
 import { appendChildren, clear, el, replaceContent } from './dom.js';
 import { fmtCount, fmtDuration, isTime, timeShort } from './format.js';
@@ -12,7 +15,8 @@ export function jobsCard(page) {
   const listCard = card('Jobs', el('div', { class: 'card-tools' }, search.form));
   page.listBox = el('div', { id: 'job-list' }, el('p', { class: 'loading' }, 'Loading\u2026'));
   page.pager = el('div', { class: 'pager', id: 'pager' });
-  appendChildren(listCard.body, [search.message, tabsNav(page), page.listBox, page.pager]);
+  page.filter = null;       // the search shown in place of the list: { name, path, value, cursor, next }
+  appendChildren(listCard.body, [search.message, tabsNav(page), filterForm(page), page.listBox, page.pager]);
   return listCard;
 }
 
@@ -65,6 +69,94 @@ function searchForm(page) {
   return { form: form, message: message };
 }
 
+/**
+ * Search of the shown state by job name and the value at a data path (a JSON Pointer such as
+ * /order/id). The value is JSON when it reads as JSON (17 a number, "17" a string), else text.
+ */
+function filterForm(page) {
+  const name = el('input', { type: 'text', id: 'filter-name', name: 'name', placeholder: 'job name',
+    'aria-label': 'Job name', autocomplete: 'off', spellcheck: 'false' });
+  const path = el('input', { type: 'text', id: 'filter-path', name: 'path', placeholder: 'data path, e.g. /order/id',
+    'aria-label': 'Data path (JSON Pointer)', autocomplete: 'off', spellcheck: 'false' });
+  const value = el('input', { type: 'text', id: 'filter-value', name: 'value', placeholder: 'value: o-17, 17, "17"',
+    'aria-label': 'Value at the data path (JSON, or text)', autocomplete: 'off', spellcheck: 'false' });
+  const clearButton = el('button', { type: 'button', class: 'btn', id: 'filter-clear' }, 'Clear');
+  const form = el('form', { class: 'search job-filter', role: 'search', id: 'job-filter-form',
+    title: 'Scans the jobs of the state shown (there is no index): at most 10,000 per page' },
+  name, path, value, el('button', { type: 'submit', class: 'btn' }, 'Search'), clearButton);
+  form.addEventListener('submit', function (ev) {
+    ev.preventDefault();
+    const f = { name: name.value.trim(), path: path.value.trim(), value: value.value.trim(), cursor: null, next: null };
+    if (!f.name && !f.path) {
+      clearFilter(page);
+      return;
+    }
+    page.filter = f;
+    replaceContent(page.listBox, el('p', { class: 'loading' }, 'Searching\u2026'));
+    clear(page.pager);
+    loadList(page);
+  });
+  clearButton.addEventListener('click', function () {
+    name.value = '';
+    path.value = '';
+    value.value = '';
+    clearFilter(page);
+  });
+  return form;
+}
+
+function clearFilter(page) {
+  if (page.filter) {
+    page.filter = null;
+    loadList(page);
+  }
+}
+
+/** A page of the search: the matches, how many jobs it read, and buttons to go on by cursor. */
+function loadSearch(page) {
+  const token = ++page.listToken;
+  const st = page.current.state;
+  const f = page.filter;
+  return getJson(api.search(page.q, st, f, f.cursor, PAGE_SIZE)).then(function (res) {
+    if (page.seq !== state.seq || token !== page.listToken || page.filter !== f) {
+      return;
+    }
+    f.next = res.next || null;
+    const jobs = res.jobs || [];
+    if (jobs.length === 0) {
+      replaceContent(page.listBox, el('p', { class: 'empty', id: 'search-empty' },
+        'No matching ' + st + ' jobs' + (f.next ? ' in this part; search on for more.' : '.')));
+    } else {
+      renderList(page, st, jobs);
+    }
+    renderSearchPager(page, f, jobs.length, res.scanned || 0);
+  }).catch(function (e) {
+    if (page.seq === state.seq && token === page.listToken) {
+      replaceContent(page.listBox, messageBox('error', errorText(e)));
+      clear(page.pager);
+    }
+  });
+}
+
+function renderSearchPager(page, f, shown, scanned) {
+  clear(page.pager);
+  const info = el('span', { class: 'muted', id: 'search-info' },
+    fmtCount(shown) + ' matching, ' + fmtCount(scanned) + ' jobs read' + (f.cursor ? ' (continued)' : ''));
+  const first = el('button', { type: 'button', class: 'btn btn-small', id: 'search-first' }, '\u00ab First');
+  const more = el('button', { type: 'button', class: 'btn btn-small', id: 'search-more' }, 'More \u203a');
+  first.disabled = !f.cursor;
+  more.disabled = !f.next;
+  first.addEventListener('click', function () {
+    f.cursor = null;
+    loadList(page);
+  });
+  more.addEventListener('click', function () {
+    f.cursor = f.next;
+    loadList(page);
+  });
+  appendChildren(page.pager, [info, el('span', { class: 'pager-buttons' }, first, more)]);
+}
+
 /** Marks the current state's tab. */
 export function selectTab(page) {
   STATES.forEach(function (st) {
@@ -78,6 +170,9 @@ export function selectTab(page) {
 export function showList(page, route) {
   page.current.state = route.state || 'waiting';
   page.current.page = route.page || 1;
+  if (page.filter) {
+    page.filter.cursor = null;     // the same search, from the start of the new state
+  }
   selectTab(page);
   clear(page.pager);
   replaceContent(page.listBox, el('p', { class: 'loading' }, 'Loading\u2026'));
@@ -86,7 +181,7 @@ export function showList(page, route) {
 
 /** Reloads the list soon (live counts changed), once for a burst of changes. */
 export function scheduleList(page) {
-  if (page.listTimer) {
+  if (page.listTimer || page.filter) {
     return;
   }
   page.listTimer = setTimeout(function () {
@@ -96,6 +191,9 @@ export function scheduleList(page) {
 }
 
 export function loadList(page) {
+  if (page.filter) {
+    return loadSearch(page);
+  }
   const token = ++page.listToken;
   const st = page.current.state;
   const pageNo = page.current.page;
