@@ -62,6 +62,9 @@ class DashboardFlowsBrowserIT {
             dashboard.start();
             driver = chromium(profile);
             WebDriverWait wait = new WebDriverWait(driver, WAIT);
+            // The job page re-renders its lists on live count changes: a row found just before is
+            // then stale, and the wait looks again.
+            wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
             JavascriptExecutor js = (JavascriptExecutor) driver;
 
             // The overview counts the parents waiting for their children.
