@@ -15,7 +15,8 @@
   every child is recorded.
   A job whose id exists already is kept as it is (re-adding a flow with the same ids adds nothing
   twice; an existing parent keeps its own children): only new parents are appended to its par,
-  and when it has ended already its outcome applies to them at once (notifyParent). The call is
+  and when it has ended already its outcome applies to them at once (notifyParent). A new job
+  stores the flow add's trace headers as field tc when it has some, as addJob does. The call is
   idempotent: a relay may repeat it.
 
   KEYS:
@@ -34,11 +35,12 @@
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:
     2 now           epoch millis
-    3 job...        groups of 12 per job: id, name, data (JSON), opts (JSON, "" = defaults),
+    3 job...        groups of 13 per job: id, name, data (JSON), opts (JSON, "" = defaults),
                     delayMs, priority, lifo ("1"/"0"), group ("" = none), parents
                     ("<queue>:<id>:<index>" per line, "" = none), children ("<policy><queue>:<id>"
                     per line, policy one of F I R C, "" = none), childCount (all its children,
-                    "" = those given here), flowId (the flow adding the rest: "" = none)
+                    "" = those given here), flowId (the flow adding the rest: "" = none), tc (the
+                    flow add's trace headers, see TraceHeaders, stored as tc; "" = none, nothing stored)
   Returns:
     {{jobId, 1 added | 0 existed}, ...} one per job, in order
   Events:
@@ -57,7 +59,7 @@ local q = {
   flowOutbox = KEY.flowOutbox, metrics = { failed = KEY.metricsFailed }, id = KEY.id, jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now), nowText = ARG.now
 }
 local results = {}
-for i = ARG_FROM.job, #ARGV, 12 do
+for i = ARG_FROM.job, #ARGV, 13 do
   local jobId, name = ARGV[i], ARGV[i + 1]
   local jobKey = q.jobPrefix .. jobId
   local parents, children = ARGV[i + 8], ARGV[i + 9]
@@ -110,6 +112,10 @@ for i = ARG_FROM.job, #ARGV, 12 do
     if parents ~= "" then
       fields[#fields + 1] = "par"
       fields[#fields + 1] = parents
+    end
+    if ARGV[i + 12] ~= "" then
+      fields[#fields + 1] = "tc"
+      fields[#fields + 1] = ARGV[i + 12]
     end
     redis.call("HSET", jobKey, unpack(fields))
     if children ~= "" then

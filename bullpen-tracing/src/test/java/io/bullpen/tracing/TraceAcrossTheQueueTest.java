@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.bullpen.Queue;
+import io.bullpen.flow.FlowJob;
+import io.bullpen.flow.FlowProducer;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
 import io.bullpen.worker.Worker;
@@ -116,6 +118,49 @@ class TraceAcrossTheQueueTest {
         // Sample spans in the test output, to compare with docs/metrics-and-tracing.md.
         org.slf4j.LoggerFactory.getLogger(TraceAcrossTheQueueTest.class).info("sample spans:\n{}\n{}",
                 describe(send), describe(process));
+    }
+
+    @Test
+    void aFlowAddIsOneSendSpanThatEveryJobOfTheFlowIsProcessedUnder(BullpenTestContext ctx) {
+        SimpleTracer tracer = new SimpleTracer();
+        W3cPropagator propagator = new W3cPropagator(tracer);
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(new FirstMatchingCompositeObservationHandler(
+                new PropagatingSenderTracingObservationHandler<>(tracer, propagator),
+                new PropagatingReceiverTracingObservationHandler<>(tracer, propagator),
+                new DefaultTracingObservationHandler(tracer)));
+        BullpenTracing tracing = BullpenTracing.builder(registry).build();
+        String reports = ctx.newQueueName();
+        String pages = ctx.newQueueName();
+        FlowProducer flows = FlowProducer.builder(ctx.redisson()).instrumentation(tracing).build();
+
+        Observation request = Observation.start("http.request", registry);
+        try (Observation.Scope ignored = request.openScope()) {
+            flows.add(FlowJob.builder(reports, "assemble", "report")
+                    .child(FlowJob.builder(pages, "render", "page").build()).build());
+        }
+        request.stop();
+
+        Worker<String, String> pageWorker = Worker.builder(ctx.redisson(), pages, String.class)
+                .instrumentation(tracing).processor(c -> "html").build();
+        Worker<String, String> reportWorker = Worker.builder(ctx.redisson(), reports, String.class)
+                .instrumentation(tracing).processor(c -> "assembled").build();
+        try (pageWorker; reportWorker) {
+            pageWorker.start();
+            reportWorker.start();
+            await().atMost(Duration.ofSeconds(15)).until(() -> spanNamed(tracer, "process " + reports) != null);
+        }
+
+        SimpleSpan http = spanNamed(tracer, "http.request");
+        SimpleSpan send = spanNamed(tracer, "send " + reports);
+        SimpleSpan child = spanNamed(tracer, "process " + pages);
+        SimpleSpan parent = spanNamed(tracer, "process " + reports);
+        assertThat(tracer.getSpans()).filteredOn(s -> s.getName().startsWith("send ")).hasSize(1);
+        assertThat(send.getParentId()).isEqualTo(http.getSpanId());
+        assertThat(child.getTraceId()).isEqualTo(send.getTraceId());
+        assertThat(child.getParentId()).isEqualTo(send.getSpanId());
+        assertThat(parent.getTraceId()).isEqualTo(send.getTraceId());
+        assertThat(parent.getParentId()).isEqualTo(send.getSpanId());
     }
 
     private static String describe(SimpleSpan s) {

@@ -86,8 +86,9 @@ public final class Bullpen implements AutoCloseable {
     }
 
     /**
-     * The flow producer of this client: its prefix, and each queue's default job options given to
-     * this client's builder. Built on the first call and the same object afterwards.
+     * The flow producer of this client: its prefix, each queue's default job options given to
+     * this client's builder, and its instrumentations (a flow add is traced and counted as a bulk
+     * add). Built on the first call and the same object afterwards.
      *
      * @return the flow producer
      */
@@ -96,6 +97,7 @@ public final class Bullpen implements AutoCloseable {
         if (flows == null) {
             FlowProducer.Builder b = FlowProducer.builder(redisson).prefix(prefix);
             defaultJobOptions.forEach(b::defaultJobOptions);
+            instrumentations.forEach(b::instrumentation);
             flows = b.build();
         }
         return flows;

@@ -1,12 +1,17 @@
 package io.bullpen.flow;
 
 import io.bullpen.JobOptions;
+import io.bullpen.instrument.Instrumentation;
+import io.bullpen.instrument.Instrumentation.Adding;
 import io.bullpen.internal.FlowRelay;
 import io.bullpen.internal.FlowRelay.Chunk;
 import io.bullpen.internal.FlowAncestry;
 import io.bullpen.internal.FlowPlan;
+import io.bullpen.internal.Instrumentations;
 import io.bullpen.internal.KeyScheme;
 import io.bullpen.internal.RedisCalls;
+import io.bullpen.internal.ScriptTypes.AddResult;
+import io.bullpen.internal.TraceHeaders;
 import io.bullpen.internal.Validation;
 import io.bullpen.internal.WireFormat;
 import java.time.Clock;
@@ -18,6 +23,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.redisson.api.RedissonClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Adds flows: trees or DAGs of {@link FlowJob}s in any queues, where each parent runs only after
@@ -44,12 +51,14 @@ import org.redisson.api.RedissonClient;
  * <p>Thread-safe. It does not own the {@link RedissonClient}.
  */
 public final class FlowProducer {
+    private static final Logger log = LoggerFactory.getLogger(FlowProducer.class);
     private final String prefix;
     private final Clock clock;
     private final FlowRelay relay;
     private final FlowAncestry ancestry;
     private final Map<String, JobOptions> defaultJobOptions;
     private final RedissonClient redisson;
+    private final List<Instrumentation> instrumentations;
     /** The queues this producer has put in the registry of queues (the dashboard lists them). */
     private final Set<String> registered = ConcurrentHashMap.newKeySet();
 
@@ -60,6 +69,7 @@ public final class FlowProducer {
         this.relay = new FlowRelay(b.redisson, b.prefix, b.clock);
         this.ancestry = new FlowAncestry(b.redisson, b.prefix);
         this.defaultJobOptions = Map.copyOf(b.defaultJobOptions);
+        this.instrumentations = List.copyOf(b.instrumentations);
     }
 
     /**
@@ -101,28 +111,82 @@ public final class FlowProducer {
         List<JobNode> nodes = new ArrayList<>(roots.size());
         for (FlowJob root : roots) {
             FlowPlan plan = FlowPlan.of(Objects.requireNonNull(root, "root"), FlowPlan.newFlowId(), defaultJobOptions);
-            List<Chunk> chunks = plan.chunks();
-            // An existing job added below one of its own descendants (custom ids across adds) is refused.
-            plan.customDescendants().forEach((parent, below) -> {
-                int colon = parent.indexOf(':');
-                ancestry.refuseCycles(parent.substring(0, colon), parent.substring(colon + 1), below);
-            });
-            RedisCalls.call(root.queue(), "addFlow", () -> {
-                register(chunks);
-                if (chunks.size() == 1) {
-                    relay.add(chunks.get(0));
-                } else {
-                    relay.stageAndCommit(root.queue(), plan.flowId(), chunks);
-                    relay.materialize(root.queue(), plan.flowId());
+            // Tracing and metrics see a flow add as one bulk add (only with instrumentations).
+            List<Adding> endings = instrumentations.isEmpty() ? List.of() : addStarting(root, plan);
+            List<String[]> added = new ArrayList<>(); // queue, id, name of each job added here
+            try {
+                List<Chunk> chunks = plan.chunks();
+                // An existing job added below one of its own descendants (custom ids across adds) is refused.
+                plan.customDescendants().forEach((parent, below) -> {
+                    int colon = parent.indexOf(':');
+                    ancestry.refuseCycles(parent.substring(0, colon), parent.substring(colon + 1), below);
+                });
+                RedisCalls.call(root.queue(), "addFlow", () -> {
+                    register(chunks);
+                    if (chunks.size() == 1) {
+                        collect(chunks.get(0), relay.add(chunks.get(0)), added);
+                    } else {
+                        relay.stageAndCommit(root.queue(), plan.flowId(), chunks);
+                        relay.materialize(root.queue(), plan.flowId(), (chunk, results) -> collect(chunk, results, added));
+                    }
+                    // An existing child that had ended already told its new parent in another slot
+                    // through its queue's outbox: relay that now rather than wait for a worker.
+                    chunks.stream().map(Chunk::queue).distinct().forEach(queue -> relay.relayOutbox(queue, 100));
+                    return null;
+                });
+            } catch (RuntimeException | Error e) {
+                ended(endings, List.of(), e);
+                throw e;
+            }
+            if (!instrumentations.isEmpty()) {
+                ended(endings, added.stream().map(a -> a[1]).toList(), null);
+                for (String[] a : added) {
+                    Instrumentations.each(instrumentations, "jobAdded", i -> i.jobAdded(a[0], a[1], a[2]));
                 }
-                // An existing child that had ended already told its new parent in another slot
-                // through its queue's outbox: relay that now rather than wait for a worker.
-                chunks.stream().map(Chunk::queue).distinct().forEach(queue -> relay.relayOutbox(queue, 100));
-                return null;
-            });
+            }
             nodes.add(plan.node(root));
         }
         return nodes;
+    }
+
+    /**
+     * Calls each instrumentation's {@link Instrumentation#addStarting} on the adding thread (queue
+     * and name of the root, every job of the flow counted, as a bulk add) and gives the plan the
+     * headers they put, encoded once and stored with every job of the flow.
+     */
+    private List<Adding> addStarting(FlowJob root, FlowPlan plan) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        List<Adding> endings = new ArrayList<>(instrumentations.size());
+        Instrumentations.each(instrumentations, "addStarting", i -> {
+            Adding ending = i.addStarting(root.queue(), root.name(), plan.jobCount(), true, headers);
+            if (ending != null && ending != Adding.NONE) {
+                endings.add(ending);
+            }
+        });
+        try {
+            plan.traceContext(TraceHeaders.encode(headers));
+        } catch (IllegalArgumentException e) {
+            log.debug("flow trace headers cannot be stored; the flow is added without them", e);
+        }
+        return endings;
+    }
+
+    private static void collect(Chunk chunk, List<AddResult> results, List<String[]> added) {
+        for (int i = 0; i < results.size(); i++) {
+            if (results.get(i).added()) {
+                added.add(new String[] {chunk.queue(), results.get(i).id(), chunk.jobs().get(i).name()});
+            }
+        }
+    }
+
+    private static void ended(List<Adding> endings, List<String> ids, Throwable error) {
+        for (Adding ending : endings) {
+            try {
+                ending.ended(ids, error);
+            } catch (RuntimeException | LinkageError e) {
+                log.warn("instrumentation threw in addEnded; ignored", e);
+            }
+        }
     }
 
     /**
@@ -153,6 +217,7 @@ public final class FlowProducer {
         private String prefix = KeyScheme.DEFAULT_PREFIX;
         private Clock clock = Clock.systemUTC();
         private final Map<String, JobOptions> defaultJobOptions = new LinkedHashMap<>();
+        private final List<Instrumentation> instrumentations = new ArrayList<>();
 
         private Builder(RedissonClient redisson) {
             this.redisson = Objects.requireNonNull(redisson, "redisson");
@@ -190,6 +255,22 @@ public final class FlowProducer {
             Objects.requireNonNull(options, "options");
             WireFormat.withDefaults(options, JobOptions.defaults());
             defaultJobOptions.put(Validation.queueName(queue), options);
+            return this;
+        }
+
+        /**
+         * Adds an observer of the flows this producer adds (several may be added), as
+         * {@code Queue.Builder#instrumentation} does for a queue's adds: each flow add is one bulk
+         * add ({@link Instrumentation#addStarting} once, on the adding thread, with the root's queue
+         * and name and the flow's job count), the headers it puts are stored with every job of the
+         * flow, {@link Instrumentation#jobAdded} is called for each job added, and
+         * {@link Instrumentation.Adding#ended} with their ids when the add returns or fails.
+         *
+         * @param instrumentation the observer
+         * @return this builder
+         */
+        public Builder instrumentation(Instrumentation instrumentation) {
+            instrumentations.add(Objects.requireNonNull(instrumentation, "instrumentation"));
             return this;
         }
 

@@ -64,10 +64,23 @@ public final class FlowPlan {
     }
 
     private final Map<String, JobOptions> defaults;
+    /** The add's trace headers as stored ({@link TraceHeaders}), on every job; null for none. */
+    private String traceContext;
 
     private FlowPlan(String flowId, Map<String, JobOptions> defaults) {
         this.flowId = flowId;
         this.defaults = defaults;
+    }
+
+    /**
+     * Gives every job of the plan the add's trace headers (field tc); call before {@link #chunks}.
+     *
+     * @param traceContext the headers as stored ({@link TraceHeaders#encode}); null for none
+     * @return this plan
+     */
+    public FlowPlan traceContext(String traceContext) {
+        this.traceContext = traceContext;
+        return this;
     }
 
     /**
@@ -108,6 +121,11 @@ public final class FlowPlan {
     /** @return a new flow id: "f" and 16 random hex digits */
     public static String newFlowId() {
         return "f" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+    }
+
+    /** @return how many jobs the plan adds (a job given twice, or under two parents, counts once) */
+    public int jobCount() {
+        return order.size();
     }
 
     /** @return the flow's id */
@@ -279,7 +297,7 @@ public final class FlowPlan {
         String data = JsonCodec.encodeData(j.name(), j.data(), JsonCodec.DEFAULT_MAX_PAYLOAD_BYTES);
         return new FlowRecord(n.id, j.name(), data, JsonCodec.encodeOptions(o), o.delay().toMillis(), o.priority(),
                 o.lifo(), o.group().orElse(null), String.join("\n", n.parents),
-                String.join("\n", n.children.subList(0, children)), more ? n.children.size() : 0, more ? flowId : "");
+                String.join("\n", n.children.subList(0, children)), more ? n.children.size() : 0, more ? flowId : "", traceContext);
     }
 
     /** @return {@code job} as added, with its children */

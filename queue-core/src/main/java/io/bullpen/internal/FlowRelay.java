@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 import org.redisson.api.BatchOptions;
 import org.redisson.api.RBatch;
 import org.redisson.api.RedissonClient;
@@ -116,6 +117,17 @@ public final class FlowRelay {
      * @return true when the flow is fully added (or was already)
      */
     public boolean materialize(String rootQueue, String flowId) {
+        return materialize(rootQueue, flowId, (chunk, results) -> { });
+    }
+
+    /**
+     * As {@link #materialize(String, String)}, handing each chunk of jobs added here, with its
+     * results, to {@code added} (on the calling thread).
+     *
+     * @return true when the flow is fully added (or was already)
+     */
+    public boolean materialize(String rootQueue, String flowId,
+                               BiConsumer<Chunk, List<ScriptTypes.AddResult>> added) {
         KeyScheme root = new KeyScheme(prefix, rootQueue);
         String stage = root.flowPrefix() + flowId;
         var staged = redisson.<String>getList(RedisCalls.plain(stage));
@@ -127,7 +139,10 @@ public final class FlowRelay {
             }
             JsonNode node = JsonCodec.decode(text, JsonCodec.type(JsonNode.class));
             Chunk chunk = JsonCodec.mapper().convertValue(node, new TypeReference<Chunk>() { });
-            add(chunk);
+            List<ScriptTypes.AddResult> results = add(chunk);
+            if (!results.isEmpty()) {
+                added.accept(chunk, results);
+            }
         }
         RBatch done = redisson.createBatch(BatchOptions.defaults().retryAttempts(0).executionMode(BatchOptions.ExecutionMode.IN_MEMORY_ATOMIC));
         done.getScoredSortedSet(root.flowsPending(), StringCodec.INSTANCE).removeAsync(flowId);

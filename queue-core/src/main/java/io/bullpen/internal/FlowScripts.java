@@ -3,6 +3,7 @@ package io.bullpen.internal;
 import static io.bullpen.internal.ScriptReplies.num;
 import static io.bullpen.internal.ScriptReplies.str;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.bullpen.internal.ScriptTypes.AddResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,10 +34,19 @@ public final class FlowScripts {
      * @param childCount all the job's children when {@code children} holds only the first of them
      *     (the rest follow with {@link #addFlowChildren}); 0 = those given
      * @param flowId the flow that adds the rest of the children; "" when {@code children} holds them all
+     * @param tc the flow add's trace headers as stored (see {@link TraceHeaders}); null when none
+     *     (left out of a staged chunk's JSON, and nothing is stored)
      */
     public record FlowRecord(String id, String name, String data, String opts, long delayMs, int priority,
                              boolean lifo, String group, String parents, String children, long childCount,
-                             String flowId) {
+                             String flowId, @JsonInclude(JsonInclude.Include.NON_NULL) String tc) {
+
+        /** A job without trace headers. */
+        public FlowRecord(String id, String name, String data, String opts, long delayMs, int priority,
+                          boolean lifo, String group, String parents, String children, long childCount,
+                          String flowId) {
+            this(id, name, data, opts, delayMs, priority, lifo, group, parents, children, childCount, flowId, null);
+        }
 
         /** A job whose children are all given here. */
         public FlowRecord(String id, String name, String data, String opts, long delayMs, int priority,
@@ -97,7 +107,7 @@ public final class FlowScripts {
     /** addFlow: adds this queue's jobs of a flow, parents before children; one result per job. */
     public CompletionStage<List<AddResult>> addFlow(long now, List<FlowRecord> jobs) {
         List<Object> args = scriptArgs.named("addFlow").set("jobKeyPrefix", k.jobPrefix()).set("now", Long.toString(now))
-                .into(new ArrayList<>(2 + jobs.size() * 12));
+                .into(new ArrayList<>(2 + jobs.size() * 13));
         for (FlowRecord j : jobs) {
             args.add(j.id());
             args.add(j.name());
@@ -111,6 +121,7 @@ public final class FlowScripts {
             args.add(j.children());
             args.add(j.childCount() > 0 ? Long.toString(j.childCount()) : "");
             args.add(j.flowId() == null ? "" : j.flowId());
+            args.add(j.tc() == null ? "" : j.tc());
         }
         return runner.<List<Object>>run("addFlow", ReturnType.LIST, scriptKeys.of("addFlow"), args.toArray())
                 .thenApply(reply -> {

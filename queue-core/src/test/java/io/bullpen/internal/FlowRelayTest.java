@@ -276,4 +276,19 @@ class FlowRelayTest {
         assertThat(queue(reports).getState(root.id())).isEqualTo(JobState.WAITING);
         assertThat(queue(reports).getChildren(root.id(), null, 10).get(0).returnValue(String.class)).contains("done");
     }
+
+    @Test
+    void aStagedChunkCarriesTraceHeadersOnlyWhenItsJobsHaveSome() {
+        String tc = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        FlowRecord traced = new FlowRecord("r1", "assemble", "1", "", 0, 0, false, null, "", "", 0, "", tc);
+        FlowRecord plain = new FlowRecord("r2", "assemble", "1", "", 0, 0, false, null, "", "");
+
+        String withTc = JsonCodec.encodeValue(new FlowRelay.Chunk(reports, List.of(traced)), "flow chunk");
+        String without = JsonCodec.encodeValue(new FlowRelay.Chunk(reports, List.of(plain)), "flow chunk");
+
+        FlowRelay.Chunk back = JsonCodec.mapper().convertValue(JsonCodec.decode(withTc,
+                JsonCodec.type(com.fasterxml.jackson.databind.JsonNode.class)), FlowRelay.Chunk.class);
+        assertThat(back.jobs().get(0).tc()).isEqualTo(tc);
+        assertThat(without).doesNotContain("\"tc\"");
+    }
 }

@@ -126,6 +126,21 @@ class FlowScriptsTest {
     }
 
     @Test
+    void addFlowStoresEachJobsTraceHeadersAsTcOnlyWhenItHasSome() {
+        String tc = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        join(flows.addFlow(NOW, List.of(
+                new FlowRecord("p", "n-p", "{}", "", 0, 0, false, null, "", "F" + q + ":a", 0, "", tc),
+                new FlowRecord("a", "n-a", "{}", "", 0, 0, false, null, q + ":p:0", "", 0, "", tc),
+                job("b", "", ""))));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.job("p")).containsEntry("tc", tc);
+        assertThat(s.job("a")).containsEntry("tc", tc);
+        assertThat(s.job("b")).doesNotContainKey("tc");
+        f.assertInvariant();
+    }
+
+    @Test
     void addFlowAgainWithTheSameIdsAddsNothing() {
         addParentWithTwoChildren("F", "F");
         QueueSnapshot before = f.snap();

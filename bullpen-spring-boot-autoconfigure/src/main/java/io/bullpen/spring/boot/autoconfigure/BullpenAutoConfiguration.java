@@ -105,7 +105,8 @@ public class BullpenAutoConfiguration {
 
     /**
      * @param bullpen the client
-     * @return the flow producer: the client's prefix and each queue's default job options
+     * @return the flow producer: the client's prefix, each queue's default job options and the
+     *     client's instrumentations (metrics, tracing), as the queues have them
      */
     @Bean
     @ConditionalOnMissingBean

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bullpen.Job;
 import io.bullpen.client.Bullpen;
+import io.bullpen.flow.FlowJob;
+import io.bullpen.flow.FlowProducer;
+import io.bullpen.flow.JobNode;
 import io.bullpen.instrument.Instrumentation;
 import io.bullpen.internal.WireFormat;
 import io.bullpen.spring.boot.autoconfigure.BullpenAutoConfiguration;
@@ -64,6 +67,19 @@ public abstract class BullpenTracingAutoConfigurationTests {
             assertThat(app.getBeanProvider(Instrumentation.class).stream()).hasAtLeastOneElementOfType(BullpenTracing.class);
             Job<String> job = app.getBean(Bullpen.class).queue("traced", String.class).add("a", "x");
             assertThat(WireFormat.fields(job)).containsKey("tc");
+        });
+    }
+
+    @Test
+    void theFlowProducerBeanStoresTheContextWithEveryJobOfAFlow() {
+        runner.withBean(ObservationRegistry.class, BullpenTracingAutoConfigurationTests::injecting).run(app -> {
+            JobNode root = app.getBean(FlowProducer.class).add(FlowJob.builder("traced-reports", "assemble", "r")
+                    .child(FlowJob.builder("traced-pages", "render", "p").build()).build());
+            Bullpen bullpen = app.getBean(Bullpen.class);
+            Job<String> parent = bullpen.queue("traced-reports", String.class).getJob(root.id()).orElseThrow();
+            Job<String> child = bullpen.queue("traced-pages", String.class).getJob(root.children().get(0).id()).orElseThrow();
+            assertThat(WireFormat.fields(parent)).containsEntry("tc", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
+            assertThat(WireFormat.fields(child)).containsEntry("tc", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
         });
     }
 
