@@ -4,11 +4,10 @@
   <prefix>:{<queue>}:expiry (built from the job prefix, same slot; member = job id, score =
   deadline ms), and meta expiry = "1" (see expireJobs). addExpiry(q, jobId, opts, dueIn): dueIn
   = ms until the job is due (its delay, 0 when ready now); opts without the text "expire pays no
-  command. Wakes idle workers at the deadline (marker, on the caller's clock) when it is the
-  earliest. dropExpiry(q, jobId): a job whose first attempt starts leaves the ZSET.
+  command. Wakes idle workers at the deadline (marker, on the caller's clock; also while the queue is
+  paused) when it is the earliest. dropExpiry(q, jobId): a job whose first attempt starts leaves the ZSET.
 ]]
 --- @include "redisNowMs"
---- @include "signalWorkers"
 
 local function expiryKey(q)
   return (q.base or string.sub(q.jobPrefix, 1, #q.jobPrefix - 4)) .. "expiry"
@@ -33,7 +32,8 @@ local function addExpiry(q, jobId, opts, dueIn)
   redis.call("ZADD", key, text, jobId)
   redis.call("HSET", q.meta, "expiry", "1")
   if redis.call("ZRANK", key, jobId) == 0 then
-    signalWorkers(q, math.max(1, q.now + (deadline - redisNowMs(q))))
+    -- Also while the queue is paused (signalWorkers would not): a paused queue's jobs expire too.
+    redis.call("ZADD", q.marker, "LT", string.format("%d", math.max(1, q.now + (deadline - redisNowMs(q)))), "0")
   end
 end
 
