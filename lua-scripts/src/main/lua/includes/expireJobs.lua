@@ -12,7 +12,8 @@
   O(position from the take's end)), failedReason "expired", attemptsMade 0, into failed with
   their removeOnFail retention, the failed metric, a failed event with expired = 1, parents told
   (notifyParent), deduplication id released and awaiters answered (notifyParent's F.endFailed).
-  A job that started, finished, was removed or waits for its children is only dropped from the
+  An expired pending iteration of a job scheduler advances its scheduler as a take does
+  (advanceSchedulerOnTake). A job that started, finished, was removed or waits for its children is only dropped from the
   ZSET. An empty ZSET clears the flag.
 ]]
 --- @include "addExpiry"
@@ -21,10 +22,11 @@
 --- @include "notifyParent"
 --- @include "intText"
 --- @include "groups"
+--- @include "advanceSchedulerOnTake"
 
 local function expireOne(q, id)
   local jobKey = q.jobPrefix .. id
-  local h = redis.call("HMGET", jobKey, "ats", "grp", "finishedOn")
+  local h = redis.call("HMGET", jobKey, "ats", "grp", "finishedOn", "schedulerId")
   if h[1] or h[3] then
     return false
   end
@@ -58,6 +60,10 @@ local function expireOne(q, id)
   end
   notifyParent(q).endFailed(id, "expired", stored, "failedReason", "expired", "attemptsMade", "0",
     "prev", prev, "expired", "1")
+  if h[4] and q.schedulerUpdates then
+    -- A scheduler's pending iteration: its next one comes as if the expired one had been taken.
+    advanceSchedulerOnTake(q, h[4], id)
+  end
   return true
 end
 

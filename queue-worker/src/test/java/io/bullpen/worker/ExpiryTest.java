@@ -200,6 +200,46 @@ class ExpiryTest {
     }
 
     @Test
+    void aSchedulersIterationsExpireOneAfterAnother(BullpenTestContext ctx) {
+        Queue<String> queue = queue(ctx);
+        queue.pause();
+        List<String> ran = new CopyOnWriteArrayList<>();
+        try (Worker<String, String> w = worker(queue, ctx, ran)) {
+            queue.upsertJobScheduler("tick", io.bullpen.Repeat.every(Duration.ofMillis(300)).limit(3),
+                    io.bullpen.JobTemplate.of("tick", "t", JobOptions.builder().expireAfter(Duration.ofMillis(100)).build()));
+            await().atMost(WAIT).until(() -> queue.getJobCounts().failed() == 3);
+            assertThat(ctx.snapshot(queue.name()).events().stream()
+                    .filter(e -> "failed".equals(e.get("event")) && "1".equals(e.get("expired")))).hasSize(3);
+            assertThat(ran).isEmpty();
+        }
+    }
+
+    @Test
+    void anExpiredFlowChildFailsItsParentOnAFailParentEdge(BullpenTestContext ctx) {
+        String parents = ctx.newQueueName();
+        Queue<String> children = queue(ctx);
+        Queue<String> parentQueue = Queue.builder(ctx.redisson(), parents, String.class).build();
+        children.pause();
+        List<String> ran = new CopyOnWriteArrayList<>();
+        io.bullpen.flow.FlowProducer flows = io.bullpen.flow.FlowProducer.builder(ctx.redisson()).build();
+        try (Worker<String, String> w = worker(children, ctx, ran);
+             Worker<String, String> p = worker(parentQueue, ctx, ran)) {
+            io.bullpen.flow.JobNode root = flows.add(io.bullpen.flow.FlowJob.builder(parents, "parent", "p")
+                    .options(JobOptions.builder().expireAfter(Duration.ofMillis(100)).build())
+                    .child(io.bullpen.flow.FlowJob.builder(children.name(), "child", "c")
+                            .options(JobOptions.builder().expireAfter(Duration.ofMillis(500)).build()).build(),
+                            io.bullpen.flow.ChildFailure.FAIL_PARENT)
+                    .build());
+            await().atMost(WAIT).until(() -> parentQueue.getState(root.id()) == JobState.FAILED);
+            assertThat(children.getJobCounts().failed()).isEqualTo(1);
+            String reason = parentQueue.getJob(root.id()).orElseThrow().failedReason().orElseThrow();
+            assertThat(reason).as("the parent failed by its child, not expired itself").contains("expired")
+                    .isNotEqualTo("expired");
+            assertThat(ran).isEmpty();
+        }
+    }
+
+    @Test
     void badValuesAreRefusedNamingTheValue() {
         assertThatThrownBy(() -> JobOptions.builder().expireAfter(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expireAfter");
