@@ -27,7 +27,7 @@
 local function expireOne(q, id)
   local jobKey = q.jobPrefix .. id
   local h = redis.call("HMGET", jobKey, "ats", "grp", "finishedOn", "schedulerId")
-  if h[1] or h[3] then
+  if (tonumber(h[1]) or 0) > 0 or h[3] then
     return false
   end
   local prev

@@ -240,6 +240,49 @@ class ExpiryTest {
     }
 
     @Test
+    void aJobHeldByTakeAheadPastItsDeadlineDoesNotRun(BullpenTestContext ctx) throws Exception {
+        Queue<String> queue = queue(ctx);
+        List<String> ran = new CopyOnWriteArrayList<>();
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        try (Worker<String, String> w = Worker.builder(ctx.redisson(), queue.name(), String.class)
+                .concurrency(1).takeAhead(5).processor(c -> {
+                    if (c.job().data().startsWith("block")) {
+                        release.await();
+                    }
+                    ran.add(c.job().id());
+                    return "ok";
+                }).build().start()) {
+            // Short jobs first, so the worker takes ahead.
+            for (int i = 0; i < 300; i++) {
+                queue.add("warm", "w");
+            }
+            await().atMost(WAIT).until(() -> queue.getJobCounts().completed() == 300);
+            ran.clear();
+            queue.pause();
+            queue.add("block", "block");
+            List<Job<String>> held = new java.util.ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                held.add(queue.add("otp", "x", JobOptions.builder().expireAfter(Duration.ofMillis(1_500)).build()));
+            }
+            queue.resume();
+            await().atMost(WAIT).until(() -> w.buffered() > 0 && w.activeCount() == 1);
+            List<String> buffered = held.stream().filter(j -> queue.getState(j.id()) == JobState.ACTIVE)
+                    .map(Job::id).toList();
+            assertThat(buffered).isNotEmpty();
+            Thread.sleep(1_600); // hold them past their deadline: nothing to wait for but time itself
+            release.countDown();
+            for (String id : buffered) {
+                await().atMost(WAIT).until(() -> queue.getState(id) == JobState.FAILED);
+                assertThat(queue.getJob(id).orElseThrow().failedReason()).hasValue("expired");
+                assertThat(failedEvent(ctx, queue.name(), id)).containsEntry("expired", "1");
+            }
+            assertThat(ran).doesNotContainAnyElementsOf(buffered);
+            await().atMost(WAIT).until(() -> queue.getJobCounts().active() == 0);
+            ctx.assertInvariant(queue.name());
+        }
+    }
+
+    @Test
     void badValuesAreRefusedNamingTheValue() {
         assertThatThrownBy(() -> JobOptions.builder().expireAfter(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expireAfter");
