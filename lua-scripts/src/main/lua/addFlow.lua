@@ -50,6 +50,7 @@
 --- @include "addDelayed"
 --- @include "signalWorkers"
 --- @include "emitEvent"
+--- @include "addExpiry"
 --- @include "notifyParent"
 --- @include "addChildEdges"
 
@@ -129,9 +130,11 @@ for i = ARG_FROM.job, #ARGV, 13 do
       redis.call("ZADD", q.waitingChildren, ARG.now, jobId)
       emitEvent(q, "added", jobId, "name", name, "state", "waiting-children")
     elseif delay > 0 then
+      addExpiry(q, jobId, opts, delay)
       addDelayed(q, jobId, q.now + delay)
       emitEvent(q, "added", jobId, "name", name, "state", "delayed", "delay", ARGV[i + 4])
     else
+      addExpiry(q, jobId, opts, 0)
       local state = pushReady(q, jobId, priority, ARGV[i + 6] == "1", group)
       if not group then
         signalWorkers(q, 0)

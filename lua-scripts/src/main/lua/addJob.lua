@@ -5,6 +5,8 @@
   "duplicated" event is emitted. A job with a deduplication id claims dedup:<id> (see
   claimDeduplication); when another job owns it, nothing is added: the owner's id is returned
   with flag 2 and a "deduplicated" event is emitted. Fields with default values are not stored (lean hashes).
+  A job whose opts carry expireAfter or expireAt gets its deadline (addExpiry: field xp, the
+  queue's expiry ZSET, meta expiry; see expireJobs).
   Workers are woken (marker) once per call, and only when a job makes wait non-empty, goes to
   prioritized, or becomes the earliest delayed job; never while the queue is paused.
   The events stream is trimmed to the queue's cap (eventsMaxLength in meta) from the first job of
@@ -55,6 +57,7 @@
 --- @include "readMeta"
 --- @include "groups"
 --- @include "claimDeduplication"
+--- @include "addExpiry"
 
 local q = {
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker, meta = KEY.meta,
@@ -148,6 +151,7 @@ for i = ARG_FROM.job, lastJobArg, 12 do
       fields[#fields + 1] = traceContext
     end
     redis.call("HSET", q.jobPrefix .. jobId, unpack(fields))
+    addExpiry(q, jobId, opts, delay > 0 and delay or 0)
     if delay > 0 then
       addDelayed(q, jobId, q.now + delay)
       emitEvent(q, "added", jobId, "name", name, "state", "delayed", "delay", ARGV[i + 4])

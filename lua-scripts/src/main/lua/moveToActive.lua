@@ -51,7 +51,8 @@
     due, repeat JSON, previous due, for the worker to precompute the following run (or add the
     next one when "")
   Events:
-    active, waiting (promoted, prev = delayed), stalled, failed (stalled too often), drained,
+    active, waiting (promoted, prev = delayed), stalled, failed (stalled too often; or expired before
+    it started, expired = 1, see expireJobs), drained,
     added (a scheduler's next iteration), removed (prev = skipped: a missed SKIP_MISSED iteration)
 ]]
 --- @include "fetchJobs"

@@ -3,7 +3,9 @@
   timeout (the worker is closing): release the lock and return the job to the front of wait (or to
   prioritized) without counting a stall or an attempt made. An unstarted job's start is taken
   back (ats - 1); a cut-off attempt did start and stays counted. Checks the lock token like
-  moveToFinished. Clears a taken-ahead job's ahd. Job keys are built from jobKeyPrefix (same slot).
+  moveToFinished. Clears a taken-ahead job's ahd. An unstarted job with an expiry deadline (field xp) gets it back
+  in the expiry ZSET (addExpiry: restoreExpiry), so a job a worker held past its deadline fails as
+  expired in the next fetch. Job keys are built from jobKeyPrefix (same slot).
 
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait
@@ -30,6 +32,7 @@
 --- @include "releaseGroupSlot"
 --- @include "signalWorkers"
 --- @include "emitEvent"
+--- @include "addExpiry"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
@@ -48,7 +51,11 @@ redis.call("ZREM", KEY.leases, jobId)
 if ARG.started ~= "1" then
   redis.call("HINCRBY", jobKey, "ats", -1)
 end
-local ready = redis.call("HMGET", jobKey, "priority", "grp")
+local ready = redis.call("HMGET", jobKey, "priority", "grp", "xp")
+if ready[3] and ARG.started ~= "1" and (tonumber(redis.call("HGET", jobKey, "ats")) or 0) <= 0 then
+  -- Its first attempt never started: its expiry deadline holds again (expireJobs).
+  restoreExpiry(q, jobId, ready[3])
+end
 releaseGroupSlot(q, jobId, ready[2])
 pushReady(q, jobId, tonumber(ready[1]) or 0, true, ready[2])
 signalWorkers(q, 0)

@@ -120,4 +120,6 @@ end
 redis.call("UNLINK", KEY.wait, KEY.prioritized, KEY.delayed, KEY.leases, KEY.completed, KEY.failed, KEY.marker, KEY.meta,
     KEY.events, KEY.id, KEY.fence, KEY.schedulers, KEY.metricsCompleted, KEY.metricsFailed, KEY.groups,
     KEY.groupsReady, KEY.groupsLimited, KEY.workers, KEY.workersSeen)
+-- The expiry deadlines (built from the base like group keys; only job ids, all deleted above).
+redis.call("UNLINK", base .. "expiry")
 return {deleted, 1}

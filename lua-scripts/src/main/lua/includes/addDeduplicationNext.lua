@@ -9,6 +9,7 @@
 --- @include "pushReady"
 --- @include "signalWorkers"
 --- @include "emitEvent"
+--- @include "addExpiry"
 
 local function addDeduplicationNext(q, key)
   local nextKey = key .. ":next"
@@ -40,6 +41,7 @@ local function addDeduplicationNext(q, key)
     fields[#fields + 1] = add[10]
   end
   redis.call("HSET", q.jobPrefix .. jobId, unpack(fields))
+  addExpiry(q, jobId, add[3] or "", delay > 0 and delay or 0)
   if ttl > 0 then
     redis.call("SET", key, jobId, "PX", ttl)
   else

@@ -12,6 +12,7 @@
 --- @include "pushReady"
 --- @include "signalWorkers"
 --- @include "emitEvent"
+--- @include "addExpiry"
 
 local function addSchedulerIteration(q, schedulerId, due, following)
   local sKey = q.base .. "scheduler:" .. schedulerId
@@ -53,6 +54,9 @@ local function addSchedulerIteration(q, schedulerId, due, following)
       fields[#fields + 1] = s[8]
     end
     redis.call("HSET", jobKey, unpack(fields))
+    if s[3] then
+      addExpiry(q, jobId, s[3], math.max(delay, 0))
+    end
     local state = "delayed"
     if delay > 0 then
       addDelayed(q, jobId, due)

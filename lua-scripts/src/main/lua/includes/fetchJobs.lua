@@ -1,6 +1,7 @@
 --[[
   fetchJobs: what a worker does to get work, shared by moveToActive and moveToFinished:
-  recover a bounded batch of stalled jobs, promote a bounded batch of due delayed jobs,
+  recover a bounded batch of stalled jobs, promote a bounded batch of due delayed jobs, fail a
+  bounded batch of jobs past their expiry deadline (expireJobs; only on a queue with such jobs),
   optionally run the janitor (age retention), take up to f.count jobs (plus up to f.ahead jobs
   taken ahead, see takeJobs).
   Appends to the flat array out (one table: Redis converts each nested table of a reply at a
@@ -16,6 +17,7 @@
 --- @include "nextGroupRelease"
 --- @include "removeExpiredJobs"
 --- @include "queueContext"
+--- @include "expireJobs"
 
 -- arg: the script's named ARGV (count, token, lockMs, workerName, promoteLimit, stalledLimit,
 -- maxStalled, cleanLimit, ahead), the same names in moveToActive's and moveToFinished's headers.
@@ -49,6 +51,7 @@ local function fetchJobs(q, f, out)
   q.schedulerUpdates = {}
   local recovered, failed = recoverStalledJobs(q, f.maxStalled, f.stalledLimit)
   promoteDelayedJobs(q, f.promoteLimit)
+  expireJobs(q, math.max(f.promoteLimit, 1))
   if f.cleanLimit > 0 then
     removeExpiredJobs(q, f.cleanLimit)
     -- Janitor: schedulers whose worker died before adding their next iteration (score 0), and

@@ -1,7 +1,7 @@
 --[[
   prepareTakenJob: the per-job step of takeJobs between pop and lease. Reads the popped job's
   hash (HGETALL) and, for a job scheduler's pending iteration, creates the next one
-  (advanceSchedulerOnTake). A dangling id (hash deleted behind our back) is dropped rather than
+  (advanceSchedulerOnTake); a job with an expiry deadline (field xp) leaves the expiry ZSET. A dangling id (hash deleted behind our back) is dropped rather than
   run as a ghost; an overdue iteration of a SKIP_MISSED scheduler is removed (a "removed" event,
   prev = "skipped") and never run. Neither gets a lease, so popping it was all it took.
   Returns nil for a dropped job, else the hash as HGETALL returned it, the attempts this run
@@ -11,6 +11,7 @@
 --- @include "advanceSchedulerOnTake"
 --- @include "removeJobData"
 --- @include "emitEvent"
+--- @include "addExpiry"
 
 local function prepareTakenJob(q, id)
   local hash = redis.call("HGETALL", q.jobPrefix .. id)
@@ -26,6 +27,9 @@ local function prepareTakenJob(q, id)
       atOn = i + 1
     elseif field == "pb" then
       atBy = i + 1
+    elseif field == "xp" then
+      -- Its first attempt starts: it can no longer expire (expireJobs).
+      dropExpiry(q, id)
     elseif field == "schedulerId" and verdict == "run" then
       verdict = advanceSchedulerOnTake(q, hash[i + 1], id)
     end

@@ -43,6 +43,8 @@
     schedulerUpdates  scheduler updates for the worker (fetchJobs, advanceSchedulerOnTake)
     concurrency rlMax rlPer rlBurst rlTat limitedUntil  the queue's limits (readMeta)
     limitWake      when a take held back by the rate limit must look again (takeJobs, nextWakeTimes)
+    expiryOn       some job may have an expiry deadline: meta expiry (readMeta, expireJobs)
+    nextExpiry     the earliest expiry deadline on the caller's clock (expireJobs, nextWakeTimes, takeJobs)
   queueContext(q) fills in the derived fields and returns q.
 ]]
 

@@ -15,9 +15,10 @@
   q.gSettings: some group may have a setting or limit of its own, or a default applies (field
   gsettings; without it no group's hash is read for settings, see groups); q.gOut, grouped
   ready jobs that left their group (field gout, 0 when absent; the pick adds its own);
-  q.awaits, awaits registered on jobs already active (field awaits, 0 when absent; see keepResult).
+  q.awaits, awaits registered on jobs already active (field awaits, 0 when absent; see keepResult);
+  q.expiryOn, some job may have an expiry deadline (field expiry; see expireJobs).
   The flow-control fields (limits and groups) are read only when meta flow is set (see below): a
-  second HMGET then. A queue without limits or groups reads 8 fields in one HMGET: each field
+  second HMGET then. A queue without limits or groups reads 9 fields in one HMGET: each field
   read costs Redis about 1,100 instructions per call (callgrind), so 14 always-absent fields cost
   a plain worker's call more than a whole command does (docs/adr/0008-lua-cost-rules.md).
   flow: "1" while any flow-control field may be set: written with `groups` (pushReady),
@@ -30,7 +31,7 @@ local function readMeta(q)
     return
   end
   q.metaRead = true
-  local fields, kinds = {"eventsMaxLength", "paused", "awaits", "flow"}, {}
+  local fields, kinds = {"eventsMaxLength", "paused", "awaits", "flow", "expiry"}, {}
   local fixed = #fields
   if q.metrics then
     for _, kind in ipairs({"completed", "failed"}) do
@@ -46,6 +47,7 @@ local function readMeta(q)
   q.paused = values[2] ~= false
   q.awaits = tonumber(values[3]) or 0
   q.flow = values[4] ~= false
+  q.expiryOn = values[5] ~= false
   q.metricMinute, q.metricCount = {}, {}
   for i, kind in ipairs(kinds) do
     q.metricMinute[kind] = tonumber(values[fixed - 1 + 2 * i])

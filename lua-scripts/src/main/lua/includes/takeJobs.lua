@@ -103,6 +103,9 @@ local function takeJobs(q, f, out)
         local delayed = redis.call("ZRANGE", q.delayed, 0, 0, "WITHSCORES")
         local wake = delayed[2] and math.floor(tonumber(delayed[2]) / 4096) or -1
         wake = earliestWake(wake, nextGroupRelease(q))
+        if q.nextExpiry then
+          wake = earliestWake(wake, q.nextExpiry)
+        end
         if wake >= 0 then
           signalWorkers(q, wake)
         end

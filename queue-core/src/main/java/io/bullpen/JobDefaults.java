@@ -3,6 +3,7 @@ package io.bullpen;
 import static io.bullpen.JobOptions.ATTEMPTS;
 import static io.bullpen.JobOptions.BACKOFF;
 import static io.bullpen.JobOptions.DELAY;
+import static io.bullpen.JobOptions.EXPIRY;
 import static io.bullpen.JobOptions.GROUP;
 import static io.bullpen.JobOptions.LIFO;
 import static io.bullpen.JobOptions.PRIORITY;
@@ -86,6 +87,10 @@ final class JobDefaults {
         }
         if (take(TIMEOUT, own)) {
             b.timeout(defaults.timeout().orElse(null));
+        }
+        if (take(EXPIRY, own)) {
+            defaults.expireAfter().ifPresent(b::expireAfter);
+            defaults.expireAt().ifPresent(b::expireAt);
         }
         // Job id and deduplication never fill in: of() refuses them.
         if (take(GROUP, own)) {

@@ -3,6 +3,7 @@ package io.bullpen;
 import io.bullpen.internal.Validation;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -52,6 +53,7 @@ public final class JobOptions {
     static final int TIMEOUT = 1 << 8;
     static final int GROUP = 1 << 9;
     static final int DEDUPLICATION = 1 << 10;
+    static final int EXPIRY = 1 << 11;
 
     private final Duration delay;
     private final int priority;
@@ -64,6 +66,8 @@ public final class JobOptions {
     private final Duration timeout;
     private final String group;
     private final Deduplication deduplication;
+    private final Duration expireAfter;
+    private final Instant expireAt;
     /** The options a builder's setter set (the bits above); not part of the value. */
     private final int explicit;
 
@@ -88,6 +92,10 @@ public final class JobOptions {
             throw new IllegalArgumentException("delay " + Validation.millis(b.delay)
                     + " cannot be combined with a deduplication debounce (the debounce is the delay)");
         }
+        if (b.expireAfter != null && b.expireAt != null) {
+            throw new IllegalArgumentException("expireAfter " + Validation.millis(b.expireAfter)
+                    + " cannot be combined with expireAt " + b.expireAt + " (one deadline per job)");
+        }
         // Truncated to milliseconds so that describe() and fromDescription() round-trip exactly.
         this.delay = Duration.ofMillis(b.delay.toMillis());
         this.priority = b.priority;
@@ -100,6 +108,8 @@ public final class JobOptions {
         this.timeout = b.timeout == null ? null : Duration.ofMillis(b.timeout.toMillis());
         this.group = b.group == null ? null : Validation.groupName(b.group);
         this.deduplication = b.deduplication;
+        this.expireAfter = b.expireAfter == null ? null : Duration.ofMillis(b.expireAfter.toMillis());
+        this.expireAt = b.expireAt == null ? null : Instant.ofEpochMilli(b.expireAt.toEpochMilli());
         this.explicit = b.explicit;
     }
 
@@ -155,6 +165,8 @@ public final class JobOptions {
         b.timeout = timeout;
         b.group = group;
         b.deduplication = deduplication;
+        b.expireAfter = expireAfter;
+        b.expireAt = expireAt;
         b.explicit = explicit;
         return b;
     }
@@ -262,6 +274,26 @@ public final class JobOptions {
         return Optional.ofNullable(deduplication);
     }
 
+    /**
+     * How long after the job is due (its add, or the end of its delay) its first attempt must
+     * have started, on Redis's clock; see {@link Builder#expireAfter(Duration)}.
+     *
+     * @return the expiry, empty by default (the job never expires)
+     */
+    public Optional<Duration> expireAfter() {
+        return Optional.ofNullable(expireAfter);
+    }
+
+    /**
+     * The instant by which the job's first attempt must have started, on Redis's clock; see
+     * {@link Builder#expireAt(Instant)}.
+     *
+     * @return the deadline, empty by default (the job never expires)
+     */
+    public Optional<Instant> expireAt() {
+        return Optional.ofNullable(expireAt);
+    }
+
     /** @return whether a setter set the option (one of the bits above), even to its default value */
     boolean sets(int option) {
         return (explicit & option) != 0;
@@ -296,13 +328,15 @@ public final class JobOptions {
                 && other.removeOnFail.equals(removeOnFail)
                 && Objects.equals(other.timeout, timeout)
                 && Objects.equals(other.group, group)
-                && Objects.equals(other.deduplication, deduplication);
+                && Objects.equals(other.deduplication, deduplication)
+                && Objects.equals(other.expireAfter, expireAfter)
+                && Objects.equals(other.expireAt, expireAt);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(delay, priority, attempts, backoff, jobId, lifo,
-                removeOnComplete, removeOnFail, timeout, group, deduplication);
+                removeOnComplete, removeOnFail, timeout, group, deduplication, expireAfter, expireAt);
     }
 
     /** Lists only the options that differ from the defaults, e.g. {@code JobOptions{attempts=3}}. */
@@ -327,6 +361,8 @@ public final class JobOptions {
         Duration timeout;
         String group;
         Deduplication deduplication;
+        Duration expireAfter;
+        Instant expireAt;
         /** Which options a setter set (the bits of JobOptions). */
         int explicit;
 
@@ -473,6 +509,52 @@ public final class JobOptions {
         public Builder deduplication(Deduplication deduplication) {
             this.deduplication = deduplication;
             explicit |= DEDUPLICATION;
+            return this;
+        }
+
+        /**
+         * Makes the job expire when its first attempt has not started within {@code expireAfter}
+         * of the job being due (its add, or the end of its delay), on Redis's clock. "Started"
+         * means its processor was called: a job still waiting in any state (wait, prioritized,
+         * delayed, its group, held by a limit, a paused queue, a worker's take-ahead buffer) at
+         * the deadline ends in failed with failedReason {@code "expired"}, no attempt used and no
+         * retry; its failed event has {@code expired = true}. A job that started once never
+         * expires (its retries follow attempts and backoff). Replaces an {@link #expireAt(Instant)}.
+         *
+         * @param expireAfter how long the job may wait once due, >= 1ms
+         * @return this builder
+         * @throws IllegalArgumentException if {@code expireAfter} is null, zero or negative
+         */
+        public Builder expireAfter(Duration expireAfter) {
+            if (expireAfter == null) {
+                throw new IllegalArgumentException("expireAfter must not be null but was null");
+            }
+            Validation.positive("expireAfter", expireAfter);
+            this.expireAfter = expireAfter;
+            this.expireAt = null;
+            explicit |= EXPIRY;
+            return this;
+        }
+
+        /**
+         * Makes the job expire when its first attempt has not started by {@code expireAt}, on
+         * Redis's clock; otherwise as {@link #expireAfter(Duration)}. A deadline already past
+         * when the job is added expires it at once. Replaces an {@link #expireAfter(Duration)}.
+         *
+         * @param expireAt the deadline
+         * @return this builder
+         * @throws IllegalArgumentException if {@code expireAt} is null or before the epoch
+         */
+        public Builder expireAt(Instant expireAt) {
+            if (expireAt == null) {
+                throw new IllegalArgumentException("expireAt must not be null but was null");
+            }
+            if (expireAt.isBefore(Instant.EPOCH)) {
+                throw new IllegalArgumentException("expireAt must not be before the epoch but was " + expireAt);
+            }
+            this.expireAt = expireAt;
+            this.expireAfter = null;
+            explicit |= EXPIRY;
             return this;
         }
 

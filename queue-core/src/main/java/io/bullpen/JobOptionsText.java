@@ -58,6 +58,12 @@ final class JobOptionsText {
         if ((value = description.get("timeout")) != null) {
             b.timeout(Duration.ofMillis(Validation.wholeNumber("timeout", value)));
         }
+        if ((value = description.get("expireAfter")) != null) {
+            b.expireAfter(Duration.ofMillis(Validation.wholeNumber("expireAfter", value)));
+        }
+        if ((value = description.get("expireAt")) != null) {
+            b.expireAt(java.time.Instant.ofEpochMilli(Validation.wholeNumber("expireAt", value)));
+        }
         if ((value = description.get("group")) != null) {
             if (!(value instanceof String group)) {
                 throw new IllegalArgumentException("group must be a string but was " + value
@@ -111,6 +117,12 @@ final class JobOptionsText {
         if (o.timeout().isPresent()) {
             d.put("timeout", o.timeout().get().toMillis());
         }
+        if (o.expireAfter().isPresent()) {
+            d.put("expireAfter", o.expireAfter().get().toMillis());
+        }
+        if (o.expireAt().isPresent()) {
+            d.put("expireAt", o.expireAt().get().toEpochMilli());
+        }
         if (o.group().isPresent()) {
             d.put("group", o.group().get());
         }
@@ -149,6 +161,12 @@ final class JobOptionsText {
         }
         if (o.timeout().isPresent()) {
             out.add("timeout=" + o.timeout().get().toMillis() + "ms");
+        }
+        if (o.expireAfter().isPresent()) {
+            out.add("expireAfter=" + o.expireAfter().get().toMillis() + "ms");
+        }
+        if (o.expireAt().isPresent()) {
+            out.add("expireAt=" + o.expireAt().get());
         }
         if (o.group().isPresent()) {
             out.add("group=" + Validation.quote(o.group().get()));

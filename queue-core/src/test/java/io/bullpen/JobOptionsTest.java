@@ -168,7 +168,9 @@ class JobOptionsTest {
     void roundTripsToEqualOptions() {
         for (JobOptions options : List.of(JobOptions.defaults(), everythingSet(),
                 JobOptions.builder().lifo(true).backoff(Backoff.schedule(ofSeconds(15), ofMinutes(3))).build(),
-                JobOptions.builder().removeOnFail(Retention.keepNone()).backoff(Backoff.fixed(ofSeconds(1))).build())) {
+                JobOptions.builder().removeOnFail(Retention.keepNone()).backoff(Backoff.fixed(ofSeconds(1))).build(),
+                JobOptions.builder().expireAfter(ofMinutes(5)).build(),
+                JobOptions.builder().expireAt(java.time.Instant.ofEpochMilli(1_900_000_000_123L)).build())) {
             JobOptions rebuilt = JobOptions.fromDescription(options.describe());
 
             assertThat(rebuilt).isEqualTo(options).hasSameHashCodeAs(options);
@@ -265,5 +267,19 @@ class JobOptionsTest {
                     .hasMessage("job name must be at most 1024 characters but was \"" + "n".repeat(40)
                             + "...\" (1025 characters)");
         }
+    }
+
+    @Test
+    void expiryIsOneDeadlineRefusedWhenBadNamingTheValue() {
+        assertThat(JobOptions.builder().expireAfter(ofMinutes(5)).build().describe())
+                .containsEntry("expireAfter", 300_000L);
+        assertThat(JobOptions.builder().expireAfter(ofMinutes(5)).expireAt(java.time.Instant.EPOCH).build().expireAfter())
+                .as("the later setter replaces the other").isEmpty();
+        assertThatThrownBy(() -> JobOptions.builder().expireAfter(java.time.Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("expireAfter must be > 0 but was -1ms");
+        assertThatThrownBy(() -> JobOptions.builder().expireAfter(java.time.Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expireAfter must be > 0");
+        assertThatThrownBy(() -> JobOptions.builder().expireAt(null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("expireAt must not be null but was null");
     }
 }

@@ -132,7 +132,8 @@ public final class EventDecoder {
                 case "progress" -> new ProgressEvent(eventId, time, job(jobId), required(f, "data"));
                 case "completed" -> new CompletedEvent(eventId, time, job(jobId), f.getOrDefault("returnValue", "null"));
                 case "failed" -> new FailedEvent(eventId, time, job(jobId), f.get("failedReason"),
-                        integer(required(f, "attemptsMade")), "1".equals(f.get("cancelled")));
+                        integer(required(f, "attemptsMade")), "1".equals(f.get("cancelled")),
+                        "1".equals(f.get("expired")));
                 case "retrying" -> new RetryingEvent(eventId, time, job(jobId), integer(required(f, "attemptsMade")),
                         millis(required(f, "delay")), f.get("failedReason"));
                 case "stalled" -> new StalledEvent(eventId, time, job(jobId), integer(required(f, "stalledCount")));

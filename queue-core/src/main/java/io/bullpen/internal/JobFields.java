@@ -95,6 +95,8 @@ public final class JobFields {
      * active; a stalled job with "1" never ran, so no stall is counted (recoverStalledJobs).
      */
     public static final String AHEAD = "ahd";
+    /** Expiry deadline in epoch ms on Redis's clock: the first attempt must have started by then. */
+    public static final String EXPIRES = "xp";
     /**
      * The lock token of the attempt whose outcome moveToFinished last accepted (written with the
      * outcome's own fields). A worker that sends a finish again after its connection dropped is

@@ -146,7 +146,9 @@ final class JobRunner<T, R> {
             finishUnreadable(life, failed(raw.id(), raw.lockToken(), raw.attemptsMade(), e, true, JobOptions.defaults()), e);
             return null;
         }
-        if (!intake.running()) {
+        if (!intake.running() || (ahead && expired(hash))) {
+            // Closing, or held past its expiry deadline: back to its line unstarted (moveToWait
+            // puts an unstarted job's deadline back, and the next fetch fails it as expired).
             life.move(AttemptLife.Stage.HANDED_BACK);
             giveBack(raw);
             return null;
@@ -165,6 +167,13 @@ final class JobRunner<T, R> {
             return null;
         }
         return attempt;
+    }
+
+    /** A job taken ahead whose first attempt would start past its expiry deadline does not run. */
+    private boolean expired(Map<String, String> hash) {
+        String deadline = hash.get(JobFields.EXPIRES);
+        return deadline != null && "1".equals(hash.get(JobFields.ATTEMPTS_STARTED))
+                && takes.now() >= Long.parseLong(deadline);
     }
 
     private static long startIn(RawJob raw) {
