@@ -150,8 +150,8 @@ for i = ARG_FROM.job, lastJobArg, 12 do
       fields[#fields + 1] = "tc"
       fields[#fields + 1] = traceContext
     end
+    addExpiry(q, jobId, opts, delay > 0 and delay or 0, fields)
     redis.call("HSET", q.jobPrefix .. jobId, unpack(fields))
-    addExpiry(q, jobId, opts, delay > 0 and delay or 0)
     if delay > 0 then
       addDelayed(q, jobId, q.now + delay)
       emitEvent(q, "added", jobId, "name", name, "state", "delayed", "delay", ARGV[i + 4])

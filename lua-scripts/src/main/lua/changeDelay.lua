@@ -2,7 +2,9 @@
   changeDelay: a delayed job gets a new due time, now + delayMs (score and sequence as addDelayed
   gives them; workers are woken when it becomes the earliest delayed job). delayMs 0 runs it now,
   as promote does: to wait, prioritized or its group (pushReady; while the queue is paused it
-  waits there unsignalled, like an add). The job's delay field is set to delayMs. Anything but a
+  waits there unsignalled, like an add). The job's delay field is set to delayMs. An expireAfter
+  deadline moves with the due time (moveExpiry: Redis now + delayMs + expireAfter); an expireAt
+  one stays. Anything but a
   delayed job is refused and nothing is written. Job keys are built from jobKeyPrefix (same slot).
 
   KEYS:
@@ -35,6 +37,7 @@
 --- @include "signalWorkers"
 --- @include "emitEvent"
 --- @include "intText"
+--- @include "addExpiry"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
@@ -52,6 +55,7 @@ if not redis.call("ZSCORE", q.delayed, jobId) then
 end
 local due = q.now + delayMs
 redis.call("HSET", jobKey, "delay", ARG.delayMs)
+moveExpiry(q, jobId, delayMs)
 if delayMs > 0 then
   addDelayed(q, jobId, due)
   emitEvent(q, "delayChanged", jobId, "delay", ARG.delayMs, "due", intText(due))

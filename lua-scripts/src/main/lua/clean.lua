@@ -7,8 +7,9 @@
   or before now - graceMs. The call that finishes the clean (nothing older is left, or the
   limit is reached) emits one "cleaned" event with the total of all calls, when it is not 0.
   Jobs that move while a clean is under way may be skipped or looked at twice. A cleaned
-  delayed, prioritized or waiting job releases its deduplication key (releaseDeduplication); a
-  finished one released it when it ended (or its ttl key expires by itself).
+  delayed, prioritized or waiting job releases its deduplication key (releaseDeduplication) and
+  leaves the expiry set (dropExpiry, when it has a deadline: field xp); a finished one released
+  both when it ended or started (or its ttl key expires by itself).
   Job keys are built from jobKeyPrefix (same slot).
 
   KEYS:
@@ -32,6 +33,7 @@
 --- @include "removeJobData"
 --- @include "emitEvent"
 --- @include "releaseDeduplication"
+--- @include "addExpiry"
 
 local q = { events = KEY.events, meta = KEY.meta, jobPrefix = ARG.jobKeyPrefix }
 local source, state = KEY.source, ARG.state
@@ -44,10 +46,13 @@ end
 local tombstone = ":cleaned"  -- never a job id: ids contain no ':'
 
 local function isOld(id)
-  local fields = redis.call("HMGET", q.jobPrefix .. id, "timestamp", "dedupId")
+  local fields = redis.call("HMGET", q.jobPrefix .. id, "timestamp", "dedupId", "xp")
   local timestamp = tonumber(fields[1])
   if timestamp == nil or timestamp <= cutoff then
     releaseDeduplication(q, id, fields[2])
+    if fields[3] then
+      dropExpiry(q, id)
+    end
     return true
   end
   return false

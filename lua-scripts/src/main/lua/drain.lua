@@ -1,7 +1,8 @@
 --[[
   drain: remove the jobs waiting to run (wait and prioritized, and delayed when asked) with
   their hashes, locks and logs; active, completed and failed jobs are left alone. Each drained
-  job's deduplication key is released (releaseDeduplication). One bounded
+  job's deduplication key is released (releaseDeduplication) and its expiry deadline dropped
+  (dropExpiry, when it has one: field xp). One bounded
   chunk per call, the caller loops while more is left. The call that leaves nothing emits one
   "cleaned" event with the total of all calls, when it is not 0.
   Job keys are built from jobKeyPrefix (same slot).
@@ -31,6 +32,7 @@
 --- @include "emitEvent"
 --- @include "groups"
 --- @include "releaseDeduplication"
+--- @include "addExpiry"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
@@ -46,11 +48,20 @@ local function groupedWaiting()
   return (tonumber(v[1]) or 0) - (tonumber(v[2]) or 0)
 end
 
+-- Its deduplication key released, its expiry deadline dropped (when it has one), its keys deleted.
+local function drop(id)
+  local f = redis.call("HMGET", q.jobPrefix .. id, "dedupId", "xp")
+  releaseDeduplication(q, id, f[1])
+  if f[2] then
+    dropExpiry(q, id)
+  end
+  removeJobData(q.jobPrefix, id)
+end
+
 local ids = redis.call("RPOP", KEY.wait, limit)
 if ids then
   for _, id in ipairs(ids) do
-    releaseDeduplication(q, id, redis.call("HGET", q.jobPrefix .. id, "dedupId"))
-    removeJobData(q.jobPrefix, id)
+    drop(id)
   end
   removed = #ids
 end
@@ -61,8 +72,7 @@ local function drainSet(key)
   end
   local popped = redis.call("ZPOPMIN", key, limit - removed)
   for i = 1, #popped, 2 do
-    releaseDeduplication(q, popped[i], redis.call("HGET", q.jobPrefix .. popped[i], "dedupId"))
-    removeJobData(q.jobPrefix, popped[i])
+    drop(popped[i])
   end
   removed = removed + #popped / 2
 end

@@ -1,6 +1,7 @@
 --[[
   promote: run a delayed job now: move it from delayed to wait (or prioritized) and set its
-  delay to 0. Job keys are built from jobKeyPrefix (same slot).
+  delay to 0. It is due now: an expireAfter deadline becomes Redis now + expireAfter (moveExpiry;
+  an expireAt one stays). Job keys are built from jobKeyPrefix (same slot).
 
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait
@@ -23,6 +24,7 @@
 --- @include "pushReady"
 --- @include "signalWorkers"
 --- @include "emitEvent"
+--- @include "addExpiry"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
@@ -38,6 +40,7 @@ if redis.call("ZREM", q.delayed, jobId) == 0 then
   return -5
 end
 redis.call("HSET", jobKey, "delay", 0)
+moveExpiry(q, jobId, 0)
 local ready = redis.call("HMGET", jobKey, "priority", "grp")
 pushReady(q, jobId, tonumber(ready[1]) or 0, false, ready[2])
 signalWorkers(q, 0)

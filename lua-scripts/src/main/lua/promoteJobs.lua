@@ -1,6 +1,7 @@
 --[[
   promoteJobs: run up to `limit` delayed jobs now, earliest due first (so they keep their order),
-  each as promote does: delay set to 0, moved to wait (or prioritized); the caller loops in
+  each as promote does: delay set to 0, an expireAfter deadline counted from now (moveExpiry),
+  moved to wait (or prioritized); the caller loops in
   chunks. An id without a job hash is dropped, not promoted. Job keys are built from
   jobKeyPrefix (same slot).
 
@@ -25,6 +26,7 @@
 --- @include "pushReady"
 --- @include "signalWorkers"
 --- @include "emitEvent"
+--- @include "addExpiry"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
@@ -41,6 +43,7 @@ for _, id in ipairs(ids) do
   local jobKey = q.jobPrefix .. id
   if redis.call("EXISTS", jobKey) == 1 then
     redis.call("HSET", jobKey, "delay", 0)
+    moveExpiry(q, id, 0)
     local ready = redis.call("HMGET", jobKey, "priority", "grp")
     pushReady(q, id, tonumber(ready[1]) or 0, false, ready[2])
     emitEvent(q, "waiting", id, "prev", "delayed")

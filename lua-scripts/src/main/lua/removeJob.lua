@@ -2,7 +2,8 @@
   removeJob: delete a job in any state, with its logs, unless it is active and a worker still
   holds its lock (its lease has not expired on Redis's clock; an active job whose lease has
   lapsed can be removed). Its deduplication key is
-  released (releaseDeduplication, also in ttl mode). A flow child removed before it ended counts
+  released (releaseDeduplication, also in ttl mode); a job removed before it started leaves the
+  expiry set (dropExpiry, when it has a deadline: field xp). A flow child removed before it ended counts
   as failed for its parents with reason "removed" (notifyParent); a flow parent's children lists
   go with it (removeJobData; cancelling its children is the caller's, Queue.remove).
   Job keys are built from jobKeyPrefix (same slot).
@@ -40,6 +41,7 @@
 --- @include "releaseDeduplication"
 --- @include "redisNowMs"
 --- @include "notifyParent"
+--- @include "addExpiry"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
@@ -67,7 +69,7 @@ for _, entry in ipairs(zsets) do
     break
   end
 end
-local fields = redis.call("HMGET", jobKey, "grp", "dedupId", "par")
+local fields = redis.call("HMGET", jobKey, "grp", "dedupId", "par", "xp")
 local group = fields[1]
 if prev == "active" and group then
   releaseGroupSlot(q, jobId, group)
@@ -89,6 +91,10 @@ if not prev then
   end
 end
 releaseDeduplication(q, jobId, fields[2])
+if fields[4] and prev ~= "completed" and prev ~= "failed" and prev ~= "active" then
+  -- Removed before it started: its expiry deadline goes with it.
+  dropExpiry(q, jobId)
+end
 if fields[3] and prev ~= "completed" and prev ~= "failed" then
   notifyParent(q, jobId, fields[3], "failed", "removed")
 end

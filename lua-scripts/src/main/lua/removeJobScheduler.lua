@@ -1,6 +1,7 @@
 --[[
   removeJobScheduler: delete a job scheduler and its pending iteration (unless a worker is
-  running it: that job finishes normally). Job keys are built from jobKeyPrefix (same slot).
+  running it: that job finishes normally); the removed iteration leaves the expiry set
+  (dropExpiry). Job keys are built from jobKeyPrefix (same slot).
   With an owner, only a scheduler that carries that owner's mark is removed (a configuration
   removing a scheduler it declared and no longer declares; see upsertJobScheduler).
 
@@ -23,6 +24,7 @@
 ]]
 --- @include "removeJobData"
 --- @include "emitEvent"
+--- @include "addExpiry"
 
 local q = { events = KEY.events, meta = KEY.meta }
 if ARG.owner and redis.call("HGET", KEY.scheduler, "owner") ~= ARG.owner then
@@ -43,6 +45,7 @@ if pending ~= "" then
     prev = "waiting"
   end
   if prev then
+    dropExpiry({jobPrefix = ARG.jobKeyPrefix}, pending)
     removeJobData(ARG.jobKeyPrefix, pending)
     emitEvent(q, "removed", pending, "prev", prev)
   end

@@ -1,7 +1,8 @@
 --[[
   upsertJobScheduler: create or update a job scheduler. The same definition again changes
   nothing (idempotent per id, however many producers call it at once); a new definition
-  replaces the pending iteration (unless a worker is already running it) with one at firstDue.
+  replaces the pending iteration (unless a worker is already running it) with one at firstDue
+  (the replaced one leaves the expiry set: dropExpiry).
   Job and other scheduler keys are built from jobKeyPrefix (same slot).
 
   KEYS:
@@ -47,6 +48,7 @@
 --- @include "removeJobData"
 --- @include "emitEvent"
 --- @include "queueContext"
+--- @include "addExpiry"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,
@@ -77,6 +79,7 @@ if old[5] and old[5] ~= "" then
     prev = "waiting"
   end
   if prev then
+    dropExpiry(q, pending)
     removeJobData(q.jobPrefix, pending)
     emitEvent(q, "removed", pending, "prev", prev)
   end

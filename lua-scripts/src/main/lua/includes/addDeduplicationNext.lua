@@ -40,8 +40,8 @@ local function addDeduplicationNext(q, key)
     fields[#fields + 1] = "tc"
     fields[#fields + 1] = add[10]
   end
+  addExpiry(q, jobId, add[3] or "", delay > 0 and delay or 0, fields)
   redis.call("HSET", q.jobPrefix .. jobId, unpack(fields))
-  addExpiry(q, jobId, add[3] or "", delay > 0 and delay or 0)
   if ttl > 0 then
     redis.call("SET", key, jobId, "PX", ttl)
   else

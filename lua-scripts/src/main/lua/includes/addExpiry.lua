@@ -2,19 +2,43 @@
   addExpiry: the deadline of a job that must start by one (JobOptions expireAfter / expireAt:
   keys expireAfter and expireAt of the job's opts JSON), on Redis's clock: field xp and the ZSET
   <prefix>:{<queue>}:expiry (built from the job prefix, same slot; member = job id, score =
-  deadline ms), and meta expiry = "1" (see expireJobs). addExpiry(q, jobId, opts, dueIn): dueIn
-  = ms until the job is due (its delay, 0 when ready now); opts without the text "expire pays no
-  command. Wakes idle workers at the deadline (marker, on the caller's clock; also while the queue is
-  paused) when it is the earliest. dropExpiry(q, jobId): a job whose first attempt starts leaves the ZSET. restoreExpiry(q, jobId,
-  deadline): a job handed back unstarted (moveToWait) gets its deadline back.
+  deadline ms), and meta expiry = "1" (see expireJobs). addExpiry(q, jobId, opts, dueIn, fields):
+  dueIn = ms until the job is due (its delay, 0 when ready now); opts without the text "expire
+  pays no command; fields, when given, is the caller's HSET list of the job, which gets xp (the
+  caller writes the hash after), else xp is written here. Only a deadline that is the earliest
+  of the set (ZRANK 0) writes the meta flag and wakes idle workers at it (marker, on the
+  caller's clock; also while the queue is paused): a set with an earlier member is not empty, so
+  its flag is already set (expireJobs clears it only when the set is empty).
+  moveExpiry(q, jobId, dueIn): a job whose due time moves before it started (changeDelay,
+  promote, a debounced add): an expireAfter deadline (the job's opts remember the kind) becomes
+  Redis now + dueIn + expireAfter; an expireAt deadline stays. Only a queue with the meta flag
+  and a job in the set pays for it.
+  dropExpiry(q, jobId): the job leaves the set (its first attempt starts, or it is removed or
+  cancelled before it started). restoreExpiry(q, jobId, deadline): a job handed back unstarted
+  (moveToWait, a stalled take-ahead job) gets its deadline back.
 ]]
 --- @include "redisNowMs"
+--- @include "readMeta"
 
 local function expiryKey(q)
   return (q.base or string.sub(q.jobPrefix, 1, #q.jobPrefix - 4)) .. "expiry"
 end
 
-local function addExpiry(q, jobId, opts, dueIn)
+-- Puts jobId at deadline (ms on Redis's clock, as text) in the set; the earliest sets the flag
+-- and wakes idle workers at it.
+local function setExpiry(q, jobId, text)
+  local key = expiryKey(q)
+  redis.call("ZADD", key, text, jobId)
+  if redis.call("ZRANK", key, jobId) == 0 then
+    redis.call("HSET", q.meta, "expiry", "1")
+    q.expiryOn = true
+    -- Also while the queue is paused (signalWorkers would not): a paused queue's jobs expire too.
+    local now = q.now or redisNowMs(q)
+    redis.call("ZADD", q.marker, "LT", string.format("%d", math.max(1, now + (tonumber(text) - redisNowMs(q)))), "0")
+  end
+end
+
+local function addExpiry(q, jobId, opts, dueIn, fields)
   if opts == "" or not string.find(opts, '"expire', 1, true) then
     return
   end
@@ -27,15 +51,33 @@ local function addExpiry(q, jobId, opts, dueIn)
   else
     return
   end
-  local key = expiryKey(q)
   local text = string.format("%d", deadline)
-  redis.call("HSET", q.jobPrefix .. jobId, "xp", text)
-  redis.call("ZADD", key, text, jobId)
-  redis.call("HSET", q.meta, "expiry", "1")
-  if redis.call("ZRANK", key, jobId) == 0 then
-    -- Also while the queue is paused (signalWorkers would not): a paused queue's jobs expire too.
-    redis.call("ZADD", q.marker, "LT", string.format("%d", math.max(1, q.now + (deadline - redisNowMs(q)))), "0")
+  if fields then
+    fields[#fields + 1] = "xp"
+    fields[#fields + 1] = text
+  else
+    redis.call("HSET", q.jobPrefix .. jobId, "xp", text)
   end
+  setExpiry(q, jobId, text)
+end
+
+local function moveExpiry(q, jobId, dueIn)
+  readMeta(q)
+  if not q.expiryOn or not redis.call("ZSCORE", expiryKey(q), jobId) then
+    return
+  end
+  local jobKey = q.jobPrefix .. jobId
+  local opts = redis.call("HGET", jobKey, "opts")
+  if not opts or not string.find(opts, '"expireAfter"', 1, true) then
+    return
+  end
+  local after = tonumber(cjson.decode(opts).expireAfter)
+  if not after then
+    return
+  end
+  local text = string.format("%d", redisNowMs(q) + dueIn + after)
+  redis.call("HSET", jobKey, "xp", text)
+  setExpiry(q, jobId, text)
 end
 
 local function restoreExpiry(q, jobId, deadline)
@@ -47,4 +89,3 @@ end
 local function dropExpiry(q, jobId)
   redis.call("ZREM", expiryKey(q), jobId)
 end
-

@@ -3,7 +3,8 @@
   dedup:<id> for add.id with SET NX (PX add.ttl in ttl mode) and returns true: the caller adds
   the job as usual and stores dedupId on it. When another job owns the id, nothing is added:
     - debounce ("d" in add.flags) and the owner is still delayed: the owner takes the add's name
-      and data, is due at now + add.delay, and the key's expiry is reset to add.ttl when set;
+      and data, is due at now + add.delay (its expireAfter deadline moves with it: moveExpiry),
+      and the key's expiry is reset to add.ttl when set;
     - keepLastIfActive ("k") and the owner is active (it holds a lock: field lock): the add is stored as
       dedup:<id>:next (a JSON array, replacing an earlier one; its trace headers add.tc, when
       given, as a 10th element); the owner's end adds it as a new job (releaseDeduplication);
@@ -14,6 +15,7 @@
 --- @include "addDelayed"
 --- @include "emitEvent"
 --- @include "queueContext"
+--- @include "addExpiry"
 
 local function claimDeduplication(q, add)
   if not q.base then
@@ -33,6 +35,7 @@ local function claimDeduplication(q, add)
   if string.find(add.flags, "d", 1, true) and redis.call("ZSCORE", q.delayed, owner) then
     redis.call("HSET", q.jobPrefix .. owner, "name", add.name, "data", add.data)
     addDelayed(q, owner, q.now + add.delay)
+    moveExpiry(q, owner, add.delay)
     if add.ttl > 0 then
       redis.call("PEXPIRE", key, add.ttl)
     end

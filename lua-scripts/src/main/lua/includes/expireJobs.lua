@@ -13,8 +13,8 @@
   their removeOnFail retention, the failed metric, a failed event with expired = 1, parents told
   (notifyParent), deduplication id released and awaiters answered (notifyParent's F.endFailed).
   An expired pending iteration of a job scheduler advances its scheduler as a take does
-  (advanceSchedulerOnTake). A job that started, finished, was removed or waits for its children is only dropped from the
-  ZSET. An empty ZSET clears the flag.
+  (advanceSchedulerOnTake). A job that started, finished, was removed (no hash: no field xp, so
+  no state is searched) or waits for its children is only dropped from the ZSET. An empty ZSET clears the flag.
 ]]
 --- @include "addExpiry"
 --- @include "redisNowMs"
@@ -26,8 +26,8 @@
 
 local function expireOne(q, id)
   local jobKey = q.jobPrefix .. id
-  local h = redis.call("HMGET", jobKey, "ats", "grp", "finishedOn", "schedulerId")
-  if (tonumber(h[1]) or 0) > 0 or h[3] then
+  local h = redis.call("HMGET", jobKey, "ats", "grp", "finishedOn", "schedulerId", "xp")
+  if not h[5] or (tonumber(h[1]) or 0) > 0 or h[3] then
     return false
   end
   local prev

@@ -4,7 +4,8 @@
   its own removeOnFail retention read from its opts (the caller has no JobOptions: a producer's
   cancel, a stalled job, a rate-limit put-back), the failed metric and a failed event with
   cancelled = 1 (prev = the state it left). The caller has taken the job out of its state and
-  given back its group slot or group place. Tells the parents of a job in a flow (its par field;
+  given back its group slot or group place. A job cancelled before it started leaves the expiry
+  set (dropExpiry, when it has a deadline: field xp). Tells the parents of a job in a flow (its par field;
   notifyParent, before retention may delete it), then ends it as notifyParent's F.endFailed ends
   every job failed for good outside a finish (a flow parent failed by its child too): releases
   its deduplication id (a kept add becomes a job), keeps its result for awaiters when it is
@@ -14,6 +15,7 @@
 ]]
 --- @include "intText"
 --- @include "notifyParent"
+--- @include "addExpiry"
 
 local function failCancelled(q, jobId, reason, attemptsMade, prev)
   local jobKey = q.jobPrefix .. jobId
@@ -25,7 +27,11 @@ local function failCancelled(q, jobId, reason, attemptsMade, prev)
     redis.call("HSET", jobKey, "failedReason", failedReason, "finishedOn", nowText)
     attemptsMade = redis.call("HGET", jobKey, "atm") or "0"
   end
-  local stored = redis.call("HMGET", jobKey, "opts", "dedupId", "awaited", "awaitLate", "par")
+  local stored = redis.call("HMGET", jobKey, "opts", "dedupId", "awaited", "awaitLate", "par", "xp")
+  if stored[6] and prev ~= "active" then
+    -- Cancelled before it started: its expiry deadline goes (a started job left the set at its take).
+    dropExpiry(q, jobId)
+  end
   if stored[5] then
     notifyParent(q, jobId, stored[5], "failed", failedReason)
   end

@@ -2,7 +2,8 @@
   putBackLimited: moveToFinished's "limited" outcome (a processor threw RateLimitedException),
   after the lock check: the job goes back to the front of its line (wait, prioritized or its
   group, through pushReady) with ats - 1, so no attempt is used and no stall is counted (atm is
-  unchanged); limitedUntil = Redis now + delayMs is set on the queue (meta) or, for scope
+  unchanged; it did start, so an expiry deadline, field xp, is removed); limitedUntil = Redis
+  now + delayMs is set on the queue (meta) or, for scope
   "group" on a job with a group (field grp), on the group (groupmeta:<g>, which the group pick
   honours; meta gsettings is set so it reads it; meta flow with either, see readMeta); a job without a group limits the queue. A
   limit already further out is kept. Idle workers are woken (marker, score = now + delayMs on
@@ -21,9 +22,14 @@
 
 local function putBackLimited(q, jobId, delayMs, scope)
   local jobKey = q.jobPrefix .. jobId
-  local job = redis.call("HMGET", jobKey, "priority", "grp")
+  local job = redis.call("HMGET", jobKey, "priority", "grp", "xp")
   local group = job[2] or nil
   redis.call("HINCRBY", jobKey, "ats", -1)
+  if job[3] then
+    -- Its processor was called: it started, so it can no longer expire (a later hand-back of it
+    -- must not restore the deadline).
+    redis.call("HDEL", jobKey, "xp")
+  end
   local untilMs = redisNowMs(q) + delayMs
   if scope == "group" and group then
     local groupMeta = (q.base or queueContext(q).base) .. "groupmeta:" .. group

@@ -7,7 +7,8 @@
   recovered job's lock field is cleared in the same step. A job cancelled while active (field cancel) fails as
   cancelled instead of going back (failCancelled). At most `limit` leases per call.
   A job taken ahead whose processor never started (ahd = "1", take-ahead) goes back without a
-  stall counted and with its start given back (stc and ats - 1): it never ran. A job with a parent
+  stall counted and with its start given back (stc and ats - 1): it never ran; a first attempt's
+  expiry deadline (field xp) is restored (addExpiry: restoreExpiry). A job with a parent
   in a flow (par) that fails here tells its parents (notifyParent; failCancelled does the same).
   Returns two arrays: recovered ids, failed ids.
 ]]
@@ -21,6 +22,7 @@
 --- @include "endDeduplication"
 --- @include "redisNowMs"
 --- @include "notifyParent"
+--- @include "addExpiry"
 
 local function recoverStalledJobs(q, maxStalled, limit)
   local recovered, failed = {}, {}
@@ -32,13 +34,17 @@ local function recoverStalledJobs(q, maxStalled, limit)
     local jobKey = q.jobPrefix .. id
     redis.call("ZREM", q.leases, id)
     if redis.call("EXISTS", jobKey) == 1 then
-      local ready = redis.call("HMGET", jobKey, "priority", "grp", "cancel", "dedupId", "ahd", "stc", "par")
+      local ready = redis.call("HMGET", jobKey, "priority", "grp", "cancel", "dedupId", "ahd", "stc", "par", "xp")
       local stalledCount
       if ready[5] == "1" then
         -- Taken ahead, never started: no stall counted, its start given back.
         stalledCount = tonumber(ready[6]) or 0
-        redis.call("HINCRBY", jobKey, "ats", -1)
+        local started = redis.call("HINCRBY", jobKey, "ats", -1)
         redis.call("HDEL", jobKey, "lock", "ahd")
+        if ready[8] and started <= 0 then
+          -- Its first attempt never started: its expiry deadline holds again (as moveToWait).
+          restoreExpiry(q, id, ready[8])
+        end
       else
         stalledCount = redis.call("HINCRBY", jobKey, "stc", 1)
         redis.call("HDEL", jobKey, "lock")

@@ -519,7 +519,9 @@ public final class JobOptions {
          * delayed, its group, held by a limit, a paused queue, a worker's take-ahead buffer) at
          * the deadline ends in failed with failedReason {@code "expired"}, no attempt used and no
          * retry; its failed event has {@code expired = true}. A job that started once never
-         * expires (its retries follow attempts and backoff). Replaces an {@link #expireAt(Instant)}.
+         * expires (its retries follow attempts and backoff). A change of its due time before it
+         * starts ({@code Queue.changeDelay}, {@code promote}, a debounced add) moves the deadline
+         * with it. Replaces an {@link #expireAt(Instant)}.
          *
          * @param expireAfter how long the job may wait once due, >= 1ms
          * @return this builder
@@ -539,7 +541,8 @@ public final class JobOptions {
         /**
          * Makes the job expire when its first attempt has not started by {@code expireAt}, on
          * Redis's clock; otherwise as {@link #expireAfter(Duration)}. A deadline already past
-         * when the job is added expires it at once. Replaces an {@link #expireAfter(Duration)}.
+         * when the job is added expires it at once; a change of the job's due time leaves it where
+         * it is. Replaces an {@link #expireAfter(Duration)}.
          *
          * @param expireAt the deadline
          * @return this builder

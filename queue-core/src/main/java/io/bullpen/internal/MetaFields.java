@@ -70,9 +70,9 @@ public final class MetaFields {
      */
     public static final String FLOW = "flow";
     /**
-     * "1" while the queue's expiry set may hold a deadline (set by an add with a deadline, cleared
-     * by expireJobs when the set is empty): only then does the take read the set, so queues
-     * without expiring jobs pay nothing for it.
+     * "1" while the queue's expiry set may hold a deadline (set with a deadline that is the set's
+     * earliest: a set with an earlier one has it already; cleared by expireJobs when the set is
+     * empty): only then does the take read the set, so queues without expiring jobs pay nothing for it.
      */
     public static final String EXPIRY = "expiry";
     /** Awaits registered on jobs that were already active: finishes read awaited per job while > 0. */

@@ -96,4 +96,56 @@ class ExpiryScriptTest {
         assertThat(s.meta()).containsEntry("expiry", "1");
         f.assertInvariant();
     }
+
+    @Test
+    void aStalledTakeAheadJobThatNeverStartedGetsItsDeadlineBack() {
+        f.job("ahead", "ats", "1", "ahd", "1", "xp", "1234").active("ahead", "w:1", 0, 1)
+                .job("ran", "ats", "1", "xp", "1234").active("ran", "w:2", 0, 1);
+
+        join(f.scripts.moveStalledJobsToWait(NOW, 1, 100));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.waiting()).containsExactlyInAnyOrder("ahead", "ran");
+        assertThat(s.zset("expiry")).as("only the job that never started").isEqualTo(Map.of("ahead", 1234.0));
+        assertThat(s.meta()).containsEntry("expiry", "1");
+        f.assertInvariant();
+    }
+
+    @Test
+    void aDeadlineOfAJobThatIsGoneIsDroppedWithoutFailingAGhost() {
+        // A dangling id: its hash was deleted behind the queue's back.
+        f.waiting("ghost").zadd(f.k.expiry(), "ghost", PAST).meta("expiry", "1");
+
+        join(f.scripts.moveToActive(NOW, fetch(0)));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.failed()).isEmpty();
+        assertThat(s.jobIds()).doesNotContain("ghost");
+        assertThat(s.zset("expiry")).isEmpty();
+    }
+
+    @Test
+    void aRetriedExpiredJobRunsWithoutItsOldDeadline() {
+        f.job("x", "xp", "1", "failedReason", "expired", "finishedOn", Long.toString(NOW), "atm", "0")
+                .zadd(f.k.failed(), "x", NOW);
+
+        join(f.scripts.retryJob("x", io.bullpen.JobState.FAILED));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.waiting()).containsExactly("x");
+        assertThat(s.job("x")).doesNotContainKey("xp");
+        assertThat(s.zset("expiry")).isEmpty();
+    }
+
+    @Test
+    void aJobPutBackByARateLimitStartedAndKeepsNoDeadline() {
+        f.job("a", "ats", "1", "xp", "1").active("a", "w:1", LOCK_MS, NOW + LOCK_MS);
+
+        join(f.scripts.moveToFinished(NOW, fetch(0), ScriptTypes.Finish.limited("a", "w:1", 5, false)));
+
+        QueueSnapshot s = f.snap();
+        assertThat(s.waiting()).containsExactly("a");
+        assertThat(s.job("a")).as("its processor was called: a later hand-back must not restore a deadline")
+                .containsEntry("ats", "0").doesNotContainKey("xp");
+    }
 }

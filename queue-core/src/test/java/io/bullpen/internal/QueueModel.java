@@ -16,7 +16,10 @@ import java.util.TreeSet;
  * retention decisions the Lua scripts produce, computed in plain Java.
  *
  * <p>Only what the model test exercises is modelled: no stalled jobs (locks outlive the test), no
- * rate limits, no events. Callers pass {@code now}; the model never reads a clock. Its types are in
+ * rate limits, no events. Expiry deadlines are on Redis's clock: a fetch is given Redis's time
+ * (the run keeps every deadline clear of it), and an expireAfter deadline, which the script
+ * computes from Redis's time, is left pending ({@link #pendingDeadlines}) until the run has read
+ * it and checked it lies within the call. Callers pass {@code now}; the model never reads a clock. Its types are in
  * {@link QueueModelTypes}, the admin changes in {@link QueueModelChanges}.
  */
 final class QueueModel implements QueueModelTypes {
@@ -54,9 +57,14 @@ final class QueueModel implements QueueModelTypes {
     boolean limitedUntilSet;
     /** Deduplication id -> the job that owns it (dedup:<id>; plain mode: until the owner ends). */
     private final Map<String, String> dedupOwners = new HashMap<>();
-    /** Statistics for the test's summary: jobs deleted by retention, delayed jobs promoted by fetches. */
+    /** The expiry set: job id -> deadline (epoch ms, Redis's clock) of a job that has not started. */
+    final Map<String, Long> expiry = new HashMap<>();
+    /** expireAfter deadlines the script set in the last call: job id -> ms after Redis's time in that call. */
+    final Map<String, Long> pendingDeadlines = new LinkedHashMap<>();
+    /** Statistics for the test's summary: jobs deleted by retention, delayed jobs promoted by fetches, jobs expired. */
     int retentionDeleted;
     int promotedByFetch;
+    int expiredByFetch;
 
     private final QueueModelChanges changes = new QueueModelChanges(this);
 
@@ -88,6 +96,12 @@ final class QueueModel implements QueueModelTypes {
             }
             Job job = new Job(id, o);
             jobs.put(id, job);
+            if (o.expireAt() >= 0) {
+                job.xp = o.expireAt();
+                expiry.put(id, o.expireAt());
+            } else if (o.expireAfterMs() > 0) {
+                pendingDeadlines.put(id, Math.max(o.delayMs(), 0) + o.expireAfterMs());
+            }
             if (o.delayMs() > 0) {
                 addDelayed(job, now + o.delayMs());
             } else {
@@ -98,9 +112,21 @@ final class QueueModel implements QueueModelTypes {
         return results;
     }
 
-    /** moveToActive: promote due delayed jobs, then take up to count unless paused. */
-    Fetch moveToActive(long now, int count) {
+    /** An expireAfter deadline learnt from Redis (see {@link #pendingDeadlines}). */
+    void deadline(String id, long deadline) {
+        jobs.get(id).xp = deadline;
+        expiry.put(id, deadline);
+    }
+
+    /**
+     * moveToActive: promote due delayed jobs, fail the jobs whose expiry deadline is at or before
+     * {@code redisNow} (Redis's time in the call), then take up to count unless paused.
+     */
+    Fetch moveToActive(long now, long redisNow, int count) {
         promoteDue(now);
+        expireDue(now, redisNow);
+        // The wake time is the earliest deadline left before the take (a job taken now may be it).
+        long nextExpiry = expiry.values().stream().mapToLong(Long::longValue).min().orElse(-1);
         List<Taken> taken = new ArrayList<>();
         if (count > 0 && !paused) {
             // The script pops the whole batch first (wait, then prioritized), then reserves one
@@ -124,19 +150,59 @@ final class QueueModel implements QueueModelTypes {
                 job.attemptsStarted++;
                 job.lockToken = "w:" + fence;
                 leases.put(id, now + lockMs);
+                // Its first attempt starts: it can no longer expire (field xp stays).
+                expiry.remove(id);
                 taken.add(new Taken(id, job.lockToken));
             }
         }
         // Wake times are reported only to a worker whose take came up short (or that took none).
         boolean short_ = count == 0 || taken.size() < count;
-        return new Fetch(taken, short_ ? nextDelayedDue() : -1, short_ ? nextLeaseExpiry() : -1);
+        return new Fetch(taken, short_ ? nextDelayedDue() : -1, short_ ? nextLeaseExpiry() : -1,
+                short_ ? nextExpiry : -1);
+    }
+
+    /**
+     * expireJobs: the deadlines at or before redisNow, earliest first (at most PROMOTE_LIMIT), leave
+     * the set; each job that waits unstarted in wait, prioritized or delayed fails: failedReason
+     * "expired", attemptsMade 0, finishedOn now, its removeOnFail retention, its dedup id freed.
+     */
+    private void expireDue(long now, long redisNow) {
+        List<String> due = new ArrayList<>();
+        for (Map.Entry<String, Long> e : sorted(expiry)) {
+            if (e.getValue() > redisNow || due.size() >= PROMOTE_LIMIT) {
+                break;
+            }
+            due.add(e.getKey());
+        }
+        for (String id : due) {
+            expiry.remove(id);
+            Job job = jobs.get(id);
+            if (job == null || job.xp == null || job.attemptsStarted > 0) {
+                continue;
+            }
+            switch (job.state) {
+                case DELAYED -> delayed.remove(id);
+                case PRIORITIZED -> prioritized.remove(id);
+                case WAITING -> wait.remove(id);
+                default -> {
+                    continue;
+                }
+            }
+            expiredByFetch++;
+            job.expired = true;
+            job.attemptsMade = 0;
+            job.finishedOn = now;
+            finishInto(job, State.FAILED, failed, now, job.opts.onFail());
+            releaseDedup(job);
+        }
     }
 
     /**
      * moveToFinished for a job the test holds. Returns the label of the state the job went to;
      * {@code next} receives the fetch result when {@code nextCount > 0}.
      */
-    String finish(long now, String id, boolean ok, boolean unrecoverable, int nextCount, List<Fetch> next) {
+    String finish(long now, long redisNow, String id, boolean ok, boolean unrecoverable, int nextCount,
+                  List<Fetch> next) {
         Job job = jobs.get(id);
         if (job == null || job.state != State.ACTIVE) {
             throw new IllegalStateException("model: finishing " + id + " which is not active: " + job);
@@ -162,7 +228,7 @@ final class QueueModel implements QueueModelTypes {
             state = pushReady(job, job.opts.lifo());
         }
         if (nextCount > 0) {
-            next.add(moveToActive(now, nextCount));
+            next.add(moveToActive(now, redisNow, nextCount));
         }
         return state;
     }
@@ -173,7 +239,7 @@ final class QueueModel implements QueueModelTypes {
      * limitedUntil; a job cancelled while active fails for good instead (the attempt counts).
      * Returns the label of the state the job went to.
      */
-    String limited(long now, String id, int nextCount, List<Fetch> next) {
+    String limited(long now, long redisNow, String id, int nextCount, List<Fetch> next) {
         Job job = jobs.get(id);
         if (job == null || job.state != State.ACTIVE) {
             throw new IllegalStateException("model: limiting " + id + " which is not active: " + job);
@@ -189,11 +255,13 @@ final class QueueModel implements QueueModelTypes {
             state = "failed";
         } else {
             job.attemptsStarted--;
+            // Its processor was called: it started, so its deadline field goes.
+            job.xp = null;
             limitedUntilSet = true;
             state = pushReady(job, true);
         }
         if (nextCount > 0) {
-            next.add(moveToActive(now, nextCount));
+            next.add(moveToActive(now, redisNow, nextCount));
         }
         return state;
     }
@@ -212,6 +280,23 @@ final class QueueModel implements QueueModelTypes {
         }
         long due = nextDelayedDue();
         return due >= 0 && due <= now;
+    }
+
+    /** As {@link #runnable(long)}, for a take at Redis time {@code redisNow}: a job it expires does not count. */
+    boolean runnable(long now, long redisNow) {
+        if (paused) {
+            return false;
+        }
+        long maxScore = (now + 1) * DELAY_FACTOR - 1;
+        for (Job j : jobs.values()) {
+            boolean ready = j.state == State.WAITING || j.state == State.PRIORITIZED
+                    || j.state == State.DELAYED && delayed.get(j.id) <= maxScore;
+            Long deadline = expiry.get(j.id);
+            if (ready && (deadline == null || deadline > redisNow)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Ends or removal: the id is freed when it still names this job. */

@@ -24,6 +24,9 @@ final class QueueModelChanges {
         if (job.state == State.ACTIVE) {
             return Outcome.LOCKED; // every active job of this test holds a live lock
         }
+        if (job.state != State.COMPLETED && job.state != State.FAILED) {
+            m.expiry.remove(id);
+        }
         switch (job.state) {
             case WAITING -> m.wait.remove(id);
             case PRIORITIZED -> m.prioritized.remove(id);
@@ -71,6 +74,7 @@ final class QueueModelChanges {
             }
             default -> throw new IllegalStateException();
         }
+        m.expiry.remove(id);
         job.finishedOn = now;
         m.finishInto(job, State.FAILED, m.failed, now, job.opts.onFail());
         m.releaseDedup(job);
@@ -87,8 +91,16 @@ final class QueueModelChanges {
             return Outcome.NOT_IN_STATE;
         }
         m.delayed.remove(id);
+        moveDeadline(job, 0);
         m.pushReady(job, false);
         return Outcome.OK;
+    }
+
+    /** moveExpiry: a job still in the expiry set with expireAfter is due in dueIn: its deadline follows. */
+    private void moveDeadline(Job job, long dueIn) {
+        if (m.expiry.containsKey(job.id) && job.opts.expireAfterMs() > 0) {
+            m.pendingDeadlines.put(job.id, dueIn + job.opts.expireAfterMs());
+        }
     }
 
     /** changeDelay: a delayed job due at now + delayMs; 0 runs it now (as promote). */
@@ -100,6 +112,7 @@ final class QueueModelChanges {
         if (job.state != State.DELAYED) {
             return Outcome.NOT_IN_STATE;
         }
+        moveDeadline(job, delayMs);
         if (delayMs > 0) {
             m.addDelayed(job, now + delayMs);
         } else {
@@ -154,6 +167,9 @@ final class QueueModelChanges {
         job.attemptsMade = 0;
         job.cancel = null;
         job.finishedOn = null;
+        // Retried, it runs: no deadline.
+        job.xp = null;
+        job.expired = false;
         m.pushReady(job, false);
         return Outcome.OK;
     }

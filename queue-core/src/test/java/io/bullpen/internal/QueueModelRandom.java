@@ -16,7 +16,8 @@ final class QueueModelRandom extends Random {
         super(seed);
     }
 
-    Options options() {
+    /** A job's options; an expiry deadline is drawn against {@code redisNow}, Redis's clock (this host's). */
+    Options options(long redisNow) {
         String customId = nextInt(100) < 30 ? "c-" + nextInt(12) : null;
         long delay = nextInt(100) < 60 ? 0 : roundOr(1 + nextInt(5000), 500, 1000, 1500, 2000);
         int priority = nextInt(100) < 70 ? 0 : 1 + nextInt(5);
@@ -26,7 +27,22 @@ final class QueueModelRandom extends Random {
         Retention onComplete = retention();
         Retention onFail = retention();
         String dedupId = nextInt(100) < 25 ? "d-" + nextInt(4) : null;
-        return new Options(customId, delay, priority, lifo, attempts, backoff, onComplete, onFail, dedupId);
+        long expireAt = -1;
+        long expireAfter = -1;
+        int e = nextInt(100);
+        if (e < 8) {
+            expireAt = redisNow - 1 - nextInt(1000); // already past: the next fetch fails it
+        } else if (e < 11) {
+            expireAt = redisNow + 20 + nextInt(200); // passes during the run (the run waits for it)
+        } else if (e < 15) {
+            expireAt = redisNow + 7_200_000; // never passes during the run
+        } else if (e < 21) {
+            expireAfter = 7_200_000; // never passes; moves with the due time
+        } else if (e < 23) {
+            expireAfter = 20 + nextInt(200);
+        }
+        return new Options(customId, delay, priority, lifo, attempts, backoff, onComplete, onFail, dedupId,
+                expireAt, expireAfter);
     }
 
     Retention retention() {
@@ -76,6 +92,12 @@ final class QueueModelRandom extends Random {
         b.append(" ok:").append(o.onComplete()).append(" fail:").append(o.onFail());
         if (o.dedupId() != null) {
             b.append(" dedup=").append(o.dedupId());
+        }
+        if (o.expireAt() >= 0) {
+            b.append(" expireAt=").append(o.expireAt());
+        }
+        if (o.expireAfterMs() > 0) {
+            b.append(" expireAfter=").append(o.expireAfterMs());
         }
         return "{" + b + "}";
     }

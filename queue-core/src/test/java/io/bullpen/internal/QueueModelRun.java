@@ -25,6 +25,7 @@ import io.bullpen.internal.ScriptTypes.FinishResult;
 import io.bullpen.internal.ScriptTypes.NewJob;
 import io.bullpen.internal.ScriptTypes.RawJob;
 import io.bullpen.testing.BullpenTestContext;
+import io.bullpen.testing.QueueSnapshot;
 import io.bullpen.testing.SettableClock;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -62,6 +63,8 @@ final class QueueModelRun {
      * knows the take deletes it.
      */
     long limitedUntilReal = -1;
+    /** Whether the model said, just before the last take, that it would get a job. */
+    boolean takeMayRun;
     int maxJobs;
     int step;
     String op = "(none)";
@@ -98,7 +101,7 @@ final class QueueModelRun {
         }
         System.out.println("QueueModelTest seed=" + seed + ": " + STEPS + " steps, max jobs " + maxJobs + ", "
                 + (clock.millis() - start) + " ms of clock, " + model.retentionDeleted + " deleted by retention, "
-                + model.promotedByFetch + " promoted by fetches, tally " + tally);
+                + model.promotedByFetch + " promoted by fetches, " + model.expiredByFetch + " expired, tally " + tally);
     }
 
     void count(String what) {
@@ -165,7 +168,7 @@ final class QueueModelRun {
             remove(pickId(null));
             return;
         }
-        add(List.of(rnd.options()));
+        add(List.of(rnd.options(System.currentTimeMillis())));
     }
 
     void addBulk() {
@@ -176,7 +179,7 @@ final class QueueModelRun {
         int n = 2 + rnd.nextInt(3);
         List<Options> specs = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            specs.add(rnd.options());
+            specs.add(rnd.options(System.currentTimeMillis()));
         }
         add(specs);
     }
@@ -185,8 +188,11 @@ final class QueueModelRun {
         long now = now();
         op = "add" + (specs.size() > 1 ? "Bulk" : "") + "@" + rel(now) + " " + specs.stream().map(QueueModelRandom::describe).toList();
         List<NewJob> jobs = specs.stream().map(o -> o.toNewJob("job")).toList();
+        long redisBefore = System.currentTimeMillis();
         List<AddResult> actual = Futures.join(scripts.addJob(now, jobs));
+        long redisAfter = System.currentTimeMillis();
         List<AddResult> expected = model.add(now, specs);
+        learnDeadlines(redisBefore, redisAfter);
         op += " -> " + actual;
         assertThat(actual).as(desc("addJob results")).isEqualTo(expected);
         for (AddResult a : actual) {
@@ -206,15 +212,64 @@ final class QueueModelRun {
         take(count, ahead, "");
     }
 
+    /**
+     * How far from Redis's time (ms) no expiry deadline may be when a fetch is sent: the fetch's
+     * TIME lies within the call, well within this, so the model knows which deadlines it passed.
+     */
+    static final long DEADLINE_CLEARANCE_MS = 1000;
+
+    /**
+     * Before a fetch: waits (real time) until no expiry deadline lies within a few ms before or
+     * {@link #DEADLINE_CLEARANCE_MS} after Redis's time; returns that time (this host's clock is
+     * Redis's). Every deadline at or before it has passed for the fetch, every later one has not.
+     */
+    long clearOfDeadlines() {
+        while (true) {
+            long t = System.currentTimeMillis();
+            long near = model.expiry.values().stream().mapToLong(Long::longValue)
+                    .filter(d -> d >= t - 5 && d <= t + DEADLINE_CLEARANCE_MS).max().orElse(-1);
+            if (near < 0) {
+                return t;
+            }
+            count("expiry.waitedForDeadline");
+            Awaitility.await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(5))
+                    .until(() -> System.currentTimeMillis() > near + 6);
+        }
+    }
+
+    /** The expireAfter deadlines the last call set: read back, each within the call's Redis time + its delay. */
+    void learnDeadlines(long redisBefore, long redisAfter) {
+        if (model.pendingDeadlines.isEmpty()) {
+            return;
+        }
+        QueueSnapshot s = ctx.snapshot(queue);
+        model.pendingDeadlines.forEach((id, fromNow) -> {
+            String xp = s.job(id).get("xp");
+            assertThat(xp).as(desc("expireAfter deadline of " + id)).isNotNull();
+            long deadline = Long.parseLong(xp);
+            assertThat(deadline).as(desc("expireAfter deadline of " + id + ": Redis's time in the call + " + fromNow))
+                    .isBetween(redisBefore + fromNow, redisAfter + fromNow);
+            model.deadline(id, deadline);
+        });
+        model.pendingDeadlines.clear();
+    }
+
     /** moveToActive as a worker calls it, against the model; returns the script's reply. */
     FetchResult take(int count, int ahead, String who) {
         awaitLimitPassed();
+        long redisNow = clearOfDeadlines();
         long now = now();
+        takeMayRun = model.runnable(now, redisNow);
         op = who + "moveToActive@" + rel(now) + " count=" + count + " ahead=" + ahead;
         FetchResult actual = Futures.join(scripts.moveToActive(now, fetch(count).withAhead(ahead)));
+        long redisAfter = System.currentTimeMillis();
         // While meta holds limitedUntil the take ignores ahead; a take deletes it once passed.
         int modelAhead = model.limitedUntilSet ? 0 : ahead;
-        Fetch expected = model.moveToActive(now, count + modelAhead);
+        int expiredBefore = model.expiredByFetch;
+        Fetch expected = model.moveToActive(now, redisNow, count + modelAhead);
+        if (model.expiredByFetch > expiredBefore) {
+            count("expired.byTake");
+        }
         takeDeletesPassedLimit();
         if (modelAhead > 0 && expected.jobs().size() >= count) {
             // The wake times go only to a worker whose slots were not all filled.
@@ -222,7 +277,7 @@ final class QueueModelRun {
         }
         op += " -> " + taken(actual);
         count("take." + actual.jobs().size() + (model.isPaused() ? ".paused" : ""));
-        assertFetch("moveToActive", actual, expected);
+        assertFetch("moveToActive", actual, expected, redisNow, redisAfter);
         return actual;
     }
 
@@ -270,9 +325,11 @@ final class QueueModelRun {
         if (nextCount > 0) {
             awaitLimitPassed();
         }
+        long redisNow = nextCount > 0 ? clearOfDeadlines() : System.currentTimeMillis();
         FinishResult actual = Futures.join(scripts.moveToFinished(now, fetch(nextCount), finish));
+        long redisAfter = System.currentTimeMillis();
         List<Fetch> next = new ArrayList<>();
-        String expectedState = model.finish(now, id, ok, unrecoverable, nextCount, next);
+        String expectedState = model.finish(now, redisNow, id, ok, unrecoverable, nextCount, next);
         if (nextCount > 0) {
             takeDeletesPassedLimit();
         }
@@ -280,7 +337,7 @@ final class QueueModelRun {
         count("finish." + actual.state().label() + (nextCount > 0 ? "+next" + actual.next().jobs().size() : ""));
         assertThat(actual.state()).as(desc("moveToFinished target state")).isEqualTo(JobState.fromLabel(expectedState));
         if (nextCount > 0) {
-            assertFetch("moveToFinished next", actual.next(), next.get(0));
+            assertFetch("moveToFinished next", actual.next(), next.get(0), redisNow, redisAfter);
         } else {
             assertThat(actual.next().jobs()).as(desc("moveToFinished without fetch")).isEmpty();
             assertThat(actual.next().nextDelayedDue()).as(desc("nextDelayedDue without fetch")).isEqualTo(-1);
@@ -302,13 +359,15 @@ final class QueueModelRun {
         String id = held.get(rnd.nextInt(held.size()));
         QueueModel.Job job = model.job(id);
         long delayMs = 1 + rnd.nextInt(40);
+        long redisNow = nextCount > 0 ? clearOfDeadlines() : System.currentTimeMillis();
         long now = now();
         op = "moveToFinished@" + rel(now) + " limited " + delayMs + "ms " + job + " next=" + nextCount;
         FinishResult actual = Futures.join(scripts.moveToFinished(now, fetch(nextCount),
                 Finish.limited(id, model.lockToken(id), delayMs, false)));
-        long limitPassedAt = System.currentTimeMillis() + delayMs;
+        long redisAfter = System.currentTimeMillis();
+        long limitPassedAt = redisAfter + delayMs;
         List<Fetch> next = new ArrayList<>();
-        String expectedState = model.limited(now, id, nextCount, next);
+        String expectedState = model.limited(now, redisNow, id, nextCount, next);
         if (!expectedState.equals("failed")) {
             // A cancelled job fails instead and sets no limit.
             limitedUntilReal = Math.max(limitedUntilReal, limitPassedAt);
@@ -317,11 +376,16 @@ final class QueueModelRun {
         count("limited." + actual.state().label() + (nextCount > 0 ? "+next" + actual.next().jobs().size() : ""));
         assertThat(actual.state()).as(desc("limited outcome's target state")).isEqualTo(JobState.fromLabel(expectedState));
         if (nextCount > 0) {
-            assertFetch("moveToFinished (limited) next", actual.next(), next.get(0));
+            assertFetch("moveToFinished (limited) next", actual.next(), next.get(0), redisNow, redisAfter);
         }
     }
 
-    void assertFetch(String what, FetchResult actual, Fetch expected) {
+    /**
+     * The fetch's reply against the model's. Its next due time also covers the earliest expiry
+     * deadline, moved from Redis's clock to the caller's (now + deadline - Redis's time in the
+     * call, which lies in [redisBefore, redisAfter]).
+     */
+    void assertFetch(String what, FetchResult actual, Fetch expected, long redisBefore, long redisAfter) {
         List<Taken> got = actual.jobs().stream().map(j -> new Taken(j.id(), j.lockToken())).toList();
         assertThat(got).as(desc(what + " jobs taken (id, lock token)")).isEqualTo(expected.jobs());
         for (RawJob j : actual.jobs()) {
@@ -329,7 +393,19 @@ final class QueueModelRun {
                     .containsEntry("fence", j.lockToken().substring(2))
                     .containsEntry("pb", "worker-1");
         }
-        assertThat(actual.nextDelayedDue()).as(desc(what + " nextDelayedDue")).isEqualTo(expected.nextDelayedDue());
+        if (expected.nextExpiry() < 0) {
+            assertThat(actual.nextDelayedDue()).as(desc(what + " nextDelayedDue")).isEqualTo(expected.nextDelayedDue());
+        } else {
+            long due = expected.nextDelayedDue();
+            long lo = now() + expected.nextExpiry() - redisAfter;
+            long hi = now() + expected.nextExpiry() - redisBefore;
+            long wake = actual.nextDelayedDue();
+            boolean delayedFirst = due >= 0 && wake == due && due <= hi;
+            boolean expiryFirst = wake >= lo && wake <= hi && (due < 0 || wake <= due);
+            assertThat(delayedFirst || expiryFirst).as(desc(what + " nextDelayedDue " + wake + ": the delayed due " + due
+                    + " or the expiry deadline " + expected.nextExpiry() + " on the caller's clock, in [" + lo + ", " + hi
+                    + "], whichever is first")).isTrue();
+        }
         // Leases are on Redis's clock, which the model cannot predict to the ms: the script moves
         // the earliest one to the caller's clock, so it lies within one lock duration of now.
         if (expected.nextLeaseExpiry() < 0) {
@@ -364,7 +440,9 @@ final class QueueModelRun {
     void promote(String id) {
         op = "promote " + id + " " + state(id);
         Outcome expected = model.promote(id);
+        long redisBefore = System.currentTimeMillis();
         Outcome actual = outcomeOf(() -> scripts.promote(id));
+        learnDeadlines(redisBefore, System.currentTimeMillis());
         checkOutcome("promote", actual, expected);
     }
 
@@ -381,8 +459,10 @@ final class QueueModelRun {
         op = name + " " + id + " " + state(id) + (kind == 0 ? " delay=" + delayMs : kind == 1 ? " priority=" + priority : "");
         Outcome expected = kind == 0 ? model.changeDelay(now, id, delayMs)
                 : kind == 1 ? model.changePriority(id, priority) : model.updateData(id, data);
+        long redisBefore = System.currentTimeMillis();
         Outcome actual = outcomeOf(() -> kind == 0 ? changes.changeDelay(now, id, delayMs)
                 : kind == 1 ? changes.changePriority(id, priority) : changes.updateData(id, data));
+        learnDeadlines(redisBefore, System.currentTimeMillis());
         checkOutcome(name, actual, expected);
     }
 

@@ -52,6 +52,13 @@ final class QueueModelState {
             }
         }
         assertThat(dedupKeys).as(desc.apply("deduplication keys (id -> owner)")).isEqualTo(model.dedupOwners());
+        Map<String, Double> expiry = new TreeMap<>();
+        model.expiry.forEach((id, deadline) -> expiry.put(id, (double) deadline));
+        assertThat(new TreeMap<>(s.zset("expiry"))).as(desc.apply("expiry set (id -> deadline): unstarted jobs only"))
+                .isEqualTo(expiry);
+        if (!expiry.isEmpty()) {
+            assertThat(s.meta()).as(desc.apply("meta expiry flag while the set holds a deadline")).containsKey("expiry");
+        }
 
         for (QueueModel.Job j : model.jobs().values()) {
             Map<String, String> hash = s.job(j.id);
@@ -66,6 +73,8 @@ final class QueueModelState {
             actual.put("cancel", hash.get("cancel"));
             actual.put("dedupId", hash.get("dedupId"));
             actual.put("data", hash.get("data"));
+            actual.put("xp", hash.get("xp"));
+            actual.put("expired", Boolean.toString("expired".equals(hash.get("failedReason"))));
             Map<String, String> expected = new TreeMap<>();
             expected.put("atm", Integer.toString(j.attemptsMade));
             expected.put("ats", Integer.toString(j.attemptsStarted));
@@ -76,6 +85,8 @@ final class QueueModelState {
             expected.put("cancel", j.cancel);
             expected.put("dedupId", j.opts.dedupId());
             expected.put("data", j.data);
+            expected.put("xp", j.xp == null ? null : Long.toString(j.xp));
+            expected.put("expired", Boolean.toString(j.expired));
             assertThat(actual).as(desc.apply("fields of job " + j.id)).isEqualTo(expected);
         }
     }

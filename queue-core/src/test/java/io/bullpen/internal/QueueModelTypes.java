@@ -8,26 +8,40 @@ interface QueueModelTypes {
     /** Where a job is; mirrors the six state structures. */
     enum State { WAITING, PRIORITIZED, DELAYED, ACTIVE, COMPLETED, FAILED }
 
-    /** The options a job was added with; the model keeps them to finish the job later. */
+    /**
+     * The options a job was added with; the model keeps them to finish the job later. expireAt: a
+     * deadline in epoch ms on Redis's clock (this host's), expireAfterMs: counted from when the
+     * job is due; -1 for none.
+     */
     record Options(String customId, long delayMs, int priority, boolean lifo, int attempts, long backoffMs,
-                   Retention onComplete, Retention onFail, String dedupId) {
+                   Retention onComplete, Retention onFail, String dedupId, long expireAt, long expireAfterMs) {
         ScriptTypes.NewJob toNewJob(String name) {
             return new ScriptTypes.NewJob(customId, name, "{}", optsJson(), delayMs, priority, lifo, null, dedupId, 0, "");
         }
 
-        /** The stored opts: removeOnFail only (a cancel reads it from there), as JobOptionsText writes it. */
+        /**
+         * The stored opts: removeOnFail (a cancel reads it from there) and the expiry, as
+         * JobOptionsText writes them.
+         */
         String optsJson() {
-            if (onFail.keepsAll()) {
-                return "";
+            StringBuilder b = new StringBuilder();
+            if (!onFail.keepsAll()) {
+                b.append("\"removeOnFail\":{");
+                if (onFail.count() >= 0) {
+                    b.append("\"count\":").append(onFail.count());
+                }
+                if (onFail.maxAgeMillis() >= 0) {
+                    b.append(onFail.count() >= 0 ? "," : "").append("\"age\":").append(onFail.maxAgeMillis());
+                }
+                b.append("}");
             }
-            StringBuilder b = new StringBuilder("{\"removeOnFail\":{");
-            if (onFail.count() >= 0) {
-                b.append("\"count\":").append(onFail.count());
+            if (expireAfterMs > 0) {
+                b.append(b.isEmpty() ? "" : ",").append("\"expireAfter\":").append(expireAfterMs);
             }
-            if (onFail.maxAgeMillis() >= 0) {
-                b.append(onFail.count() >= 0 ? "," : "").append("\"age\":").append(onFail.maxAgeMillis());
+            if (expireAt >= 0) {
+                b.append(b.isEmpty() ? "" : ",").append("\"expireAt\":").append(expireAt);
             }
-            return b.append("}}").toString();
+            return b.isEmpty() ? "" : "{" + b + "}";
         }
     }
 
@@ -47,6 +61,10 @@ interface QueueModelTypes {
         int priority;
         /** The data (JSON): "{}" until updateData changes it. */
         String data = "{}";
+        /** Field xp: the expiry deadline (Redis's clock) it was given; null without one or once dropped. */
+        Long xp;
+        /** Whether it failed as expired (failedReason "expired"). */
+        boolean expired;
 
         Job(String id, Options opts) {
             this.id = id;
@@ -65,8 +83,15 @@ interface QueueModelTypes {
     record Taken(String id, String lockToken) {
     }
 
-    /** What a fetch returns: the jobs taken and the next due time of a delayed job (-1 if none). */
-    record Fetch(List<Taken> jobs, long nextDelayedDue, long nextLeaseExpiry) {
+    /**
+     * What a fetch returns: the jobs taken and the next due time of a delayed job (-1 if none).
+     * nextExpiry: the earliest expiry deadline left (Redis's clock, -1 if none), which the reply's
+     * next due time also covers, moved to the caller's clock.
+     */
+    record Fetch(List<Taken> jobs, long nextDelayedDue, long nextLeaseExpiry, long nextExpiry) {
+        Fetch(List<Taken> jobs, long nextDelayedDue, long nextLeaseExpiry) {
+            this(jobs, nextDelayedDue, nextLeaseExpiry, -1);
+        }
     }
 
     /** Result of an admin call that can fail with a domain error. */

@@ -18,6 +18,7 @@ import io.bullpen.internal.FlowReconciler;
 import io.bullpen.testing.BullpenTestContext;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -79,6 +80,11 @@ final class FlowModelRun {
     record Spec(String key, FlowJob job, List<Map.Entry<String, ChildFailure>> edges, long addedAt) {
         boolean fails() {
             return ((Step) job.data()).fail();
+        }
+
+        /** A leaf added with an expiry deadline already past: it must fail as expired, never run. */
+        boolean expires() {
+            return job.options().expireAt().isPresent();
         }
     }
 
@@ -240,6 +246,14 @@ final class FlowModelRun {
             mine.add(child);
             b.child(child, POLICIES[rnd.nextInt(POLICIES.length)]);
         }
+        int expiry = mine.isEmpty() ? rnd.nextInt(100) : 100;
+        if (expiry < 10) {
+            // Past on Redis's clock (this host's): the first fetch after the add fails it.
+            b.options(JobOptions.builder().expireAt(Instant.now().minusSeconds(1)).build());
+        } else if (expiry < 20) {
+            // Far off: it runs as any job, and never expires once started.
+            b.options(JobOptions.builder().expireAfter(Duration.ofHours(1)).build());
+        }
         FlowJob job = b.build();
         built.add(job);
         return job;
@@ -343,11 +357,18 @@ final class FlowModelRun {
             if (state != JobState.UNKNOWN && !spec.edges().isEmpty()) {
                 checkChildren(spec);
             }
+            if (spec.expires()) {
+                assertThat(start).as(where() + key + " had a deadline already past at its add, yet ran").isNull();
+            }
             if (start == null && state != JobState.UNKNOWN) {
                 assertThat(state).as(where() + key + " completed without running").isEqualTo(JobState.FAILED);
                 String reason = job.flatMap(Job::failedReason).orElse("");
-                count(reason.startsWith("child ") ? "failed by a child" : "cancelled before it ran");
-                if (!reason.startsWith("child ")) {
+                count(reason.startsWith("child ") ? "failed by a child" : reason.equals("expired") ? "expired"
+                        : "cancelled before it ran");
+                if (reason.equals("expired")) {
+                    assertThat(spec.expires()).as(where() + key + " expired without a deadline").isTrue();
+                    assertThat(job.map(Job::attemptsMade)).as(where() + key + " expired: no attempt").contains(0);
+                } else if (!reason.startsWith("child ")) {
                     assertThat(touched).as(where() + key + " failed without running (" + reason + ") and no remove or cancel reached it")
                             .contains(key);
                     assertThat(reason).as(where() + key + " failed without running").startsWith("cancelled: ");
@@ -477,6 +498,11 @@ final class FlowModelRun {
     private void checkOutcome(Spec spec, JobState state, Optional<Job<Step>> job, boolean ran) {
         String key = spec.key();
         assertThat(state).as(where() + key + " was neither removed nor cancelled, yet is gone").isNotEqualTo(JobState.UNKNOWN);
+        if (spec.expires()) {
+            assertThat(state).as(where() + key + " had a deadline already past at its add").isEqualTo(JobState.FAILED);
+            assertThat(job.flatMap(Job::failedReason)).as(where() + key + " reason").contains("expired");
+            return;
+        }
         boolean failedByChild = false;
         boolean continued = false;
         for (Map.Entry<String, ChildFailure> edge : spec.edges()) {
