@@ -109,6 +109,8 @@ final class JobRunner<T, R> {
         this.booked = new BookedStarts<>(scheduler, intake::running, (attempt, raw) -> {
             attempt.life.move(AttemptLife.Stage.TAKEN);
             dispatch(attempt, raw);
+            // A booked start comes alone: a batch worker's batch may be ready with it.
+            delivered();
         }, (attempt, raw) -> giveBack(attempt));
     }
 
