@@ -34,6 +34,10 @@ import org.slf4j.LoggerFactory;
  * round trip, the script's entry, metrics, retention, the fetch's scans) are shared by the whole
  * batch.
  *
+ * <p>The results of a batch's jobs ({@link #submitAll}) go together in a call of their own,
+ * whatever their number, so a batch's reports take effect in one script call; once a call's
+ * next jobs are handed out, {@code afterSettle} lets a batch worker form its batches.
+ *
  * <p>A Redis error (not a rejection) is retried alone with backoff, up to {@link #MAX_RETRIES}
  * times; when the connection comes back, a result waiting out its backoff goes at once. A call
  * under way when the connection drops is sent again once it is back ({@link InFlightCalls}).
