@@ -23,7 +23,8 @@ import org.redisson.api.RedissonClient;
  * an exception, an {@link Error} (even a {@link StackOverflowError} or an
  * {@link OutOfMemoryError}, logged at ERROR), a return value that cannot be stored or a timeout
  * fails that attempt only (see {@link JobProcessor}). Listeners run on a thread of their own
- * (see {@link WorkerListener}).
+ * (see {@link WorkerListener}). A batch worker ({@link Builder#batchProcessor}) gets the jobs in
+ * batches instead, each job still with its own lock, attempts and events (see {@link JobBatch}).
  *
  * <pre>{@code
  * Worker<Order, String> worker = Worker.builder(redisson, "orders", Order.class)
