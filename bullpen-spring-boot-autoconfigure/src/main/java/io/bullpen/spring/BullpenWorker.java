@@ -47,7 +47,7 @@ public @interface BullpenWorker {
     String queue();
 
     /**
-     * @return how many jobs run at once: a number or a placeholder such as
+     * @return how many jobs (for a batch worker: batches) run at once: a number or a placeholder such as
      *     {@code "${orders.concurrency:4}"}, resolved by the Environment; empty (the default):
      *     {@code bullpen.queues.<queue>.concurrency}, else 1
      */
