@@ -7,6 +7,7 @@ import io.bullpen.Job;
 import io.bullpen.JobState;
 import io.bullpen.Queue;
 import io.bullpen.spring.boot.autoconfigure.BullpenAutoConfiguration;
+import io.bullpen.spring.boot.autoconfigure.BullpenProperties;
 import io.bullpen.spring.boot.test.TestBeans.BatchSizeOnAJobMethod;
 import io.bullpen.spring.boot.test.TestBeans.BatchWithData;
 import io.bullpen.spring.boot.test.TestBeans.ListCounter;
@@ -69,6 +70,23 @@ public abstract class BatchWorkerTests {
             JobState state = rows.getState(j.id());
             return state == JobState.COMPLETED || state == JobState.FAILED;
         }));
+    }
+
+    @Test
+    void theBatchPropertiesBind() {
+        runner.withBean(Rows.class).withPropertyValues("bullpen.worker.enabled=false", "bullpen.queues.rows.batch-size=50",
+                "bullpen.queues.rows.batch-min-size=5", "bullpen.queues.rows.batch-max-wait=500ms",
+                "bullpen.queues.rows.batch-same-group=true").run(context -> {
+            assertThat(context).hasNotFailed();
+            BullpenProperties.QueueSettings rows = context.getBean(BullpenProperties.class).getQueues().get("rows");
+            assertThat(rows.getBatchSize()).isEqualTo(50);
+            assertThat(rows.getBatchMinSize()).isEqualTo(5);
+            assertThat(rows.getBatchMaxWait()).isEqualTo(Duration.ofMillis(500));
+            assertThat(rows.getBatchSameGroup()).isTrue();
+        });
+        runner.withBean("rows", Rows.class).withPropertyValues("bullpen.queues.rows.batch-max-wait=soon")
+                .run(context -> assertThat(context.getStartupFailure())
+                        .hasStackTraceContaining("bullpen.queues.rows.batch-max-wait"));
     }
 
     @Test
