@@ -42,6 +42,7 @@ public final class Workloads {
         all.add(new CancelWorkload());
         all.add(new AwaitWorkload(quick));
         all.addAll(throughput(sizes, quick));
+        all.add(new BatchWorkload(quick));
         return all;
     }
 
