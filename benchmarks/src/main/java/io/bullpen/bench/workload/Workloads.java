@@ -42,20 +42,19 @@ public final class Workloads {
         all.add(new CancelWorkload());
         all.add(new AwaitWorkload(quick));
         all.addAll(throughput(sizes, quick));
-        all.add(new BatchWorkload(quick));
         return all;
     }
 
     /**
-     * The throughput workloads (spread, functions, producers, parent-child): run only when named, not in a default run.
+     * The throughput workloads (spread, functions, producers, parent-child, batch): run only when named, not in a default run.
      *
      * @param sizes full or quick sizes
      * @param quick small sizes
-     * @return spread, functions, producers, parent-child
+     * @return spread, functions, producers, parent-child, batch
      */
     public static List<Workload> throughput(Sizes sizes, boolean quick) {
         return List.of(new SpreadWorkload(sizes), new FunctionsWorkload(quick), new ProducersWorkload(quick),
-                new ParentChildWorkload(quick));
+                new ParentChildWorkload(quick), new BatchWorkload(quick));
     }
 
     /**
