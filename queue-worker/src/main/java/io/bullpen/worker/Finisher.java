@@ -34,8 +34,9 @@ import org.slf4j.LoggerFactory;
  * round trip, the script's entry, metrics, retention, the fetch's scans) are shared by the whole
  * batch.
  *
- * <p>The results of a batch's jobs ({@link #submitAll}) go together in a call of their own,
- * whatever their number, so a batch's reports take effect in one script call; once a call's
+ * <p>The results of a batch's jobs ({@link #submitAll}) go together in one call, whatever their
+ * number (never split; small batches queued together share a call up to {@link #MAX_BATCH}), so
+ * a batch's reports take effect in one script call; once a call's
  * next jobs are handed out, {@code afterSettle} lets a batch worker form its batches.
  *
  * <p>A Redis error (not a rejection) is retried alone with backoff, up to {@link #MAX_RETRIES}
@@ -164,8 +165,9 @@ final class Finisher {
     }
 
     /**
-     * Records the results of a batch's jobs together, in one call of their own (whatever their
-     * number), each also taking a job for its slot while the worker runs.
+     * Records the results of a batch's jobs together, in one call (whatever their number; other
+     * small batches queued meanwhile may share it), each also taking a job for its slot while the
+     * worker runs.
      *
      * @return where each landed, in order; never complete exceptionally
      */
@@ -188,7 +190,7 @@ final class Finisher {
         while ((!queue.isEmpty() || !groups.isEmpty()) && acquire()) {
             List<Pending> group = groups.poll();
             if (group != null) {
-                send(group);
+                send(withQueuedGroups(group));
                 continue;
             }
             List<Pending> batch = new ArrayList<>();
@@ -202,6 +204,24 @@ final class Finisher {
             }
             send(batch);
         }
+    }
+
+    /**
+     * A batch's results plus those of other batches queued behind it, whole, while they fit in
+     * {@link #MAX_BATCH} together (small batches share a call; a batch is never split).
+     */
+    private List<Pending> withQueuedGroups(List<Pending> group) {
+        List<Pending> more = groups.peek();
+        if (more == null || group.size() + more.size() > MAX_BATCH) {
+            return group;
+        }
+        List<Pending> call = new ArrayList<>(group);
+        while ((more = groups.peek()) != null && call.size() + more.size() <= MAX_BATCH) {
+            if (groups.remove(more)) {
+                call.addAll(more);
+            }
+        }
+        return call;
     }
 
     private boolean acquire() {
