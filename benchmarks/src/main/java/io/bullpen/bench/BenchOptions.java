@@ -27,7 +27,8 @@ public record BenchOptions(List<String> workloads, boolean quick, List<String> p
     /** The job-control workloads: run only when named. */
     public static final List<String> CONTROL_WORKLOADS = List.of("cancel", "await");
     /** The throughput workloads: run only when named. */
-    public static final List<String> THROUGHPUT_WORKLOADS = List.of("spread", "functions", "producers", "parent-child");
+    public static final List<String> THROUGHPUT_WORKLOADS = List.of("spread", "functions", "producers", "parent-child",
+            "batch");
     /** The peers, in column order. */
     public static final List<String> ALL_PEERS = List.of("bullpen", "bullmq", "redisson");
 
@@ -38,7 +39,7 @@ public record BenchOptions(List<String> workloads, boolean quick, List<String> p
                          limiter wakeup fairness groupcost (flow control; only when named, or "flow")
                          cancel (job control; only when named)
                          await (job control; only when named)
-                         spread functions producers parent-child (throughput; only when named)
+                         spread functions producers parent-child batch (throughput; only when named)
               --quick              reduced sizes, 1 run (under 2 minutes)
               --peers LIST         comma-separated, from bullpen,bullmq,redisson (default: all)
               --runs N             runs per workload and peer; the table shows the median (default 3, --quick 1)

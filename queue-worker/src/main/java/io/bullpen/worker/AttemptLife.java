@@ -14,7 +14,7 @@ import java.util.Set;
  *
  * <pre>
  *   BUFFERED --> TAKEN | HANDED_BACK | DROPPED
- *   TAKEN    --> BOOKED | RUNNING | FINISHING | HANDED_BACK
+ *   TAKEN    --> BOOKED | RUNNING | FINISHING | HANDED_BACK | ABANDONED
  *   BOOKED   --> TAKEN | HANDED_BACK
  *   RUNNING  --> FINISHING | ABANDONED
  *   ABANDONED --> FINISHING | SETTLED | HANDED_BACK
@@ -50,7 +50,7 @@ final class AttemptLife {
     private static Map<Stage, Set<Stage>> allowed() {
         Map<Stage, Set<Stage>> m = new EnumMap<>(Stage.class);
         m.put(Stage.BUFFERED, EnumSet.of(Stage.TAKEN, Stage.HANDED_BACK, Stage.DROPPED));
-        m.put(Stage.TAKEN, EnumSet.of(Stage.BOOKED, Stage.RUNNING, Stage.FINISHING, Stage.HANDED_BACK));
+        m.put(Stage.TAKEN, EnumSet.of(Stage.BOOKED, Stage.RUNNING, Stage.FINISHING, Stage.HANDED_BACK, Stage.ABANDONED));
         m.put(Stage.BOOKED, EnumSet.of(Stage.TAKEN, Stage.HANDED_BACK));
         m.put(Stage.RUNNING, EnumSet.of(Stage.FINISHING, Stage.ABANDONED));
         m.put(Stage.ABANDONED, EnumSet.of(Stage.FINISHING, Stage.SETTLED, Stage.HANDED_BACK));

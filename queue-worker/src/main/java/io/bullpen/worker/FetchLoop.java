@@ -124,6 +124,7 @@ final class FetchLoop<T, R> implements Runnable {
                 if (jobs.size() > forSlots) {
                     runner.ahead.takenAhead(jobs.subList(forSlots, jobs.size()));
                 }
+                runner.delivered();
                 return fetched;
             }));
         } catch (RuntimeException e) {

@@ -34,6 +34,11 @@ import org.slf4j.LoggerFactory;
  * round trip, the script's entry, metrics, retention, the fetch's scans) are shared by the whole
  * batch.
  *
+ * <p>The results of a batch's jobs ({@link #submitAll}) go together in one call, whatever their
+ * number (never split; small batches queued together share a call up to {@link #MAX_BATCH}), so
+ * a batch's reports take effect in one script call; once a call's
+ * next jobs are handed out, {@code afterSettle} lets a batch worker form its batches.
+ *
  * <p>A Redis error (not a rejection) is retried alone with backoff, up to {@link #MAX_RETRIES}
  * times; when the connection comes back, a result waiting out its backoff goes at once. A call
  * under way when the connection drops is sent again once it is back ({@link InFlightCalls}).
@@ -91,6 +96,10 @@ final class Finisher {
     private final Queue<Started> started = new ConcurrentLinkedQueue<>();
     /** Takes the jobs a call took ahead (to the buffer). */
     private final Consumer<List<RawJob>> takenAhead;
+    /** The results of a batch's jobs, each group recorded in one call of its own (batch workers only). */
+    private final Queue<List<Pending>> groups = new ConcurrentLinkedQueue<>();
+    /** Runs after a call's results and next jobs were handed out; null: nothing (per-job workers). */
+    private final Runnable afterSettle;
 
     /** Results waiting out a retry backoff, with the number of their next try. */
     private final java.util.Map<Pending, Integer> backingOff = new java.util.concurrent.ConcurrentHashMap<>();
@@ -98,9 +107,12 @@ final class Finisher {
     /**
      * @param scheduler the worker's timer: retries wait out their backoff there
      * @param takenAhead takes the jobs a call took ahead (to the buffer)
+     * @param afterSettle runs once a call's next jobs were all handed out (a batch worker forms its
+     *     batches then); null for none
      */
     Finisher(Takes takes, WorkerStore store, InFlightCalls inFlight, Intake intake, ScheduledExecutorService scheduler,
-             SafeListener<?, ?> listener, Consumer<List<RawJob>> takenAhead) {
+             SafeListener<?, ?> listener, Consumer<List<RawJob>> takenAhead, Runnable afterSettle) {
+        this.afterSettle = afterSettle;
         this.takes = takes;
         this.store = store;
         this.inFlight = inFlight;
@@ -152,9 +164,35 @@ final class Finisher {
         return done;
     }
 
+    /**
+     * Records the results of a batch's jobs together, in one call (whatever their number; other
+     * small batches queued meanwhile may share it), each also taking a job for its slot while the
+     * worker runs.
+     *
+     * @return where each landed, in order; never complete exceptionally
+     */
+    List<CompletableFuture<Settled>> submitAll(List<Finish> finishes) {
+        boolean wantsNext = intake.running() && !intake.paused();
+        List<Pending> group = new ArrayList<>(finishes.size());
+        List<CompletableFuture<Settled>> done = new ArrayList<>(finishes.size());
+        for (Finish finish : finishes) {
+            CompletableFuture<Settled> f = new CompletableFuture<>();
+            group.add(new Pending(finish, wantsNext, 0, f));
+            done.add(f);
+        }
+        groups.add(group);
+        flush();
+        return done;
+    }
+
     private void flush() {
         // Re-check after releasing the flag: a result queued while we held it must not be stranded.
-        while (!queue.isEmpty() && acquire()) {
+        while ((!queue.isEmpty() || !groups.isEmpty()) && acquire()) {
+            List<Pending> group = groups.poll();
+            if (group != null) {
+                send(withQueuedGroups(group));
+                continue;
+            }
             List<Pending> batch = new ArrayList<>();
             Pending p;
             while (batch.size() < MAX_BATCH && (p = queue.poll()) != null) {
@@ -166,6 +204,24 @@ final class Finisher {
             }
             send(batch);
         }
+    }
+
+    /**
+     * A batch's results plus those of other batches queued behind it, whole, while they fit in
+     * {@link #MAX_BATCH} together (small batches share a call; a batch is never split).
+     */
+    private List<Pending> withQueuedGroups(List<Pending> group) {
+        List<Pending> more = groups.peek();
+        if (more == null || group.size() + more.size() > MAX_BATCH) {
+            return group;
+        }
+        List<Pending> call = new ArrayList<>(group);
+        while ((more = groups.peek()) != null && call.size() + more.size() <= MAX_BATCH) {
+            if (groups.remove(more)) {
+                call.addAll(more);
+            }
+        }
+        return call;
     }
 
     private boolean acquire() {
@@ -276,6 +332,9 @@ final class Finisher {
             RawJob job = p.wantsNext && taken < jobs.size() ? jobs.get(taken++) : null;
             FinishOutcome outcome = result.outcomes().get(i);
             call(p, outcome.state(), job, outcome.error());
+        }
+        if (afterSettle != null) {
+            afterSettle.run();
         }
     }
 

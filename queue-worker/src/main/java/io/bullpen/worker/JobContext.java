@@ -84,6 +84,7 @@ public interface JobContext<T> {
      *
      * @param when when the job is due again (a time already past runs it again at once)
      * @throws IllegalArgumentException when {@code when} does not fit in epoch milliseconds
+     * @throws UnsupportedOperationException for a job of a batch ({@link BatchProcessor})
      */
     void delayUntil(Instant when);
 
@@ -92,6 +93,7 @@ public interface JobContext<T> {
      *
      * @param delay how long the job waits, {@code >= 0}
      * @throws IllegalArgumentException when the delay is negative
+     * @throws UnsupportedOperationException for a job of a batch ({@link BatchProcessor})
      */
     void delay(Duration delay);
 
@@ -152,7 +154,8 @@ public interface JobContext<T> {
      * failure wins and the staged children are dropped. A cancelled job fails as cancelled. The
      * last of this and {@link #delay} wins.
      *
-     * @throws UnsupportedOperationException from a context that cannot wait for children
+     * @throws UnsupportedOperationException from a context that cannot wait for children (a job
+     *     of a batch: {@link BatchProcessor})
      */
     default void waitForChildren() {
         throw new UnsupportedOperationException("this JobContext cannot wait for children");

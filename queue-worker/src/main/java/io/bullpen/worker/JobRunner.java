@@ -79,6 +79,8 @@ final class JobRunner<T, R> {
     private final JobFailures failures;
     /** Take-ahead: pairs buffered jobs with free slots, hands them back on close. */
     final AheadFeeder<T, R> ahead;
+    /** A batch worker's batches; null for a worker with a per-job processor. */
+    final BatchFormer<T, R> batches;
 
     /**
      * @param buffer the jobs taken ahead, and {@code takeAhead} how many to take: the runner's
@@ -97,13 +99,18 @@ final class JobRunner<T, R> {
         this.store = store;
         this.listener = listener;
         this.ahead = new AheadFeeder<>(intake, slots, buffer, takeAhead, store, this::start);
-        this.finisher = new Finisher(takes, store, calls, intake, scheduler, listener, ahead::takenAhead);
+        this.batches = processing.batch() == null ? null
+                : new BatchFormer<>(settings, processing, intake, scheduler, listener, this);
+        this.finisher = new Finisher(takes, store, calls, intake, scheduler, listener, ahead::takenAhead,
+                batches == null ? null : batches::delivered);
         this.timeouts = timeouts;
         this.failures = new JobFailures(settings.queue(), System::nanoTime,
                 (task, ms) -> scheduler.schedule(task, ms, TimeUnit.MILLISECONDS));
         this.booked = new BookedStarts<>(scheduler, intake::running, (attempt, raw) -> {
             attempt.life.move(AttemptLife.Stage.TAKEN);
             dispatch(attempt, raw);
+            // A booked start comes alone: a batch worker's batch may be ready with it.
+            delivered();
         }, (attempt, raw) -> giveBack(attempt));
     }
 
@@ -169,8 +176,8 @@ final class JobRunner<T, R> {
         return attempt;
     }
 
-    /** A job taken ahead whose first attempt would start past its expiry deadline does not run. */
-    private boolean expired(Map<String, String> hash) {
+    /** A job taken ahead (or held in a forming batch) whose first attempt would start past its expiry deadline does not run. */
+    boolean expired(Map<String, String> hash) {
         String deadline = hash.get(JobFields.EXPIRES);
         return deadline != null && "1".equals(hash.get(JobFields.ATTEMPTS_STARTED))
                 && takes.now() >= Long.parseLong(deadline);
@@ -186,12 +193,48 @@ final class JobRunner<T, R> {
         failures.summary();
     }
 
-    /** On close: every job still waiting for its booked start goes back to its line at once, unstarted. */
+    /**
+     * On close: every job still waiting for its booked start, or in a batch that has not started,
+     * goes back to its line at once, unstarted.
+     */
     void giveBackBooked() {
         booked.giveBackAll();
+        if (batches != null) {
+            batches.giveBackForming();
+        }
+    }
+
+    /** The context of one attempt, as its processor gets it. */
+    JobContext<T> contextOf(ActiveJob<T> attempt) {
+        return new WorkerJobContext<>(attempt, store, listener, settings);
+    }
+
+    /** A forced close interrupted an abandoned attempt: nothing is recorded, its slot frees. */
+    void dropAbandoned(ActiveJob<T> attempt) {
+        attempt.life.move(AttemptLife.Stage.SETTLED);
+        slots.end(attempt);
+        slots.release();
+    }
+
+    /** A forced close: the batches still running are interrupted (their jobs are abandoned one by one). */
+    void interruptBatches() {
+        if (batches != null) {
+            batches.interruptRunning();
+        }
+    }
+
+    /** A take's jobs were all handed to {@link #start}: a batch worker forms its batches now. */
+    void delivered() {
+        if (batches != null) {
+            batches.delivered();
+        }
     }
 
     private void dispatch(ActiveJob<T> attempt, RawJob raw) {
+        if (batches != null) {
+            batches.add(attempt);
+            return;
+        }
         if (processing.handoff() == null) {
             hand(attempt, raw);
             return;
@@ -225,7 +268,7 @@ final class JobRunner<T, R> {
     }
 
     /** An attempt that never reached its processor goes back to its line: its slot ends with the call. */
-    private void giveBack(ActiveJob<T> attempt) {
+    void giveBack(ActiveJob<T> attempt) {
         attempt.life.move(AttemptLife.Stage.HANDED_BACK);
         slots.end(attempt);
         giveBack(attempt.id(), attempt.lockToken);
@@ -344,7 +387,7 @@ final class JobRunner<T, R> {
     }
 
     /** @return the children the processor staged, encoded for the finish record; null for none */
-    private static String encodeChildren(ActiveJob<?> attempt) {
+    static String encodeChildren(ActiveJob<?> attempt) {
         List<FlowJob.Edge> staged = attempt.stagedChildren();
         return staged.isEmpty() ? null
                 : FlowPlan.ofChildren(staged, FlowPlan.newFlowId(), Map.of()).encodeChildren();
@@ -387,7 +430,7 @@ final class JobRunner<T, R> {
      * The last attempt is known here: {@link Finish#failed} fails the job for good by the same rule
      * (the attempts made at take, plus this one, against the job's attempts; or unrecoverable).
      */
-    private void attemptFailed(ActiveJob<T> attempt, Throwable error, boolean unrecoverable) {
+    void attemptFailed(ActiveJob<T> attempt, Throwable error, boolean unrecoverable) {
         if (attempt.cancelReason() != null || attempt.lockLost()) {
             return;
         }
@@ -403,7 +446,7 @@ final class JobRunner<T, R> {
                 .withStagedData(attempt.stagedData()), error, null);
     }
 
-    private Finish failed(String id, String token, int attemptsMadeBefore, Throwable error, boolean unrecoverable,
+    Finish failed(String id, String token, int attemptsMadeBefore, Throwable error, boolean unrecoverable,
                           JobOptions options) {
         return Finish.failed(id, token, attemptsMadeBefore, reason(error), stacktrace(error), unrecoverable, options,
                 settings.stackTraceLimit());
@@ -432,12 +475,41 @@ final class JobRunner<T, R> {
     /** @param life the attempt's, or an unreadable job's; in stage FINISHING */
     private void finish(ActiveJob<T> attempt, AttemptLife life, Finish outcome, Throwable error, R result,
                         boolean slotPassed) {
+        Finish finish = record(attempt, outcome);
+        settleWhenLanded(finisher.submit(finish, !slotPassed, attempt == null ? 0 : attempt.startedOn), attempt, life,
+                finish, error, result, slotPassed);
+    }
+
+    /**
+     * The outcomes of a batch's jobs, recorded in one call; each then settles as a per-job
+     * outcome does (reported, its attempt ended, its slot passed to the job taken for it).
+     */
+    void finishAll(List<BatchRun.Ended<T, R>> ended) {
+        if (ended.isEmpty()) {
+            return;
+        }
+        List<Finish> records = new java.util.ArrayList<>(ended.size());
+        for (BatchRun.Ended<T, R> e : ended) {
+            records.add(record(e.attempt(), e.outcome()));
+        }
+        List<java.util.concurrent.CompletableFuture<Finisher.Settled>> landed = finisher.submitAll(records);
+        for (int i = 0; i < records.size(); i++) {
+            BatchRun.Ended<T, R> e = ended.get(i);
+            settleWhenLanded(landed.get(i), e.attempt(), e.attempt().life, records.get(i), e.error(), e.result(), false);
+        }
+    }
+
+    private static Finish record(ActiveJob<?> attempt, Finish outcome) {
         // The group the take gave saves the script reading it back (one command per grouped job);
         // an awaited job's flag, read at take, rides in the record: its finish reads nothing more.
-        Finish finish = attempt == null ? outcome
+        return attempt == null ? outcome
                 : outcome.withGroup(attempt.group).awaited(WireFormat.fields(attempt.job).get(JobFields.AWAITED))
                         .withParent(attempt.hasParent());
-        finisher.submit(finish, !slotPassed, attempt == null ? 0 : attempt.startedOn).thenAccept(settled -> {
+    }
+
+    private void settleWhenLanded(java.util.concurrent.CompletableFuture<Finisher.Settled> landed, ActiveJob<T> attempt,
+                                  AttemptLife life, Finish finish, Throwable error, R result, boolean slotPassed) {
+        landed.thenAccept(settled -> {
             try {
                 if (attempt != null && attempt.hasParent() && settled.state() != null && settled.state().isFinished()) {
                     // Its end may be bound for a parent in another slot (the finish wrote it to the outbox).

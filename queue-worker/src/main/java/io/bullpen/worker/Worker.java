@@ -23,7 +23,8 @@ import org.redisson.api.RedissonClient;
  * an exception, an {@link Error} (even a {@link StackOverflowError} or an
  * {@link OutOfMemoryError}, logged at ERROR), a return value that cannot be stored or a timeout
  * fails that attempt only (see {@link JobProcessor}). Listeners run on a thread of their own
- * (see {@link WorkerListener}).
+ * (see {@link WorkerListener}). A batch worker ({@link Builder#batchProcessor}) gets the jobs in
+ * batches instead, each job still with its own lock, attempts and events (see {@link JobBatch}).
  *
  * <pre>{@code
  * Worker<Order, String> worker = Worker.builder(redisson, "orders", Order.class)
@@ -239,6 +240,8 @@ public final class Worker<T, R> implements AutoCloseable {
      */
     public static final class Builder<T, R> {
         private static final AtomicInteger SEQUENCE = new AtomicInteger();
+        /** The batch size of a batch worker without {@link #batch} options. */
+        private static final int DEFAULT_BATCH_SIZE = 10;
 
         /** Null when {@link #store} is given. */
         final RedissonClient redisson;
@@ -247,6 +250,10 @@ public final class Worker<T, R> implements AutoCloseable {
         private final String queue;
         final JavaType dataType;
         JobProcessor<T, R> processor;
+        /** Set instead of {@link #processor} for a batch worker. */
+        BatchProcessor<T, R> batchProcessor;
+        /** The batches of a batch worker; null: {@link #batchProcessor} not used. */
+        JobBatchOptions batch;
         final List<WorkerListener<T, ? super R>> listeners = new ArrayList<>();
         /** How many of {@link #listeners} were added before any processor: typed for any result. */
         private int anyResultListeners;
@@ -278,9 +285,10 @@ public final class Worker<T, R> implements AutoCloseable {
             this.dataType = dataType;
         }
 
-        private Builder(Builder<T, ?> from, JobProcessor<T, R> processor) {
+        private Builder(Builder<T, ?> from, JobProcessor<T, R> processor, BatchProcessor<T, R> batchProcessor) {
             this(from.redisson, from.store, from.queue, from.dataType);
             this.processor = processor;
+            this.batchProcessor = batchProcessor;
             carryListeners(from);
             copySettings(from);
         }
@@ -302,6 +310,7 @@ public final class Worker<T, R> implements AutoCloseable {
             this.clock = from.clock;
             this.executor = from.executor;
             this.takeAhead = from.takeAhead;
+            this.batch = from.batch;
             this.instrumentations.addAll(from.instrumentations);
         }
 
@@ -312,16 +321,66 @@ public final class Worker<T, R> implements AutoCloseable {
          * @param processor the code that processes each job
          * @param <R2> the type of its result
          * @return a builder for workers with that result type
-         * @throws IllegalStateException when listeners were added for another processor's result
-         *     type (they could not take this one's results)
+         * @throws IllegalStateException when a {@link #batchProcessor} was set, or listeners were
+         *     added for another processor's result type (they could not take this one's results)
          */
         public <R2> Builder<T, R2> processor(JobProcessor<T, R2> processor) {
             Objects.requireNonNull(processor, "processor");
+            if (batchProcessor != null) {
+                throw new IllegalStateException("a worker has a processor or a batchProcessor, not both: "
+                        + "a batchProcessor was set already");
+            }
+            checkListenersTakeAnyResult();
+            return new Builder<>(this, processor, null);
+        }
+
+        /**
+         * Makes this a batch worker: {@code processor} gets the jobs in batches (see
+         * {@link JobBatch}), formed as {@link #batch} says (default {@code JobBatchOptions.of(10)}).
+         * Each batch takes one of the {@link #concurrency} slots; each job of it keeps its own lock,
+         * attempts, backoff, events and metrics, and rate limits and global concurrency count jobs.
+         * Every other setting, listeners included, is kept, whatever the order of the calls.
+         *
+         * <pre>{@code
+         * Worker<Row, Void> worker = Worker.builder(redisson, "rows", Row.class)
+         *         .batchProcessor(batch -> { insertAll(batch.jobs()); return null; })
+         *         .batch(JobBatchOptions.of(500).minSize(50).maxWait(Duration.ofSeconds(2)))
+         *         .build();
+         * }</pre>
+         *
+         * @param processor the code that processes each batch
+         * @param <R2> the type of its results
+         * @return a builder for workers with that result type
+         * @throws IllegalStateException when a {@link #processor} was set, or listeners were added
+         *     for another processor's result type
+         */
+        public <R2> Builder<T, R2> batchProcessor(BatchProcessor<T, R2> processor) {
+            Objects.requireNonNull(processor, "batchProcessor");
+            if (this.processor != null) {
+                throw new IllegalStateException("a worker has a processor or a batchProcessor, not both: "
+                        + "a processor was set already");
+            }
+            checkListenersTakeAnyResult();
+            return new Builder<>(this, null, processor);
+        }
+
+        /**
+         * Sets how a batch worker forms its batches (see {@link JobBatchOptions}).
+         *
+         * @param options the batch size, minimum size, longest wait and group rule
+         * @return this builder
+         * @throws IllegalStateException at {@link #build()} when the worker has no {@link #batchProcessor}
+         */
+        public Builder<T, R> batch(JobBatchOptions options) {
+            this.batch = Objects.requireNonNull(options, "batch options");
+            return this;
+        }
+
+        private void checkListenersTakeAnyResult() {
             if (listeners.size() > anyResultListeners) {
                 throw new IllegalStateException("listeners were added for the previous processor's result type and "
                         + "cannot take another's: set the processor once, or add those listeners after it");
             }
-            return new Builder<>(this, processor);
         }
 
         /**
@@ -346,7 +405,7 @@ public final class Worker<T, R> implements AutoCloseable {
          */
         public Builder<T, R> listener(WorkerListener<T, ? super R> listener) {
             listeners.add(Objects.requireNonNull(listener, "listener"));
-            if (processor == null) {
+            if (processor == null && batchProcessor == null) {
                 anyResultListeners = listeners.size();
             }
             return this;
@@ -521,13 +580,24 @@ public final class Worker<T, R> implements AutoCloseable {
 
         /**
          * @return the worker, not yet started
-         * @throws IllegalStateException when no processor was set
+         * @throws IllegalStateException when no processor was set, or batch options were set for a
+         *     worker without a batchProcessor
          */
         public Worker<T, R> build() {
-            if (processor == null) {
-                throw new IllegalStateException("a worker needs a processor: call processor(...) before build()");
+            if (processor == null && batchProcessor == null) {
+                throw new IllegalStateException("a worker needs a processor: call processor(...) or batchProcessor(...) "
+                        + "before build()");
+            }
+            if (batch != null && batchProcessor == null) {
+                throw new IllegalStateException("batch(" + batch + ") applies to a batchProcessor, but this worker has "
+                        + "a processor: use batchProcessor(...)");
             }
             return new Worker<>(this);
+        }
+
+        /** @return the batch options of a batch worker (the default when none were set); null for a per-job worker */
+        JobBatchOptions batchOptions() {
+            return batchProcessor == null ? null : batch != null ? batch : JobBatchOptions.of(DEFAULT_BATCH_SIZE);
         }
 
         WorkerSettings settings() {

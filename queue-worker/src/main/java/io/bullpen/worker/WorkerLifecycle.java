@@ -74,10 +74,15 @@ final class WorkerLifecycle<T, R> {
         this.store = store;
         this.listeners = listeners;
         this.scheduler = scheduler;
-        this.processing = new Processing<>(config.dataType, config.processor, executor, handoff);
-        slots = new Slots<>(s.concurrency());
+        JobBatchOptions batch = config.batchOptions();
+        this.processing = new Processing<>(config.dataType, config.processor, config.batchProcessor, batch, executor,
+                handoff);
+        // A batch worker's concurrency counts batches: it holds a slot per job of each (every job
+        // keeps its own lock, renewal, cancel and finish), and takes nothing ahead.
+        int jobSlots = batch == null ? s.concurrency() : Math.multiplyExact(s.concurrency(), batch.size());
+        slots = new Slots<>(jobSlots);
         intake = new Intake(slots);
-        TakeAhead takeAhead = new TakeAhead(s.concurrency(), config.takeAhead);
+        TakeAhead takeAhead = new TakeAhead(jobSlots, batch == null ? config.takeAhead : 0);
         // Fetch, finish and renewal calls, sent again when the connection drops before their reply.
         InFlightCalls calls = new InFlightCalls();
         Takes takes = new Takes(s, UUID.randomUUID().toString().substring(0, 13), store, calls, listeners, intake, slots,
@@ -153,6 +158,11 @@ final class WorkerLifecycle<T, R> {
             log.warn("worker {} closed with {} job(s) still running; their locks will expire and another worker will "
                     + "recover them", name, left);
             slots.inFlight().values().forEach(ActiveJob::abandon);
+        }
+        if (left > 0) {
+            // Their jobs are abandoned now; a batch processor's thread, which no job's cancel
+            // interrupts, is interrupted here.
+            runner.interruptBatches();
         }
         heartbeat.leave();
         scheduler.shutdownNow();

@@ -111,6 +111,18 @@ class AttemptLifeTest {
     }
 
     @Test
+    void aForcedCloseAbandonsAnAttemptWhoseProcessorHasNotStartedYet() {
+        // A job handed to the executor (or to a batch) that has not started when close gives up.
+        ActiveJob<String> attempt = new ActiveJob<>(io.bullpen.internal.WireFormat.job("j1",
+                java.util.Map.of("name", "n", "data", "\"x\"", "opts", "{}", "timestamp", "1"),
+                io.bullpen.internal.JsonCodec.type(String.class)), "token", null, AttemptLife.taken("j1"));
+        attempt.abandon();
+        assertThat(attempt.abandoned()).isTrue();
+        attempt.running(Thread.currentThread());
+        assertThat(attempt.life.stage()).as("it stays abandoned when its processor starts").isEqualTo(Stage.ABANDONED);
+    }
+
+    @Test
     void outcomeClaimedFromFinishingOn() {
         AttemptLife life = AttemptLife.taken("j1");
         assertThat(life.outcomeClaimed()).isFalse();

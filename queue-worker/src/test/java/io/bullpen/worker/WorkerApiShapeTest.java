@@ -23,6 +23,7 @@ class WorkerApiShapeTest {
     @Test
     void noPublicTypeOfThePackageExtendsAPackagePrivateClassOrReturnsACompletionStage() {
         for (Class<?> type : new Class<?>[] {Worker.class, Worker.Builder.class, JobContext.class, JobProcessor.class,
+                BatchProcessor.class, JobBatch.class, JobBatchOptions.class,
                 WorkerListener.class}) {
             Class<?> superclass = type.getSuperclass();
             assertThat(superclass == null || Modifier.isPublic(superclass.getModifiers())).as(type.getName()).isTrue();

@@ -46,15 +46,15 @@ public final class Workloads {
     }
 
     /**
-     * The throughput workloads (spread, functions, producers, parent-child): run only when named, not in a default run.
+     * The throughput workloads (spread, functions, producers, parent-child, batch): run only when named, not in a default run.
      *
      * @param sizes full or quick sizes
      * @param quick small sizes
-     * @return spread, functions, producers, parent-child
+     * @return spread, functions, producers, parent-child, batch
      */
     public static List<Workload> throughput(Sizes sizes, boolean quick) {
         return List.of(new SpreadWorkload(sizes), new FunctionsWorkload(quick), new ProducersWorkload(quick),
-                new ParentChildWorkload(quick));
+                new ParentChildWorkload(quick), new BatchWorkload(quick));
     }
 
     /**

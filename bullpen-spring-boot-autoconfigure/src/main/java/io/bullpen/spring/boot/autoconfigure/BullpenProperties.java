@@ -151,6 +151,30 @@ public class BullpenProperties {
         /** Most jobs of this queue running at once across all workers, applied at startup. */
         private Long globalConcurrency;
 
+        /**
+         * Most jobs per batch of this queue's batch worker (a @BullpenWorker method taking a
+         * JobBatch); the annotation's own batchSize wins. Default: 10.
+         */
+        private Integer batchSize;
+
+        /**
+         * Fewest jobs a batch of this queue's batch worker waits for, up to batch-max-wait, between 1
+         * and the batch size; the annotation's own batchMinSize wins. Default: 1.
+         */
+        private Integer batchMinSize;
+
+        /**
+         * How long a batch below batch-min-size waits for more jobs before it runs with what it has;
+         * the annotation's own batchMaxWait wins. Default: 1s.
+         */
+        private Duration batchMaxWait;
+
+        /**
+         * Whether a batch of this queue's batch worker holds jobs of one group only (jobs without a
+         * group form batches of their own). Default: false, jobs of any groups share a batch.
+         */
+        private Boolean batchSameGroup;
+
         /** Options for every job the queue's beans add, where the add's own options do not set them. */
         private final DefaultJobOptionsProperties defaultJobOptions = new DefaultJobOptionsProperties();
 
@@ -227,6 +251,51 @@ public class BullpenProperties {
         /** @param globalConcurrency the global concurrency */
         public void setGlobalConcurrency(Long globalConcurrency) {
             this.globalConcurrency = globalConcurrency;
+        }
+
+        /** @return the most jobs per batch, null when unset */
+        public Integer getBatchSize() {
+            return batchSize;
+        }
+
+        /** @param batchSize the most jobs per batch */
+        public void setBatchSize(Integer batchSize) {
+            this.batchSize = batchSize;
+        }
+
+        /** @return the fewest jobs a batch waits for, null when unset */
+        public Integer getBatchMinSize() {
+            return batchMinSize;
+        }
+
+        /** @param batchMinSize the fewest jobs a batch waits for */
+        public void setBatchMinSize(Integer batchMinSize) {
+            this.batchMinSize = batchMinSize;
+        }
+
+        /** @return how long a batch below the minimum size waits, null when unset */
+        public Duration getBatchMaxWait() {
+            return batchMaxWait;
+        }
+
+        /** @param batchMaxWait how long a batch below the minimum size waits */
+        public void setBatchMaxWait(Duration batchMaxWait) {
+            this.batchMaxWait = batchMaxWait;
+        }
+
+        /** @return whether a batch holds jobs of one group only, null when unset */
+        public Boolean getBatchSameGroup() {
+            return batchSameGroup;
+        }
+
+        /** @param batchSameGroup whether a batch holds jobs of one group only */
+        public void setBatchSameGroup(Boolean batchSameGroup) {
+            this.batchSameGroup = batchSameGroup;
+        }
+
+        /** @return whether any batch-* property is set */
+        boolean hasBatchSettings() {
+            return batchSize != null || batchMinSize != null || batchMaxWait != null || batchSameGroup != null;
         }
     }
 

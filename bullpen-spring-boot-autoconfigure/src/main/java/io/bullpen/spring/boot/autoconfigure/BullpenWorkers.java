@@ -4,13 +4,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bullpen.Queue;
 import io.bullpen.client.Bullpen;
 import io.bullpen.spring.QueueRegistry;
+import io.bullpen.worker.JobBatch;
+import io.bullpen.worker.JobBatchOptions;
 import io.bullpen.worker.JobContext;
 import io.bullpen.worker.Worker;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +42,8 @@ public final class BullpenWorkers implements SmartLifecycle {
     private final BeanFactory beanFactory;
     private final DeclaredConfiguration declared;
     private final ObjectMapper json = new ObjectMapper().findAndRegisterModules();
+    /** The batch options of each batch worker method, by method (identity). */
+    private final Map<WorkerMethod, JobBatchOptions> batchOptions = new IdentityHashMap<>();
     private final List<Worker<?, ?>> workers = new ArrayList<>();
     private volatile boolean running;
     private volatile boolean draining;
@@ -54,6 +60,24 @@ public final class BullpenWorkers implements SmartLifecycle {
         properties.getQueues().forEach((name, s) -> {
             if (s.getRateLimit() != null) {
                 QueueSettingsApplier.rateLimit(name, s.getRateLimit());
+            }
+        });
+        // Likewise bad batch settings, and batch properties of a queue whose methods take one job each.
+        for (WorkerMethod m : methods) {
+            if (m.batch() != null) {
+                try {
+                    batchOptions.put(m, m.batch().options(m.queue(), properties.getQueues().get(m.queue())));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalStateException("@BullpenWorker " + m.describe() + ": " + e.getMessage(), e);
+                }
+            }
+        }
+        properties.getQueues().forEach((name, s) -> {
+            List<WorkerMethod> ofQueue = methods.stream().filter(m -> m.queue().equals(name)).toList();
+            if (s.hasBatchSettings() && !ofQueue.isEmpty() && ofQueue.stream().allMatch(m -> m.batch() == null)) {
+                throw new IllegalStateException("bullpen.queues." + name + ".batch-* apply to a batch worker, a "
+                        + "@BullpenWorker method taking a JobBatch<T, R>, but queue \"" + name + "\" has only "
+                        + ofQueue.stream().map(WorkerMethod::describe).toList() + ", taking one job each");
             }
         });
     }
@@ -108,6 +132,7 @@ public final class BullpenWorkers implements SmartLifecycle {
         Integer concurrency = m.concurrency() != null ? m.concurrency()
                 : settings != null && settings.getConcurrency() != null ? settings.getConcurrency() : null;
         boolean context = m.takesContext();
+        JobBatchOptions batch = batchOptions.get(m);
         return bullpen.worker(m.queue(), m.dataTypeReference(), builder -> {
             builder.closeTimeout(properties.getWorker().getShutdownTimeout());
             if (concurrency != null) {
@@ -123,6 +148,9 @@ public final class BullpenWorkers implements SmartLifecycle {
                 if (settings.getMaxStalledCount() != null) {
                     builder.maxStalledCount(settings.getMaxStalledCount());
                 }
+            }
+            if (batch != null) {
+                return builder.batchProcessor((JobBatch<Object, Object> jobs) -> invoke(bean, method, jobs)).batch(batch);
             }
             return builder.processor((JobContext<Object> ctx) -> invoke(bean, method, context ? ctx : ctx.job().data()));
         }).start();

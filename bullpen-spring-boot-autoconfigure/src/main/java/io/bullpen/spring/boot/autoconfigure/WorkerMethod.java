@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import io.bullpen.Repeat;
 import io.bullpen.spring.BullpenScheduler;
 import io.bullpen.spring.BullpenWorker;
+import io.bullpen.worker.JobBatch;
 import io.bullpen.worker.JobContext;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.MethodIntrospector;
@@ -23,19 +25,20 @@ import org.springframework.util.ClassUtils;
 
 /**
  * One {@link BullpenWorker} method, read and checked when the context starts: its queue, data
- * type, whether it takes the {@link JobContext}, its concurrency and its scheduler. Every problem
- * is reported naming the bean and the method.
+ * type, whether it takes the {@link JobContext} or a {@link JobBatch}, its concurrency, its batch
+ * attributes and its scheduler. Every problem is reported naming the bean and the method.
  *
  * @param beanName the bean declaring the method
  * @param method the method
  * @param queue the queue name
  * @param dataType the jobs' data type ({@code T})
- * @param takesContext true: the parameter is a {@code JobContext<T>}; false: the data itself
+ * @param takesContext true: the parameter is a {@code JobContext<T>}; false: the data itself (or a batch)
  * @param concurrency the resolved annotation value, null when unset
+ * @param batch the batch attributes of a method taking a {@code JobBatch<T, R>}; null: a per-job method
  * @param scheduler the scheduler to upsert, null for none
  */
 record WorkerMethod(String beanName, Method method, String queue, ResolvableType dataType, boolean takesContext,
-                    Integer concurrency, Schedule scheduler) {
+                    Integer concurrency, WorkerBatch batch, Schedule scheduler) {
 
     /**
      * A {@link BullpenScheduler}, checked.
@@ -104,16 +107,33 @@ record WorkerMethod(String beanName, Method method, String queue, ResolvableType
             if (Modifier.isStatic(method.getModifiers())) {
                 throw new IllegalArgumentException("it must not be static");
             }
+            boolean batch = Arrays.stream(method.getParameterTypes()).anyMatch(JobBatch.class::isAssignableFrom);
             if (method.getParameterCount() != 1) {
-                throw new IllegalArgumentException("it must take exactly one parameter, the job's data or its "
-                        + "JobContext<T>, but takes " + method.getParameterCount());
+                throw new IllegalArgumentException(batch
+                        ? "a batch worker must take exactly one parameter, the JobBatch<T, R> (each job's data is in "
+                                + "its jobs()), but takes " + method.getParameterCount()
+                        : "it must take exactly one parameter, the job's data or its JobContext<T>, but takes "
+                                + method.getParameterCount());
             }
             ResolvableType param = ResolvableType.forMethodParameter(method, 0, userType);
             boolean context = JobContext.class.isAssignableFrom(param.toClass());
-            ResolvableType data = context ? param.as(JobContext.class).getGeneric(0) : param;
+            ResolvableType data = context ? param.as(JobContext.class).getGeneric(0)
+                    : batch ? param.as(JobBatch.class).getGeneric(0) : param;
             if (data.resolve() == null || data.hasUnresolvableGenerics()) {
                 throw new IllegalArgumentException("the data type of its parameter " + param
-                        + " cannot be resolved: declare a concrete type" + (context ? " as JobContext<T>" : ""));
+                        + " cannot be resolved: declare a concrete type"
+                        + (context ? " as JobContext<T>" : batch ? " as JobBatch<T, R>" : ""));
+            }
+            WorkerBatch batchAttributes = null;
+            if (batch) {
+                checkBatchResult(method, userType, param.as(JobBatch.class));
+                batchAttributes = WorkerBatch.read(a, env);
+            } else {
+                List<String> set = WorkerBatch.attributesSet(a);
+                if (!set.isEmpty()) {
+                    throw new IllegalArgumentException(String.join(", ", set) + ": the batch attributes apply to a "
+                            + "batch worker, a method taking a JobBatch<T, R>, but this method takes " + param);
+                }
             }
             String queue = env.resolveRequiredPlaceholders(a.queue()).trim();
             if (queue.isEmpty()) {
@@ -132,10 +152,21 @@ record WorkerMethod(String beanName, Method method, String queue, ResolvableType
                 }
             }
             BullpenScheduler s = AnnotatedElementUtils.findMergedAnnotation(method, BullpenScheduler.class);
-            return new WorkerMethod(beanName, method, queue, data, context, concurrency,
+            return new WorkerMethod(beanName, method, queue, data, context, concurrency, batchAttributes,
                     s == null ? null : schedule(s, env));
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("@BullpenWorker " + where + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A batch worker returns the result of the jobs it did not report: an {@code R}, or nothing. */
+    private static void checkBatchResult(Method method, Class<?> userType, ResolvableType batch) {
+        Class<?> returned = ResolvableType.forMethodReturnType(method, userType).toClass();
+        Class<?> result = batch.getGeneric(1).resolve(Object.class);
+        if (returned != void.class && returned != Void.class && !ClassUtils.isAssignable(result, returned)) {
+            throw new IllegalArgumentException("it returns " + returned.getSimpleName() + ", but its " + batch
+                    + " takes results of type " + result.getSimpleName() + ": return " + result.getSimpleName()
+                    + " (the result of the jobs it does not report) or void");
         }
     }
 
