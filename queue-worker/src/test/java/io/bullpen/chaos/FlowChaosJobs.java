@@ -14,8 +14,8 @@ import org.redisson.api.RedissonClient;
  * The jobs of {@link FlowClusterChaosTest}, shared by its in-process workers and the worker JVMs
  * it kills ({@link FlowChaosWorkerMain}). Each processor reports what it did as lines:
  * {@code start <queue:id> <epochMillis>}, {@code view <queue:id> <child>=<STATE>/<v|r|->,...}
- * (what {@code ctx.children()} returned: v = the child's own value, r = a failed reason,
- * - neither) and {@code end <queue:id> <epochMillis> ok|fail}.
+ * (what {@code ctx.children()} returned: v = the child's own value, x = another value, r = a failed
+ * reason, - neither) and {@code end <queue:id> <epochMillis> ok|fail}.
  */
 final class FlowChaosJobs {
     static final Duration LOCK = Duration.ofSeconds(2);
@@ -45,7 +45,8 @@ final class FlowChaosJobs {
                         StringJoiner view = new StringJoiner(",", "view " + key + " ", "");
                         for (ChildResult c : children) {
                             String child = c.queue() + ":" + c.id();
-                            String seen = c.returnValueJson().filter(v -> v.contains("\"v-" + child + "\"")).isPresent() ? "v"
+                            String seen = c.returnValueJson().isPresent()
+                                    ? (c.returnValueJson().get().contains("\"v-" + child + "\"") ? "v" : "x")
                                     : c.failedReason().isPresent() ? "r" : "-";
                             view.add(child + "=" + c.state() + "/" + seen);
                         }
