@@ -43,6 +43,9 @@ public final class AddLane {
     private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean busy = new AtomicBoolean();
 
+    AddLane() {
+    }
+
     /** Sends one call: the adds' queue is reached through the sender of the call's first add. */
     public interface Sender {
         /** @return the time the call's jobs are added at (their timestamp), epoch ms */
