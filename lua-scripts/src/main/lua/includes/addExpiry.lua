@@ -5,8 +5,8 @@
   deadline ms), and meta expiry = "1" (see expireJobs). addExpiry(q, jobId, opts, dueIn): dueIn
   = ms until the job is due (its delay, 0 when ready now); opts without the text "expire pays no
   command. Wakes idle workers at the deadline (marker, on the caller's clock; also while the queue is
-  paused) when it is the earliest. dropExpiry(q, jobId): a job whose first attempt starts leaves the ZSET. restoreExpiry(q, jobId,
-  deadline): a job handed back unstarted (moveToWait) gets its deadline back.
+  paused) when it is the earliest. Leaving and
+  regaining the ZSET are in dropExpiry (an add does not define them).
 ]]
 --- @include "redisNowMs"
 
@@ -37,14 +37,3 @@ local function addExpiry(q, jobId, opts, dueIn)
     redis.call("ZADD", q.marker, "LT", string.format("%d", math.max(1, q.now + (deadline - redisNowMs(q)))), "0")
   end
 end
-
-local function restoreExpiry(q, jobId, deadline)
-  redis.call("ZADD", expiryKey(q), deadline, jobId)
-  redis.call("HSET", q.meta, "expiry", "1")
-  redis.call("ZADD", q.marker, "LT", deadline, "0")
-end
-
-local function dropExpiry(q, jobId)
-  redis.call("ZREM", expiryKey(q), jobId)
-end
-
