@@ -45,15 +45,17 @@
          parents (notifyParent: in this slot at once, else through flow:outbox); "" = no flow work.
          children: the children the processor added (JobContext.addChildren), recorded with the
          outcome (stageChildren: its format; "" = none); a completion or step is not held by them.
+         A retry record begins with a failed record's fields and a waitChildren record with a
+         step's, in the same order: acceptFailedAttempt and acceptUnusedAttempt read both kinds.
   Records:
     completed: jobId lockToken attemptsMade returnValue keepCount keepAgeMs group dedupId stagedData startedOn awaitTtl
       parent children
-    failed: jobId lockToken attemptsMade reason stacktrace stackLimit keepCount keepAgeMs group dedupId
-      stagedData startedOn awaitTtl parent
-    retry: jobId lockToken attemptsMade reason stacktrace stackLimit delayMs dueAt lifo group stagedData
-      startedOn keepCount keepAgeMs dedupId awaitTtl parent
-    step: jobId lockToken dueAt stagedData group startedOn children
-    waitChildren: jobId lockToken children stagedData group startedOn
+    failed: jobId lockToken attemptsMade reason stacktrace stackLimit group stagedData startedOn awaitTtl
+      keepCount keepAgeMs dedupId parent
+    retry: jobId lockToken attemptsMade reason stacktrace stackLimit group stagedData startedOn awaitTtl
+      keepCount keepAgeMs dedupId parent delayMs dueAt lifo
+    step: jobId lockToken group startedOn children stagedData dueAt
+    waitChildren: jobId lockToken group startedOn children stagedData
     limited: jobId lockToken delayMs scope group startedOn
     started: jobId lockToken
   Returns:

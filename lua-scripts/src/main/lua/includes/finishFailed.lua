@@ -1,20 +1,16 @@
 --[[
   finishFailed: moveToFinished's "failed" record (failed for good: the worker found the attempts
-  exhausted or the error unrecoverable; fields in its header's Records:). After the lock check,
-  the job's group slot is released, its staged data written (writeStagedData) and the failure
-  recorded (recordFailure: a cancelled job's reason becomes "cancelled: <reason>"); then
-  failForGood. failForGood(q, b, jobKey, jobId, attemptsMade, reason, cancelled, keepCount,
+  exhausted or the error unrecoverable; fields in its header's Records:). acceptFailedAttempt
+  checks the lock, releases the group slot, writes the staged data and records the failure (a
+  cancelled job's reason becomes "cancelled: <reason>"); then failForGood. failForGood(q, b, jobKey, jobId, attemptsMade, reason, cancelled, keepCount,
   keepAgeMs, dedupId, awaitTtl, parent), shared with a cancelled retry: finishedOn, the result kept
   for awaiters (keepResult), the parents told when parent is true (notifyParent, before landing,
   while the hash is there), into failed (or deleted when keepCount is "0"; landFinished) with a
   failed event (failedReason, attemptsMade; cancelled = 1 for a cancelled job), then the steps
   that react to the job's end: its deduplication id is released.
 ]]
---- @include "acceptFinish"
+--- @include "acceptFailedAttempt"
 --- @include "landFinished"
---- @include "writeStagedData"
---- @include "recordFailure"
---- @include "releaseGroupSlot"
 --- @include "keepResult"
 --- @include "endDeduplication"
 --- @include "notifyParent"
@@ -41,17 +37,10 @@ local function failForGood(q, b, jobKey, jobId, attemptsMade, reason, cancelled,
 end
 
 local function finishFailed(q, b, i)
-  local jobId, lockToken = ARGV[i + FIELD.failed.jobId], ARGV[i + FIELD.failed.lockToken]
-  local jobKey = q.jobPrefix .. jobId
-  if not acceptFinish(q, b, jobKey, jobId, lockToken) then
+  local jobKey, jobId, attemptsMade, awaitTtl, reason, cancel = acceptFailedAttempt(q, b, i)
+  if not jobKey then
     return
   end
-  releaseGroupSlot(q, jobId, takenGroup(ARGV[i + FIELD.failed.group]))
-  local attemptsMade, awaitTtl = ARGV[i + FIELD.failed.attemptsMade], ARGV[i + FIELD.failed.awaitTtl]
-  awaitTtl = awaitedTtl(q, jobKey, awaitTtl ~= "" and awaitTtl or nil)
-  writeStagedData(q, b, jobKey, jobId, ARGV[i + FIELD.failed.stagedData])
-  local reason, cancel = recordFailure(jobKey, lockToken, attemptsMade, ARGV[i + FIELD.failed.reason],
-    ARGV[i + FIELD.failed.stacktrace], ARGV[i + FIELD.failed.stackLimit], ARGV[i + FIELD.failed.startedOn])
   failForGood(q, b, jobKey, jobId, attemptsMade, reason, cancel, ARGV[i + FIELD.failed.keepCount],
     ARGV[i + FIELD.failed.keepAgeMs], ARGV[i + FIELD.failed.dedupId], awaitTtl, ARGV[i + FIELD.failed.parent] == "1")
 end

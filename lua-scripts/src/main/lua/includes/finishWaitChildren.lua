@@ -1,8 +1,8 @@
 --[[
   finishWaitChildren: moveToFinished's "waitChildren" record (the processor asked to wait for its
-  children: JobContext.waitForChildren; fields in its header's Records:). After the lock check and
-  failIfCancelled (a cancelled job fails as cancelled, its staged children dropped), the children
-  it added are recorded (stageChildren; children "" = none), its staged data written
+  children: JobContext.waitForChildren; fields in its header's Records:). acceptUnusedAttempt
+  checks the lock, fails a cancelled job (its staged children dropped) and records the children
+  it added; then its staged data is written
   (writeStagedData; "" = none), and the attempt ends without using one
   (ats - 1 undoes the take's bump, atm unchanged). With a child pending (field pending > 0) the job
   goes to waiting-children (score now): the last child's end moves it on (notifyParent). With none
@@ -11,26 +11,18 @@
   (as a retry's). Outcome: waiting-children, or waiting / prioritized (failed when
   cancelled). Emits waitingChildren (prev = active), or waiting (prev = active).
 ]]
---- @include "failIfCancelled"
+--- @include "acceptUnusedAttempt"
 --- @include "acceptFinish"
 --- @include "releaseGroupSlot"
---- @include "stageChildren"
 --- @include "writeStagedData"
 --- @include "pushReady"
 --- @include "signalWorkers"
 --- @include "emitEvent"
 
 local function finishWaitChildren(q, b, i)
-  local jobId, lockToken = ARGV[i + FIELD.waitChildren.jobId], ARGV[i + FIELD.waitChildren.lockToken]
-  local jobKey = q.jobPrefix .. jobId
-  local group = ARGV[i + FIELD.waitChildren.group]
-  if not acceptFinish(q, b, jobKey, jobId, lockToken)
-      or failIfCancelled(q, b, jobKey, jobId, lockToken, ARGV[i + FIELD.waitChildren.startedOn], group) then
+  local jobKey, jobId, group = acceptUnusedAttempt(q, b, i)
+  if not jobKey then
     return
-  end
-  local children = ARGV[i + FIELD.waitChildren.children]
-  if children ~= "" then
-    stageChildren(q, jobId, jobKey, children)
   end
   writeStagedData(q, b, jobKey, jobId, ARGV[i + FIELD.waitChildren.stagedData])
   redis.call("HINCRBY", jobKey, "ats", -1)

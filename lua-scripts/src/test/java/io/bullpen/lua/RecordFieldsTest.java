@@ -65,4 +65,15 @@ class RecordFieldsTest {
         .anyMatch(p -> p.contains("duplicate field 'jobId'"))
         .anyMatch(p -> p.contains("duplicate kind 'done'"));
   }
+
+  @Test
+  void moveToFinishedKindsThatShareAnOpeningLayItOutAlike() {
+    // acceptFailedAttempt reads retry records by failed's offsets, acceptUnusedAttempt
+    // waitChildren records by step's: the shorter kind must be the longer one's prefix.
+    java.util.Map<String, List<String>> records = ScriptCatalog.classpath().get("moveToFinished").header().records();
+
+    assertThat(records.get("retry")).startsWith(records.get("failed").toArray(String[]::new));
+    assertThat(records.get("step")).startsWith(records.get("waitChildren").subList(0, 5).toArray(String[]::new));
+    assertThat(records.get("waitChildren").subList(0, 5)).containsExactly("jobId", "lockToken", "group", "startedOn", "children");
+  }
 }

@@ -280,15 +280,15 @@ public final class KeyScheme {
         return job(id) + ":logs";
     }
 
-    /**
-     * @return the global SET of queue names under this prefix (no hash tag: it spans queues). It
-     *     holds names only: a queue under another tag cannot be found from it yet.
-     */
     /** @return the ZSET of expiry deadlines: job id -> ms on Redis's clock (built in Lua from the base) */
     public String expiry() {
         return base + "expiry";
     }
 
+    /**
+     * @return the global SET of queue names under this prefix (no hash tag: it spans queues). It
+     *     holds names only: a queue under another tag cannot be found from it yet.
+     */
     public String registry() {
         return prefix + ":queues";
     }

@@ -69,6 +69,12 @@ public final class MetaFields {
      * queue without flow control pays no field reads for them.
      */
     public static final String FLOW = "flow";
+    /**
+     * "1" while the queue's expiry set may hold a deadline (set by an add with a deadline, cleared
+     * by expireJobs when the set is empty): only then does the take read the set, so queues
+     * without expiring jobs pay nothing for it.
+     */
+    public static final String EXPIRY = "expiry";
     /** Awaits registered on jobs that were already active: finishes read awaited per job while > 0. */
     public static final String AWAITS = "awaits";
 }

@@ -186,6 +186,10 @@ final class LuaVocabulary {
 
     /** The hash a key expression names. */
     private static HashKind kind(String code, String keyExpr, Map<Integer, String> headerKeys) {
+        // The scripts' name for a job's hash, also when a shared include returns it.
+        if (keyExpr.trim().equals("jobKey")) {
+            return HashKind.JOB;
+        }
         String expr = resolve(code, keyExpr.trim());
         Matcher keys = Pattern.compile("^KEYS\\[(\\d+)]$").matcher(expr);
         if (keys.matches()) {

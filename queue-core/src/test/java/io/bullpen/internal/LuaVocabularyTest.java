@@ -125,7 +125,7 @@ class LuaVocabularyTest {
                 k.logs("<id>"), k.metrics("<kind>"), k.groups(), k.groupsReady(), k.groupsLimited(),
                 k.group(""), k.groupMeta(""), k.group("<g>"), k.groupMeta("<g>"), k.workers(), k.workersSeen(),
                 k.dedup(""), k.dedup("<id>"), k.dedupNext("<id>"), k.result(""), k.result("<id>"), k.flowOutbox(), k.flowPrefix(),
-                k.flowsPending(), k.pendingChildren("<id>"), k.children("<id>"), k.childResults("<id>")));
+                k.flowsPending(), k.pendingChildren("<id>"), k.children("<id>"), k.childResults("<id>"), k.expiry()));
         for (JobState state : JobState.values()) {
             if (state != JobState.UNKNOWN) {
                 keys.add(k.stateKey(state));

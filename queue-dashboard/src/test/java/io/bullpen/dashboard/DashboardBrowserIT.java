@@ -1,7 +1,12 @@
 package io.bullpen.dashboard;
 
+import static io.bullpen.dashboard.Browser.TOKEN;
+import static io.bullpen.dashboard.Browser.WAIT;
+import static io.bullpen.dashboard.Browser.XSS;
+import static io.bullpen.dashboard.Browser.assertCleanConsole;
+import static io.bullpen.dashboard.Browser.assertNoInjectedMarkup;
+import static io.bullpen.dashboard.Browser.screenshot;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.bullpen.JobOptions;
 import io.bullpen.JobTemplate;
@@ -16,63 +21,36 @@ import io.bullpen.internal.ScriptTypes.Finish;
 import io.bullpen.internal.Scripts;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
-import java.io.File;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.logging.Level;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.logging.LogEntry;
-import org.openqa.selenium.logging.LogType;
-import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The dashboard's page in a real headless Chromium against a real Redis: live counts on the
  * overview, the queue page, the job detail, an action with the token, and job values that look
- * like markup shown as text. Screenshots go to {@code target/screenshots/}; the helpers here
- * serve {@link DashboardGroupsBrowserIT} too.
+ * like markup shown as text. Screenshots go to {@code target/screenshots/}; the browser session
+ * and its checks are {@link Browser}'s.
  */
 @BullpenTest
 class DashboardBrowserIT {
-    private static final Logger log = LoggerFactory.getLogger(DashboardBrowserIT.class);
-    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    static final String TOKEN = "browser-test-token-6f1c2a";
-    /** Markup in a job's name, data and failed reason: it must show as text and never run. */
-    static final String XSS = "<script>window.__xss=1</script> \"><img src=x onerror=\"window.__xss=1\">";
-    static final Duration WAIT = Duration.ofSeconds(10);
 
     record Payload(String text) {
     }
 
     @Test
     void overviewQueuePageJobDetailAndRetryInARealBrowser(BullpenTestContext ctx) throws Exception {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "needs Chromium and its driver at /usr/bin/chromium and /usr/bin/chromedriver: "
-                        + "apt-get update && apt-get install -y chromium chromium-driver (CI installs them)");
+        Browser.assumeAvailable();
 
         String q = ctx.queueName();
         Queue<Payload> queue = Queue.builder(ctx.redisson(), q, Payload.class).build();
@@ -93,16 +71,11 @@ class DashboardBrowserIT {
         Queue.builder(ctx.redisson(), scheduled, Payload.class).build()
                 .upsertJobScheduler("hourly", Repeat.every(Duration.ofHours(1)), JobTemplate.of("tick", new Payload("t")));
 
-        Path screenshots = Path.of(System.getProperty("basedir", ".")).resolve("target/screenshots").toAbsolutePath();
-        Files.createDirectories(screenshots);
-        Path profile = Files.createTempDirectory("bullpen-chromium-");
         Dashboard dashboard = Dashboard.builder(ctx.redisson()).port(0).token(TOKEN).readOnly(false).build();
-        Dashboard readOnly = null;
-        WebDriver driver = null;
-        try {
-            dashboard.start();
-            driver = chromium(profile);
-            WebDriverWait wait = new WebDriverWait(driver, WAIT);
+        try (Browser browser = Browser.open(dashboard)) {
+            Path screenshots = browser.screenshots();
+            WebDriver driver = browser.driver();
+            WebDriverWait wait = browser.waitFor();
             JavascriptExecutor js = (JavascriptExecutor) driver;
 
             // 1. The overview shows the queue's counts.
@@ -203,8 +176,7 @@ class DashboardBrowserIT {
             assertThat(queue.getJobCounts().failed()).isEqualTo(1);
 
             // Read-only: the same pages without any action.
-            readOnly = Dashboard.builder(ctx.redisson()).port(0).token(TOKEN).readOnly(true).build();
-            readOnly.start();
+            Dashboard readOnly = browser.start(Dashboard.builder(ctx.redisson()).port(0).token(TOKEN).readOnly(true).build());
             driver.get(readOnly.url() + "#/queues/" + q + "/jobs/" + evil);
             wait.until(ExpectedConditions.presenceOfElementLocated(By.id("job-failed-reason")));
             wait.until(ExpectedConditions.attributeToBe(By.id("mode-badge"), "textContent", "read-only"));
@@ -222,33 +194,7 @@ class DashboardBrowserIT {
             driver.get(readOnly.url() + "#/no/such/page");
             wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("app"), "There is no page here."));
             assertCleanConsole(driver, "not-found page");
-        } finally {
-            if (driver != null) {
-                driver.quit();
-            }
-            dashboard.close();
-            if (readOnly != null) {
-                readOnly.close();
-            }
-            deleteTree(profile);
         }
-    }
-
-    /** Headless Chromium as STACK.md sets it up: explicit binary and driver, a throwaway profile. */
-    static WebDriver chromium(Path profile) {
-        ChromeOptions o = new ChromeOptions();
-        o.setBinary(CHROMIUM.toString());
-        o.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--no-first-run", "--disable-quic", "--user-data-dir=" + profile, "--window-size=1280,1000");
-        LoggingPreferences logs = new LoggingPreferences();
-        logs.enable(LogType.BROWSER, Level.ALL);
-        o.setCapability("goog:loggingPrefs", logs);
-        ChromeDriverService svc = new ChromeDriverService.Builder()
-                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
-        WebDriver driver = new ChromeDriver(svc, o);
-        driver.manage().window().setSize(new Dimension(1280, 1000));
-        return driver;
     }
 
     private static By countCell(String queue, String state) {
@@ -262,56 +208,6 @@ class DashboardBrowserIT {
     private static void waitForCount(WebDriver driver, String queue, String state, long n) {
         new WebDriverWait(driver, WAIT).withMessage(queue + " " + state + " should show " + n)
                 .until(ExpectedConditions.attributeToBe(countCell(queue, state), "data-count", String.valueOf(n)));
-    }
-
-    /** No element was made from job values, and no script ran. */
-    static void assertNoInjectedMarkup(WebDriver driver, JavascriptExecutor js) {
-        assertThat(driver.findElements(By.tagName("img"))).isEmpty();
-        assertThat(driver.findElements(By.cssSelector("body script"))).isEmpty();
-        assertThat(js.executeScript("return typeof window.__xss")).isEqualTo("undefined");
-    }
-
-    /**
-     * Since the last check, the page logged no error (SEVERE), no script error and no
-     * Content-Security-Policy violation, except the failed requests the step expects (a 404 for an
-     * id that is no job, a 401 for a wrong token), given as parts of their log messages; and it
-     * shows no error it caught from its own code.
-     */
-    static void assertCleanConsole(WebDriver driver, String page, String... expectedFailures) {
-        List<String> problems = new ArrayList<>();
-        for (LogEntry e : driver.manage().logs().get(LogType.BROWSER)) {
-            String m = e.getMessage();
-            boolean expected = Stream.of(expectedFailures).anyMatch(m::contains);
-            boolean bad = e.getLevel().intValue() >= Level.SEVERE.intValue()
-                    || m.contains("Content Security Policy") || m.contains("Uncaught") || m.contains("TypeError");
-            if (bad && !expected) {
-                problems.add(e.getLevel() + " " + m);
-            }
-        }
-        assertThat(problems).as("browser console on the %s", page).isEmpty();
-        // A script error the page caught itself shows as "Unexpected error: ..." (a flash or a message).
-        assertThat(driver.findElement(By.tagName("body")).getText()).as("the %s", page).doesNotContain("Unexpected error");
-    }
-
-    static void screenshot(WebDriver driver, Path file) throws IOException {
-        Files.write(file, ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
-        log.info("screenshot: {}", file);
-    }
-
-    static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            // Chromium may still be writing into its profile while it exits: try once more.
-            try (Stream<Path> paths = Files.walk(root)) {
-                paths.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
-            }
-        }
     }
 
     /** Finishes jobs with the scripts a worker uses (this module has no worker dependency). */

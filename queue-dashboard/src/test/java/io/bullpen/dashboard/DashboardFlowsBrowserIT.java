@@ -1,17 +1,11 @@
 package io.bullpen.dashboard;
 
-import static io.bullpen.dashboard.DashboardBrowserIT.CHROMEDRIVER;
-import static io.bullpen.dashboard.DashboardBrowserIT.CHROMIUM;
-import static io.bullpen.dashboard.DashboardBrowserIT.TOKEN;
-import static io.bullpen.dashboard.DashboardBrowserIT.WAIT;
-import static io.bullpen.dashboard.DashboardBrowserIT.assertCleanConsole;
-import static io.bullpen.dashboard.DashboardBrowserIT.assertNoInjectedMarkup;
-import static io.bullpen.dashboard.DashboardBrowserIT.chromium;
-import static io.bullpen.dashboard.DashboardBrowserIT.deleteTree;
-import static io.bullpen.dashboard.DashboardBrowserIT.screenshot;
+import static io.bullpen.dashboard.Browser.TOKEN;
+import static io.bullpen.dashboard.Browser.assertCleanConsole;
+import static io.bullpen.dashboard.Browser.assertNoInjectedMarkup;
+import static io.bullpen.dashboard.Browser.screenshot;
 import static io.bullpen.dashboard.FlowsApiTest.MARKUP;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.bullpen.JobOptions;
 import io.bullpen.dashboard.FlowsApiTest.Flow;
@@ -19,7 +13,6 @@ import io.bullpen.flow.FlowJob;
 import io.bullpen.flow.FlowProducer;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -42,8 +35,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class DashboardFlowsBrowserIT {
     @Test
     void aParentsChildrenAndWhatItWaitsForWithLinksBothWays(BullpenTestContext ctx) throws Exception {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "needs Chromium and its driver at /usr/bin/chromium and /usr/bin/chromedriver");
+        Browser.assumeAvailable();
         Flow f = FlowsApiTest.addFlow(ctx);
         FlowJob.Builder digest = FlowJob.builder(f.reports(), "digest", Map.of("week", 48))
                 .options(JobOptions.builder().jobId("digest").build());
@@ -53,15 +45,11 @@ class DashboardFlowsBrowserIT {
         }
         FlowProducer.builder(ctx.redisson()).build().add(digest.build());
 
-        Path screenshots = Path.of(System.getProperty("basedir", ".")).resolve("target/screenshots").toAbsolutePath();
-        Files.createDirectories(screenshots);
-        Path profile = Files.createTempDirectory("bullpen-chromium-");
         Dashboard dashboard = Dashboard.builder(ctx.redisson()).port(0).token(TOKEN).build();
-        WebDriver driver = null;
-        try {
-            dashboard.start();
-            driver = chromium(profile);
-            WebDriverWait wait = new WebDriverWait(driver, WAIT);
+        try (Browser browser = Browser.open(dashboard)) {
+            Path screenshots = browser.screenshots();
+            WebDriver driver = browser.driver();
+            WebDriverWait wait = browser.waitFor();
             // The job page re-renders its lists on live count changes: a row found just before is
             // then stale, and the wait looks again.
             wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
@@ -154,12 +142,6 @@ class DashboardFlowsBrowserIT {
             wait.until(ExpectedConditions.numberOfElementsToBe(waitingFor, 25));
             screenshot(driver, screenshots.resolve("flow-many-children.png"));
             assertCleanConsole(driver, "a parent's children page by page");
-        } finally {
-            if (driver != null) {
-                driver.quit();
-            }
-            dashboard.close();
-            deleteTree(profile);
         }
     }
 

@@ -1,17 +1,11 @@
 package io.bullpen.dashboard;
 
-import static io.bullpen.dashboard.DashboardBrowserIT.CHROMEDRIVER;
-import static io.bullpen.dashboard.DashboardBrowserIT.CHROMIUM;
-import static io.bullpen.dashboard.DashboardBrowserIT.TOKEN;
-import static io.bullpen.dashboard.DashboardBrowserIT.WAIT;
-import static io.bullpen.dashboard.DashboardBrowserIT.XSS;
-import static io.bullpen.dashboard.DashboardBrowserIT.assertCleanConsole;
-import static io.bullpen.dashboard.DashboardBrowserIT.assertNoInjectedMarkup;
-import static io.bullpen.dashboard.DashboardBrowserIT.chromium;
-import static io.bullpen.dashboard.DashboardBrowserIT.deleteTree;
-import static io.bullpen.dashboard.DashboardBrowserIT.screenshot;
+import static io.bullpen.dashboard.Browser.TOKEN;
+import static io.bullpen.dashboard.Browser.XSS;
+import static io.bullpen.dashboard.Browser.assertCleanConsole;
+import static io.bullpen.dashboard.Browser.assertNoInjectedMarkup;
+import static io.bullpen.dashboard.Browser.screenshot;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.bullpen.GroupInfo;
 import io.bullpen.JobOptions;
@@ -20,7 +14,6 @@ import io.bullpen.RateLimit;
 import io.bullpen.dashboard.DashboardBrowserIT.Payload;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -42,8 +35,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class DashboardGroupsBrowserIT {
     @Test
     void limitsAndGroupsOnTheQueuePageAndPausingAGroupWithTheToken(BullpenTestContext ctx) throws Exception {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "needs Chromium and its driver at /usr/bin/chromium and /usr/bin/chromedriver");
+        Browser.assumeAvailable();
         String q = ctx.queueName();
         Queue<Payload> queue = Queue.builder(ctx.redisson(), q, Payload.class).build();
         for (String group : List.of("tenant-a", "tenant-a", "tenant-b", XSS)) {
@@ -61,17 +53,12 @@ class DashboardGroupsBrowserIT {
             manyQueue.add("export", new Payload("t"), JobOptions.builder().group(String.format("t-%02d", i)).build());
         }
 
-        Path screenshots = Path.of(System.getProperty("basedir", ".")).resolve("target/screenshots").toAbsolutePath();
-        Files.createDirectories(screenshots);
-        Path profile = Files.createTempDirectory("bullpen-chromium-");
         Dashboard dashboard = Dashboard.builder(ctx.redisson()).port(0).token(TOKEN).readOnly(false).build();
         Dashboard readOnly = Dashboard.builder(ctx.redisson()).port(0).token(TOKEN).readOnly(true).build();
-        WebDriver driver = null;
-        try {
-            dashboard.start();
-            readOnly.start();
-            driver = chromium(profile);
-            WebDriverWait wait = new WebDriverWait(driver, WAIT);
+        try (Browser browser = Browser.open(dashboard, readOnly)) {
+            Path screenshots = browser.screenshots();
+            WebDriver driver = browser.driver();
+            WebDriverWait wait = browser.waitFor();
             JavascriptExecutor js = (JavascriptExecutor) driver;
 
             // The overview's Limits column, compact.
@@ -139,13 +126,6 @@ class DashboardGroupsBrowserIT {
             wait.until(ExpectedConditions.attributeToBe(By.id("mode-badge"), "textContent", "read-only"));
             assertThat(driver.findElements(By.cssSelector("#groups button[data-action]"))).isEmpty();
             assertCleanConsole(driver, "read-only queue page with groups");
-        } finally {
-            if (driver != null) {
-                driver.quit();
-            }
-            dashboard.close();
-            readOnly.close();
-            deleteTree(profile);
         }
     }
 

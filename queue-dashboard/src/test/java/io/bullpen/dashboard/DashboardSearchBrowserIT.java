@@ -1,22 +1,15 @@
 package io.bullpen.dashboard;
 
-import static io.bullpen.dashboard.DashboardBrowserIT.CHROMEDRIVER;
-import static io.bullpen.dashboard.DashboardBrowserIT.CHROMIUM;
-import static io.bullpen.dashboard.DashboardBrowserIT.TOKEN;
-import static io.bullpen.dashboard.DashboardBrowserIT.WAIT;
-import static io.bullpen.dashboard.DashboardBrowserIT.XSS;
-import static io.bullpen.dashboard.DashboardBrowserIT.assertCleanConsole;
-import static io.bullpen.dashboard.DashboardBrowserIT.assertNoInjectedMarkup;
-import static io.bullpen.dashboard.DashboardBrowserIT.chromium;
-import static io.bullpen.dashboard.DashboardBrowserIT.deleteTree;
-import static io.bullpen.dashboard.DashboardBrowserIT.screenshot;
+import static io.bullpen.dashboard.Browser.TOKEN;
+import static io.bullpen.dashboard.Browser.XSS;
+import static io.bullpen.dashboard.Browser.assertCleanConsole;
+import static io.bullpen.dashboard.Browser.assertNoInjectedMarkup;
+import static io.bullpen.dashboard.Browser.screenshot;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.bullpen.Queue;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -40,8 +33,7 @@ class DashboardSearchBrowserIT {
 
     @Test
     void searchesAStateByNameAndDataPathPageByPage(BullpenTestContext ctx) throws Exception {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "needs Chromium and its driver at /usr/bin/chromium and /usr/bin/chromedriver");
+        Browser.assumeAvailable();
         String q = ctx.queueName();
         Queue<Map> queue = Queue.builder(ctx.redisson(), q, Map.class).build();
         String o17 = null;
@@ -52,15 +44,11 @@ class DashboardSearchBrowserIT {
         }
         String markup = queue.add(XSS, Map.of("order", Map.of("id", XSS))).id();
 
-        Path screenshots = Path.of(System.getProperty("basedir", ".")).resolve("target/screenshots").toAbsolutePath();
-        Files.createDirectories(screenshots);
-        Path profile = Files.createTempDirectory("bullpen-chromium-");
         Dashboard dashboard = Dashboard.builder(ctx.redisson()).port(0).token(TOKEN).build();
-        WebDriver driver = null;
-        try {
-            dashboard.start();
-            driver = chromium(profile);
-            WebDriverWait wait = new WebDriverWait(driver, WAIT);
+        try (Browser browser = Browser.open(dashboard)) {
+            Path screenshots = browser.screenshots();
+            WebDriver driver = browser.driver();
+            WebDriverWait wait = browser.waitFor();
             JavascriptExecutor js = (JavascriptExecutor) driver;
             driver.get(dashboard.url() + "#/queues/" + q);
             wait.until(ExpectedConditions.numberOfElementsToBe(ROWS, 20));
@@ -114,12 +102,6 @@ class DashboardSearchBrowserIT {
             wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("pager"), "of 61"));
             assertThat(driver.findElement(By.id("filter-name")).getAttribute("value")).isEmpty();
             assertCleanConsole(driver, "queue page with a search");
-        } finally {
-            if (driver != null) {
-                driver.quit();
-            }
-            dashboard.close();
-            deleteTree(profile);
         }
     }
 

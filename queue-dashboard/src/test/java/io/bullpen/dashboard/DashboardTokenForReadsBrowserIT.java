@@ -1,20 +1,14 @@
 package io.bullpen.dashboard;
 
-import static io.bullpen.dashboard.DashboardBrowserIT.CHROMEDRIVER;
-import static io.bullpen.dashboard.DashboardBrowserIT.CHROMIUM;
-import static io.bullpen.dashboard.DashboardBrowserIT.TOKEN;
-import static io.bullpen.dashboard.DashboardBrowserIT.WAIT;
-import static io.bullpen.dashboard.DashboardBrowserIT.assertCleanConsole;
-import static io.bullpen.dashboard.DashboardBrowserIT.chromium;
-import static io.bullpen.dashboard.DashboardBrowserIT.deleteTree;
-import static io.bullpen.dashboard.DashboardBrowserIT.screenshot;
+import static io.bullpen.dashboard.Browser.TOKEN;
+import static io.bullpen.dashboard.Browser.WAIT;
+import static io.bullpen.dashboard.Browser.assertCleanConsole;
+import static io.bullpen.dashboard.Browser.screenshot;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.bullpen.Queue;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -37,22 +31,16 @@ class DashboardTokenForReadsBrowserIT {
 
     @Test
     void thePageAsksForTheTokenOnceAndShowsLiveCountsWithIt(BullpenTestContext ctx) throws Exception {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "needs Chromium and its driver at /usr/bin/chromium and /usr/bin/chromedriver: "
-                        + "apt-get update && apt-get install -y chromium chromium-driver (CI installs them)");
+        Browser.assumeAvailable();
         String q = ctx.queueName();
         Queue<Payload> queue = Queue.builder(ctx.redisson(), q, Payload.class).build();
         queue.add("ship", new Payload("order B-1"));
 
-        Path screenshots = Path.of(System.getProperty("basedir", ".")).resolve("target/screenshots").toAbsolutePath();
-        Files.createDirectories(screenshots);
-        Path profile = Files.createTempDirectory("bullpen-chromium-");
         Dashboard dashboard = Dashboard.builder(ctx.redisson()).port(0).token(TOKEN).tokenForReads(true).build();
-        WebDriver driver = null;
-        try {
-            dashboard.start();
-            driver = chromium(profile);
-            WebDriverWait wait = new WebDriverWait(driver, WAIT);
+        try (Browser browser = Browser.open(dashboard)) {
+            Path screenshots = browser.screenshots();
+            WebDriver driver = browser.driver();
+            WebDriverWait wait = browser.waitFor();
             JavascriptExecutor js = (JavascriptExecutor) driver;
 
             // The page loads, its first read is refused: it asks for the token.
@@ -99,12 +87,6 @@ class DashboardTokenForReadsBrowserIT {
             driver.findElement(By.id("forget-token")).click();
             driver.navigate().refresh();
             wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("token-input")));
-        } finally {
-            if (driver != null) {
-                driver.quit();
-            }
-            dashboard.close();
-            deleteTree(profile);
         }
     }
 

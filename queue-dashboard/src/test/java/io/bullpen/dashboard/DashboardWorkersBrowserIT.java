@@ -1,16 +1,10 @@
 package io.bullpen.dashboard;
 
-import static io.bullpen.dashboard.DashboardBrowserIT.CHROMEDRIVER;
-import static io.bullpen.dashboard.DashboardBrowserIT.CHROMIUM;
-import static io.bullpen.dashboard.DashboardBrowserIT.WAIT;
-import static io.bullpen.dashboard.DashboardBrowserIT.XSS;
-import static io.bullpen.dashboard.DashboardBrowserIT.assertCleanConsole;
-import static io.bullpen.dashboard.DashboardBrowserIT.assertNoInjectedMarkup;
-import static io.bullpen.dashboard.DashboardBrowserIT.chromium;
-import static io.bullpen.dashboard.DashboardBrowserIT.deleteTree;
-import static io.bullpen.dashboard.DashboardBrowserIT.screenshot;
+import static io.bullpen.dashboard.Browser.XSS;
+import static io.bullpen.dashboard.Browser.assertCleanConsole;
+import static io.bullpen.dashboard.Browser.assertNoInjectedMarkup;
+import static io.bullpen.dashboard.Browser.screenshot;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.bullpen.Queue;
 import io.bullpen.dashboard.DashboardBrowserIT.Payload;
@@ -20,7 +14,6 @@ import io.bullpen.internal.WorkerScripts;
 import io.bullpen.internal.WorkerScripts.Beat;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -39,8 +32,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class DashboardWorkersBrowserIT {
     @Test
     void noWorkersBadgeAndTheWorkersCard(BullpenTestContext ctx) throws Exception {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "needs Chromium and its driver at /usr/bin/chromium and /usr/bin/chromedriver");
+        Browser.assumeAvailable();
         String q = ctx.queueName();
         String served = q + "-served";
         Queue.builder(ctx.redisson(), q, Payload.class).build().add("ship", new Payload("1"));
@@ -48,15 +40,11 @@ class DashboardWorkersBrowserIT {
         beat(ctx, served, XSS, true);
         beat(ctx, served, "billing-1", false);
 
-        Path screenshots = Path.of(System.getProperty("basedir", ".")).resolve("target/screenshots").toAbsolutePath();
-        Files.createDirectories(screenshots);
-        Path profile = Files.createTempDirectory("bullpen-chromium-");
         Dashboard dashboard = Dashboard.builder(ctx.redisson()).port(0).build();
-        WebDriver driver = null;
-        try {
-            dashboard.start();
-            driver = chromium(profile);
-            WebDriverWait wait = new WebDriverWait(driver, WAIT);
+        try (Browser browser = Browser.open(dashboard)) {
+            Path screenshots = browser.screenshots();
+            WebDriver driver = browser.driver();
+            WebDriverWait wait = browser.waitFor();
             JavascriptExecutor js = (JavascriptExecutor) driver;
 
             // The overview: "no workers" on the queue nobody serves, not on the served one.
@@ -89,12 +77,6 @@ class DashboardWorkersBrowserIT {
             assertNoInjectedMarkup(driver, js);
             screenshot(driver, screenshots.resolve("workers.png"));
             assertCleanConsole(driver, "queue page with workers");
-        } finally {
-            if (driver != null) {
-                driver.quit();
-            }
-            dashboard.close();
-            deleteTree(profile);
         }
     }
 
