@@ -50,18 +50,16 @@
     added (state = waiting | prioritized | delayed, name, delay), duplicated, deduplicated
     (deduplicationId, deduplicatedJobId)
 ]]
---- @include "pushReady"
---- @include "addDelayed"
---- @include "signalWorkers"
+--- @include "insertJob"
 --- @include "emitEvent"
 --- @include "readMeta"
 --- @include "groups"
 --- @include "claimDeduplication"
---- @include "addExpiry"
 
 local q = {
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker, meta = KEY.meta,
-  events = KEY.events, jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now), trimLazily = true
+  events = KEY.events, jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now), nowText = ARG.now,
+  trimLazily = true
 }
 local idKey = KEY.id
 local results = {}
@@ -120,51 +118,8 @@ for i = ARG_FROM.job, lastJobArg, 12 do
   elseif not claimed then
     results[#results + 1] = {owner, 2}
   else
-    local fields = {"name", name, "data", data, "timestamp", ARG.now}
-    if opts ~= "" then
-      fields[#fields + 1] = "opts"
-      fields[#fields + 1] = opts
-    end
-    if delay > 0 then
-      fields[#fields + 1] = "delay"
-      fields[#fields + 1] = ARGV[i + 4]
-    end
-    if priority > 0 then
-      fields[#fields + 1] = "priority"
-      fields[#fields + 1] = ARGV[i + 5]
-    end
-    local group = ARGV[i + 7] ~= "" and ARGV[i + 7]
-    if group then
-      fields[#fields + 1] = "grp"
-      fields[#fields + 1] = group
-    end
-    if dedupId ~= "" then
-      fields[#fields + 1] = "dedupId"
-      fields[#fields + 1] = dedupId
-    end
-    if awaited then
-      fields[#fields + 1] = "awaited"
-      fields[#fields + 1] = awaited
-    end
-    if traceContext then
-      fields[#fields + 1] = "tc"
-      fields[#fields + 1] = traceContext
-    end
-    addExpiry(q, jobId, opts, delay > 0 and delay or 0, fields)
-    redis.call("HSET", q.jobPrefix .. jobId, unpack(fields))
-    if delay > 0 then
-      addDelayed(q, jobId, q.now + delay)
-      emitEvent(q, "added", jobId, "name", name, "state", "delayed", "delay", ARGV[i + 4])
-    else
-      local state = pushReady(q, jobId, priority, lifo, group)
-      -- A wait list that already held work has been signalled: a take that leaves jobs behind
-      -- sets the marker again. Only a job that makes it non-empty needs to wake workers (a
-      -- grouped job's group signals when it becomes ready: groups, G.ready).
-      if not group and (state ~= "waiting" or q.waitLength == 1) then
-        signalWorkers(q, 0)
-      end
-      emitEvent(q, "added", jobId, "name", name, "state", state)
-    end
+    insertJob(q, jobId, name, data, opts, delay, ARGV[i + 4], priority, ARGV[i + 5], lifo,
+      ARGV[i + 7] ~= "" and ARGV[i + 7], dedupId ~= "" and dedupId, awaited, traceContext)
     results[#results + 1] = {jobId, 1}
   end
 end

@@ -33,7 +33,7 @@
 --- @include "removeJobData"
 --- @include "emitEvent"
 --- @include "releaseDeduplication"
---- @include "addExpiry"
+--- @include "dropExpiry"
 
 local q = { events = KEY.events, meta = KEY.meta, jobPrefix = ARG.jobKeyPrefix }
 local source, state = KEY.source, ARG.state

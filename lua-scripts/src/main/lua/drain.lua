@@ -32,7 +32,7 @@
 --- @include "emitEvent"
 --- @include "groups"
 --- @include "releaseDeduplication"
---- @include "addExpiry"
+--- @include "dropExpiry"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,

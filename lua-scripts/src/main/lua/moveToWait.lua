@@ -32,7 +32,7 @@
 --- @include "releaseGroupSlot"
 --- @include "signalWorkers"
 --- @include "emitEvent"
---- @include "addExpiry"
+--- @include "restoreExpiry"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,

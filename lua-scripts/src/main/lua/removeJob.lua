@@ -41,7 +41,7 @@
 --- @include "releaseDeduplication"
 --- @include "redisNowMs"
 --- @include "notifyParent"
---- @include "addExpiry"
+--- @include "dropExpiry"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,

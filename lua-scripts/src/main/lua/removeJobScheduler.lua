@@ -24,7 +24,7 @@
 ]]
 --- @include "removeJobData"
 --- @include "emitEvent"
---- @include "addExpiry"
+--- @include "dropExpiry"
 
 local q = { events = KEY.events, meta = KEY.meta }
 if ARG.owner and redis.call("HGET", KEY.scheduler, "owner") ~= ARG.owner then

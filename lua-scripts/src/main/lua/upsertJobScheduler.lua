@@ -48,7 +48,7 @@
 --- @include "removeJobData"
 --- @include "emitEvent"
 --- @include "queueContext"
---- @include "addExpiry"
+--- @include "dropExpiry"
 
 local q = {
   groups = KEY.groups, groupsReady = KEY.groupsReady, groupsLimited = KEY.groupsLimited,

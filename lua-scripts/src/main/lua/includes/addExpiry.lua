@@ -13,16 +13,12 @@
   promote, a debounced add): an expireAfter deadline (the job's opts remember the kind) becomes
   Redis now + dueIn + expireAfter; an expireAt deadline stays. Only a queue with the meta flag
   and a job in the set pays for it.
-  dropExpiry(q, jobId): the job leaves the set (its first attempt starts, or it is removed or
-  cancelled before it started). restoreExpiry(q, jobId, deadline): a job handed back unstarted
-  (moveToWait, a stalled take-ahead job) gets its deadline back.
+  Leaving and regaining the set (dropExpiry, restoreExpiry) are in the dropExpiry include, so
+  that add scripts do not define them.
 ]]
 --- @include "redisNowMs"
+--- @include "expiryKey"
 --- @include "readMeta"
-
-local function expiryKey(q)
-  return (q.base or string.sub(q.jobPrefix, 1, #q.jobPrefix - 4)) .. "expiry"
-end
 
 -- Puts jobId at deadline (ms on Redis's clock, as text) in the set; the earliest sets the flag
 -- and wakes idle workers at it.
@@ -78,14 +74,4 @@ local function moveExpiry(q, jobId, dueIn)
   local text = string.format("%d", redisNowMs(q) + dueIn + after)
   redis.call("HSET", jobKey, "xp", text)
   setExpiry(q, jobId, text)
-end
-
-local function restoreExpiry(q, jobId, deadline)
-  redis.call("ZADD", expiryKey(q), deadline, jobId)
-  redis.call("HSET", q.meta, "expiry", "1")
-  redis.call("ZADD", q.marker, "LT", deadline, "0")
-end
-
-local function dropExpiry(q, jobId)
-  redis.call("ZREM", expiryKey(q), jobId)
 end

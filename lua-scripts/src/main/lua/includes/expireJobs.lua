@@ -16,6 +16,7 @@
   (advanceSchedulerOnTake). A job that started, finished, was removed (no hash: no field xp, so
   no state is searched) or waits for its children is only dropped from the ZSET. An empty ZSET clears the flag.
 ]]
+--- @include "expiryKey"
 --- @include "addExpiry"
 --- @include "redisNowMs"
 --- @include "readMeta"

@@ -15,7 +15,7 @@
 ]]
 --- @include "intText"
 --- @include "notifyParent"
---- @include "addExpiry"
+--- @include "dropExpiry"
 
 local function failCancelled(q, jobId, reason, attemptsMade, prev)
   local jobKey = q.jobPrefix .. jobId

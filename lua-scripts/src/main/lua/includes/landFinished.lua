@@ -9,6 +9,7 @@
   called before any other event, so the stream keeps the order of a sequence of calls.
 ]]
 --- @include "emitEvent"
+--- @include "emitEvents"
 --- @include "removeJobData"
 
 local function flushCompleted(q, b)

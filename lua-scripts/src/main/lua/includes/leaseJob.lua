@@ -17,6 +17,7 @@
 ]]
 --- @include "intText"
 --- @include "emitEvent"
+--- @include "emitEvents"
 --- @include "redisNowMs"
 
 local function newLease(q, f, count)

@@ -11,7 +11,8 @@
 --- @include "advanceSchedulerOnTake"
 --- @include "removeJobData"
 --- @include "emitEvent"
---- @include "addExpiry"
+--- @include "emitEvents"
+--- @include "dropExpiry"
 
 local function prepareTakenJob(q, id)
   local hash = redis.call("HGETALL", q.jobPrefix .. id)

@@ -6,6 +6,7 @@
 ]]
 --- @include "pushReady"
 --- @include "emitEvent"
+--- @include "emitEvents"
 
 local function promoteDelayedJobs(q, limit)
   if limit <= 0 then

@@ -22,7 +22,7 @@
 --- @include "endDeduplication"
 --- @include "redisNowMs"
 --- @include "notifyParent"
---- @include "addExpiry"
+--- @include "restoreExpiry"
 
 local function recoverStalledJobs(q, maxStalled, limit)
   local recovered, failed = {}, {}

@@ -2,6 +2,7 @@ package io.bullpen;
 
 import com.fasterxml.jackson.databind.JavaType;
 import io.bullpen.instrument.Instrumentation;
+import io.bullpen.internal.AddLane;
 import io.bullpen.internal.Completions;
 import io.bullpen.internal.DataCheck;
 import io.bullpen.internal.Instrumentations;
@@ -9,6 +10,7 @@ import io.bullpen.internal.JobFields;
 import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.KeyScheme;
 import io.bullpen.internal.RedisCalls;
+import io.bullpen.internal.ScriptTypes.AddOutcome;
 import io.bullpen.internal.ScriptTypes.AddResult;
 import io.bullpen.internal.ScriptTypes.NewJob;
 import io.bullpen.internal.Scripts;
@@ -20,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -29,6 +32,8 @@ import org.redisson.api.RedissonClient;
 
 /** {@link Queue}'s add path and job reads: encodes, adds in one script call, builds the jobs. */
 final class JobAdder<T> {
+    /** The operations whose single adds share a call with other callers' (see {@link AddLane}). */
+    private static final Set<String> COALESCED = Set.of("add", "addAndAwait");
     private final RedissonClient redisson;
     private final KeyScheme keys;
     private final Scripts scripts;
@@ -39,6 +44,8 @@ final class JobAdder<T> {
     private final Consumer<String> register;
     private final JobDefaults defaults;
     private final DataCheck dataCheck;
+    private final AddLane lane;
+    private final AddLane.Sender sender;
 
     JobAdder(RedissonClient redisson, KeyScheme keys, Scripts scripts, JavaType dataType, Clock clock,
             int maxPayloadBytes, List<Instrumentation> instrumentations, Consumer<String> register,
@@ -53,6 +60,22 @@ final class JobAdder<T> {
         this.register = register;
         this.defaults = defaults;
         this.dataCheck = DataCheck.of(keys.queue(), dataType);
+        this.lane = AddLane.of(redisson, scripts.addLaneKey());
+        this.sender = new AddLane.Sender() {
+            @Override
+            public long now() {
+                return clock.millis();
+            }
+
+            @Override
+            public CompletionStage<List<AddOutcome>> send(long now, List<NewJob> jobs, List<String> traceContexts) {
+                return scripts.addCoalesced(now, jobs, traceContexts);
+            }
+        };
+    }
+
+    /** Redis's answers for the jobs of an add, and the time they were added at. */
+    private record Reply(List<AddResult> results, long now) {
     }
 
     /** @return the queue's default job options, filled in by {@link #addAll} */
@@ -92,7 +115,9 @@ final class JobAdder<T> {
     }
 
     /**
-     * Adds the jobs in one script call. What follows Redis's reply (building the jobs, reading a
+     * Adds the jobs in one script call ({@code addJob}); a single add of {@code add} or
+     * {@code addAndAwait} goes through the queue's {@link AddLane} ({@code addCoalesced}), which
+     * may send it with other threads' single adds in one call. What follows Redis's reply (building the jobs, reading a
      * deduplicated job's owner, the instrumentations) runs on {@code completion}, never on a
      * Redisson I/O thread: a synchronous add passes its own thread ({@code CallerRuns}), an
      * asynchronous one {@link Completions#executor()}; the returned stage completes there.
@@ -117,7 +142,6 @@ final class JobAdder<T> {
                     d == null ? "" : (d.debounceDuration().isPresent() ? "d" : "") + (d.keepsLastIfActive() ? "k" : ""),
                     awaitMs));
         }
-        long now = clock.millis();
         try {
             register.accept(operation);
         } catch (QueueUnavailableException e) {
@@ -128,8 +152,25 @@ final class JobAdder<T> {
         AddObservers observers = instrumentations.isEmpty() ? null
                 : AddObservers.start(instrumentations, keys.queue(), operation, specs);
         String traceContext = observers == null ? null : observers.traceContext;
+        CompletionStage<Reply> call;
+        if (specs.size() == 1 && COALESCED.contains(operation)) {
+            // A single add may share its call with other threads' adds to this queue: its
+            // outcome is its own (a full group fails this add alone).
+            call = Completions.on(completion, lane.add(newJobs.get(0), traceContext, sender)).thenApply(a -> {
+                if (a.outcome().error() != null) {
+                    throw a.outcome().error();
+                }
+                return new Reply(List.of(a.outcome().result()), a.now());
+            });
+        } else {
+            long now = clock.millis();
+            call = Completions.on(completion, scripts.addJob(now, newJobs, traceContext))
+                    .thenApply(results -> new Reply(results, now));
+        }
         CompletionStage<List<Job<T>>> stage = RedisCalls.translated(keys.queue(), operation,
-                Completions.on(completion, scripts.addJob(now, newJobs, traceContext)).thenCompose(results -> {
+                call.thenCompose(reply -> {
+                    List<AddResult> results = reply.results();
+                    long now = reply.now();
                     List<CompletableFuture<Job<T>>> jobs = new ArrayList<>(results.size());
                     for (int i = 0; i < results.size(); i++) {
                         AddResult r = results.get(i);

@@ -133,15 +133,19 @@ class AddCompletionThreadsTest {
     }
 
     @Test
-    void sixteenThreadsAddingAtOnceHaveSixteenCallsInRedis(BullpenTestContext ctx, TestRedis redis) throws Exception {
+    void sixteenThreadsAddingAtOnceShareTwoScriptCallsAndNoneWaitsForAnother(BullpenTestContext ctx, TestRedis redis)
+            throws Exception {
         redis.assumeNotCluster("CLIENT PAUSE holds one node");
         int producers = 16;
         Queue<Integer> queue = Queue.builder(ctx.redisson(), ctx.queueName(), Integer.class)
                 .instrumentation(new ThreadRecorder()).build();
         queue.add("first", 0); // registered: every later add is one script call
         List<CompletableFuture<Job<Integer>>> adds = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
         pause(redis);
+        long callsBefore;
         try {
+            callsBefore = scriptCalls(redis);
             for (int i = 0; i < producers; i++) {
                 int n = i;
                 CompletableFuture<Job<Integer>> add = new CompletableFuture<>();
@@ -154,14 +158,28 @@ class AddCompletionThreadsTest {
                 }, "producer-" + i);
                 t.start();
                 adds.add(add);
+                threads.add(t);
             }
-            // Each producer's script call reached Redis and waits there, none behind another.
-            await().atMost(BOUND).until(() -> pausedScriptCalls(redis) == producers);
+            // The first add's call reached Redis and waits there; the other adds wait for it, each
+            // on its own thread (none runs another's work), to go together in the next call.
+            await().atMost(BOUND).until(() -> pausedScriptCalls(redis) == 1
+                    && threads.stream().allMatch(t -> t.getState() == Thread.State.WAITING));
         } finally {
             unpause(redis);
         }
         CompletableFuture.allOf(adds.toArray(CompletableFuture[]::new)).get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        assertThat(scriptCalls(redis) - callsBefore).isEqualTo(2);
         assertThat(queue.getJobCounts().waiting()).isEqualTo(producers + 1);
+        assertThat(adds).extracting(f -> f.join().data()).containsExactlyInAnyOrderElementsOf(
+                java.util.stream.IntStream.range(0, producers).boxed().toList());
+    }
+
+    /** EVALSHA calls Redis has run (INFO commandstats). */
+    private static long scriptCalls(TestRedis redis) throws Exception {
+        String stats = Resp.text(redis.host(), redis.port(), "INFO", "commandstats");
+        return Arrays.stream(stats.split("\r?\n")).filter(line -> line.startsWith("cmdstat_evalsha:"))
+                .mapToLong(line -> Long.parseLong(line.replaceAll("^cmdstat_evalsha:calls=(\\d+),.*$", "$1")))
+                .sum();
     }
 
     private static void isBullpensOwn(Thread t) {

@@ -48,6 +48,13 @@ public final class ScriptTypes {
         }
     }
 
+    /**
+     * addCoalesced's answer for one job: its {@link AddResult}, or the error that answers this job
+     * alone (a group at its maxSize); exactly one is non-null.
+     */
+    public record AddOutcome(AddResult result, RuntimeException error) {
+    }
+
     /** A job as read from Redis: its id, raw hash, and the lock token when a worker just took it. */
     public record RawJob(String id, Map<String, String> hash, String lockToken) {
         /**

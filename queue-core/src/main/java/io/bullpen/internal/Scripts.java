@@ -11,6 +11,7 @@ import io.bullpen.JobCounts;
 import io.bullpen.JobState;
 import io.bullpen.MetricsType;
 import io.bullpen.NotReplicatedException;
+import io.bullpen.internal.ScriptTypes.AddOutcome;
 import io.bullpen.internal.ScriptTypes.AddResult;
 import io.bullpen.internal.ScriptTypes.FetchArgs;
 import io.bullpen.internal.ScriptTypes.FetchResult;
@@ -79,6 +80,14 @@ public final class Scripts {
         return k;
     }
 
+    /**
+     * @return what the adds that may share a call ({@link AddLane}) have in common: the queue's
+     *     keys and the replicas a durable add waits for
+     */
+    public String addLaneKey() {
+        return k.jobPrefix() + "\n" + addReplicas + "\n" + addReplicaTimeout.toMillis();
+    }
+
     /** addJob: adds the jobs atomically; one result per job, in order. */
     public CompletionStage<List<AddResult>> addJob(long now, List<NewJob> jobs) {
         return addJob(now, jobs, null);
@@ -111,7 +120,7 @@ public final class Scripts {
         }
         List<Object> keys = scriptKeys.of("addJob");
         CompletionStage<List<Object>> call = addReplicas > 0
-                ? this.<List<Object>>replicatedAdd(keys, args)
+                ? this.<List<Object>>replicatedAdd("addJob", keys, args)
                 : runner.<List<Object>>run("addJob", ReturnType.LIST, keys, args.toArray());
         return call
                 .thenApply(reply -> {
@@ -130,26 +139,106 @@ public final class Scripts {
     }
 
     /**
+     * addCoalesced: adds jobs of several callers in one call, each answered alone, as if each
+     * were added by a call of its own in list order (see the script header).
+     *
+     * @param traceContexts each job's trace headers (null for none), in the order of {@code jobs}
+     * @return one outcome per job, in order
+     */
+    public CompletionStage<List<AddOutcome>> addCoalesced(long now, List<NewJob> jobs, List<String> traceContexts) {
+        List<Object> args = baseArgs("addCoalesced", now).into(new ArrayList<>(2 + jobs.size() * 5));
+        for (int i = 0; i < jobs.size(); i++) {
+            NewJob j = jobs.get(i);
+            args.add(j.customId() == null ? "" : j.customId());
+            args.add(j.name());
+            args.add(j.data());
+            args.add(j.opts());
+            int countAt = args.size();
+            args.add("0");
+            if (j.delayMs() > 0) {
+                args.add("delay");
+                args.add(Long.toString(j.delayMs()));
+            }
+            if (j.priority() > 0) {
+                args.add("priority");
+                args.add(Integer.toString(j.priority()));
+            }
+            if (j.lifo()) {
+                args.add("lifo");
+                args.add("1");
+            }
+            if (j.group() != null) {
+                args.add("group");
+                args.add(j.group());
+            }
+            if (j.dedupId() != null) {
+                args.add("dedupId");
+                args.add(j.dedupId());
+                if (j.dedupTtlMs() > 0) {
+                    args.add("dedupTtl");
+                    args.add(Long.toString(j.dedupTtlMs()));
+                }
+                if (j.dedupFlags() != null && !j.dedupFlags().isEmpty()) {
+                    args.add("dedupFlags");
+                    args.add(j.dedupFlags());
+                }
+            }
+            if (j.awaitMs() > 0) {
+                args.add("awaited");
+                args.add(Long.toString(j.awaitMs()));
+            }
+            String tc = traceContexts.get(i);
+            if (tc != null) {
+                args.add("tc");
+                args.add(tc);
+            }
+            int settings = args.size() - countAt - 1;
+            if (settings > 0) {
+                args.set(countAt, Integer.toString(settings));
+            }
+        }
+        List<Object> keys = scriptKeys.of("addCoalesced");
+        CompletionStage<List<Object>> call = addReplicas > 0
+                ? this.<List<Object>>replicatedAdd("addCoalesced", keys, args)
+                : runner.<List<Object>>run("addCoalesced", ReturnType.LIST, keys, args.toArray());
+        return call.thenApply(reply -> {
+            List<AddOutcome> outcomes = new ArrayList<>(reply.size());
+            for (Object entry : reply) {
+                List<?> e = (List<?>) entry;
+                if (e.get(0) instanceof Long code) {
+                    // {code, group, maxSize}: this job alone was not added.
+                    outcomes.add(new AddOutcome(null, ErrorCode.toException(code, k.queue(), null, "add",
+                            str(e.get(1)) + "\n" + str(e.get(2)))));
+                } else {
+                    long flag = num(e.get(1));
+                    outcomes.add(new AddOutcome(new AddResult(str(e.get(0)), flag == 1, flag == 2), null));
+                }
+            }
+            return outcomes;
+        });
+    }
+
+    /**
      * A durable add: when enough replicas were not seen within the last second, asks how many are
      * connected first, and with too few refuses the add before writing anything (WAIT would only
      * wait out its timeout); then the script and WAIT on one connection.
      */
-    private <R> CompletionStage<R> replicatedAdd(List<Object> keys, List<Object> args) {
+    private <R> CompletionStage<R> replicatedAdd(String script, List<Object> keys, List<Object> args) {
         long seen = replicasSeenAt;
         if (seen != 0 && System.nanoTime() - seen < REPLICAS_FRESH_NANOS) {
-            return replicatedWrite(keys, args);
+            return replicatedWrite(script, keys, args);
         }
         return connectedReplicas().thenCompose(connected -> {
             if (connected < addReplicas) {
                 throw new NotReplicatedException(k.queue(), addReplicas, addReplicaTimeout, connected);
             }
             replicasSeenAt = Math.max(1, System.nanoTime());
-            return this.<R>replicatedWrite(keys, args);
+            return this.<R>replicatedWrite(script, keys, args);
         });
     }
 
-    private <R> CompletionStage<R> replicatedWrite(List<Object> keys, List<Object> args) {
-        return runner.<R>runReplicated("addJob", ReturnType.LIST, keys, addReplicas, addReplicaTimeout, args.toArray())
+    private <R> CompletionStage<R> replicatedWrite(String script, List<Object> keys, List<Object> args) {
+        return runner.<R>runReplicated(script, ReturnType.LIST, keys, addReplicas, addReplicaTimeout, args.toArray())
                 .exceptionally(error -> {
                     Throwable cause = ScriptRunner.unwrap(error);
                     if (cause instanceof IllegalStateException notSynced) {

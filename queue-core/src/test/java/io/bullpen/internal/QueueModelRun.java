@@ -125,8 +125,10 @@ final class QueueModelRun {
             return;
         }
         int r = rnd.nextInt(100);
-        if (r < 16) {
+        if (r < 10) {
             addOne();
+        } else if (r < 16) {
+            addCoalesced();
         } else if (r < 22) {
             addBulk();
         } else if (r < 36) {
@@ -182,6 +184,39 @@ final class QueueModelRun {
             specs.add(rnd.options(System.currentTimeMillis()));
         }
         add(specs);
+    }
+
+    /** 1-4 single adds in one addCoalesced call: each as if added by a call of its own, in order. */
+    void addCoalesced() {
+        if (model.jobs().size() >= MAX_JOBS) {
+            remove(pickId(null));
+            return;
+        }
+        int n = 1 + rnd.nextInt(4);
+        List<Options> specs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            specs.add(rnd.options());
+        }
+        long now = now();
+        op = "addCoalesced@" + rel(now) + " " + specs.stream().map(QueueModelRandom::describe).toList();
+        List<NewJob> jobs = specs.stream().map(o -> o.toNewJob("job")).toList();
+        List<String> noTrace = new ArrayList<>();
+        jobs.forEach(j -> noTrace.add(null));
+        List<AddResult> actual = Futures.join(scripts.addCoalesced(now, jobs, noTrace)).stream()
+                .map(o -> {
+                    assertThat(o.error()).as(desc("addCoalesced outcome")).isNull();
+                    return o.result();
+                }).toList();
+        List<AddResult> expected = new ArrayList<>();
+        for (Options spec : specs) {
+            expected.addAll(model.add(now, List.of(spec)));
+        }
+        op += " -> " + actual;
+        assertThat(actual).as(desc("addCoalesced results")).isEqualTo(expected);
+        for (AddResult a : actual) {
+            see(a.id());
+            count(a.added() ? "add" : a.deduplicated() ? "add.deduplicated" : "add.duplicate");
+        }
     }
 
     void add(List<Options> specs) {

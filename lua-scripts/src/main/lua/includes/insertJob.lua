@@ -1,0 +1,62 @@
+--[[
+  insertJob: the write of one job an add call adds (addJob, addCoalesced), once its id is known
+  and it is neither a duplicate nor deduplicated: the job's hash (only fields with non-default
+  values: lean hashes; its expiry deadline's field xp among them, addExpiry), then delayed (addDelayed) or ready
+  (pushReady), and its "added" event. Wakes workers only when the job makes wait non-empty, goes
+  to prioritized, or becomes the earliest delayed job; never while the queue is paused (see
+  signalWorkers). delayText and priorityText are the caller's arguments (text goes to Redis as
+  is: no number formatting); group, dedupId, awaited and tc are nil or false when absent.
+]]
+--- @include "pushReady"
+--- @include "addDelayed"
+--- @include "signalWorkers"
+--- @include "emitEvent"
+--- @include "addExpiry"
+
+local function insertJob(q, jobId, name, data, opts, delay, delayText, priority, priorityText, lifo, group, dedupId,
+                         awaited, tc)
+  local fields = {"name", name, "data", data, "timestamp", q.nowText}
+  if opts ~= "" then
+    fields[#fields + 1] = "opts"
+    fields[#fields + 1] = opts
+  end
+  if delay > 0 then
+    fields[#fields + 1] = "delay"
+    fields[#fields + 1] = delayText
+  end
+  if priority > 0 then
+    fields[#fields + 1] = "priority"
+    fields[#fields + 1] = priorityText
+  end
+  if group then
+    fields[#fields + 1] = "grp"
+    fields[#fields + 1] = group
+  end
+  if dedupId then
+    fields[#fields + 1] = "dedupId"
+    fields[#fields + 1] = dedupId
+  end
+  if awaited then
+    fields[#fields + 1] = "awaited"
+    fields[#fields + 1] = awaited
+  end
+  if tc then
+    fields[#fields + 1] = "tc"
+    fields[#fields + 1] = tc
+  end
+  addExpiry(q, jobId, opts, delay > 0 and delay or 0, fields)
+  redis.call("HSET", q.jobPrefix .. jobId, unpack(fields))
+  if delay > 0 then
+    addDelayed(q, jobId, q.now + delay)
+    emitEvent(q, "added", jobId, "name", name, "state", "delayed", "delay", delayText)
+  else
+    local state = pushReady(q, jobId, priority, lifo, group)
+    -- A wait list that already held work has been signalled: a take that leaves jobs behind
+    -- sets the marker again. Only a job that makes it non-empty needs to wake workers (a
+    -- grouped job's group signals when it becomes ready: groups, G.ready).
+    if not group and (state ~= "waiting" or q.waitLength == 1) then
+      signalWorkers(q, 0)
+    end
+    emitEvent(q, "added", jobId, "name", name, "state", state)
+  end
+end
