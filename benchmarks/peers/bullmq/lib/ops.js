@@ -10,6 +10,8 @@ function createOps(port, warmUpJobs) {
   const connection = { host: '127.0.0.1', port, maxRetriesPerRequest: null };
   const queues = new Map();
   let consumer = null;
+  let e2eWorker = null;
+  let producing = null;
 
   const queue = (name) => {
     if (!queues.has(name)) queues.set(name, new Queue(name, { connection }));
@@ -17,6 +19,9 @@ function createOps(port, warmUpJobs) {
   };
   const seconds = (start) => Number(process.hrtime.bigint() - start) / 1e9;
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  // Microseconds on the host's monotonic clock (process.hrtime is CLOCK_MONOTONIC on Linux): the
+  // same clock in every process, so a producer's and a worker's times compare.
+  const micros = () => Number(process.hrtime.bigint() / 1000n);
 
   async function addInChunks(q, n, chunk, optsFor) {
     for (let i = 0; i < n; i += chunk) {
@@ -244,8 +249,104 @@ function createOps(port, warmUpJobs) {
       }
     },
 
+    // End to end (mixed, latency): a worker at its defaults counting completions; with `timing`,
+    // noting each job's start (in the processor) and completion (its 'completed' event) by job index.
+    async startWorker({ queue: name, concurrency, timing }) {
+      const state = { completed: 0, failed: null, started: [], finished: [] };
+      const worker = new Worker(name, async (job) => {
+        if (timing) state.started[job.data.n] = micros();
+        return null;
+      }, { connection, concurrency });
+      worker.on('completed', (job) => {
+        if (timing) state.finished[job.data.n] = micros();
+        state.completed++;
+      });
+      worker.on('failed', (job, err) => { state.failed = state.failed || `job ${job && job.id} failed: ${err}`; });
+      worker.on('error', (e) => { state.failed = state.failed || String(e); });
+      await worker.waitUntilReady();
+      e2eWorker = { worker, state };
+      return {};
+    },
+
+    async progress() {
+      const failed = (e2eWorker && e2eWorker.state.failed) || (producing && producing.failed);
+      if (failed) throw new Error(failed);
+      return { added: producing ? producing.added : 0, completed: e2eWorker ? e2eWorker.state.completed : 0 };
+    },
+
+    async stopWorker() {
+      const { worker, state } = e2eWorker;
+      e2eWorker = null;
+      await worker.close();
+      return { completed: state.completed };
+    },
+
+    // `producers` concurrent async loops, each awaiting queue.add one job at a time until stopped.
+    async startProducers({ queue: name, producers }) {
+      const q = queue(name);
+      const state = { added: 0, stop: false, failed: null, loops: [] };
+      for (let p = 0; p < producers; p++) {
+        state.loops.push((async () => {
+          for (let i = 0; !state.stop; i++) {
+            await q.add('noop', { n: i });
+            state.added++;
+          }
+        })().catch((e) => { state.failed = state.failed || String(e); }));
+      }
+      producing = state;
+      return {};
+    },
+
+    async stopProducers() {
+      const state = producing;
+      state.stop = true;
+      await Promise.all(state.loops);
+      producing = null;
+      return { added: state.added };
+    },
+
+    // n jobs added open loop at `rate` per second: job i is due start + i/rate; whatever is due is
+    // sent without waiting for earlier adds (a late producer catches up, it never slows the
+    // schedule), each add timed just before its call. Between sends the loop sleeps on a timer
+    // (1 ms at the least in Node), so at high rates jobs leave in small bursts.
+    async produceAtRate({ queue: name, rate, n }) {
+      const q = queue(name);
+      const sent = new Array(n);
+      const lag = new Array(n);
+      const adds = [];
+      const periodUs = 1e6 / rate;
+      const start = micros();
+      let i = 0;
+      while (i < n) {
+        while (i < n && start + i * periodUs <= micros()) {
+          const t = micros();
+          sent[i] = t;
+          lag[i] = Math.round(t - (start + i * periodUs));
+          adds.push(q.add('noop', { n: i }));
+          i++;
+        }
+        if (i < n) await sleep(Math.max(0, (start + i * periodUs - micros()) / 1000));
+      }
+      await Promise.all(adds);
+      return { sent, lag };
+    },
+
+    // Waits until the worker completed n jobs; their start and completion times by index.
+    async latencyTimes({ n, timeoutMs }) {
+      const deadline = Date.now() + timeoutMs;
+      const { state } = e2eWorker;
+      while (state.completed < n) {
+        if (state.failed) throw new Error(state.failed);
+        if (Date.now() > deadline) throw new Error(`completed ${state.completed} of ${n} in ${timeoutMs} ms`);
+        await sleep(5);
+      }
+      return { started: state.started, finished: state.finished };
+    },
+
     async close() {
       if (consumer) await consumer.worker.close();
+      if (producing) await ops.stopProducers();
+      if (e2eWorker) await ops.stopWorker();
       await Promise.all([...queues.values()].map((q) => q.close()));
       return {};
     },

@@ -4,6 +4,7 @@ import io.bullpen.bench.peer.Peer;
 import io.bullpen.bench.peer.Peers;
 import io.bullpen.bench.redis.RedisControl;
 import io.bullpen.bench.redis.RedisServerProcess;
+import io.bullpen.bench.workload.EndToEndTimes;
 import io.bullpen.bench.workload.Workloads;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -63,7 +64,8 @@ public final class BenchMain {
              RedisControl control = RedisControl.connect(server.port())) {
             BenchContext ctx = new BenchContext(server, control, options.sizes(), bullmqDir(options));
             List<Peer> peers = options.peers().stream().map(Peers::create).toList();
-            List<Workload> workloads = Workloads.known(options.sizes(), options.quick()).stream()
+            List<Workload> workloads = Workloads.known(options.sizes(), options.quick(),
+                            EndToEndTimes.of(options.quick(), options.duration())).stream()
                     .filter(w -> options.workloads().contains(w.name())).toList();
             Results results = runAll(ctx, workloads, peers, options.runs());
             String version = RedisControl.infoText(control.info("server"), "redis_version");

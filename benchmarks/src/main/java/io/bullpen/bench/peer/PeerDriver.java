@@ -209,6 +209,38 @@ public interface PeerDriver extends AutoCloseable {
     }
 
     /**
+     * Starts the {@code mixed} pass: a worker at {@code concurrency} on the queue (no-op
+     * processor), then {@code producers} producers each adding one job at a time until the pass
+     * is closed (Java peers: threads; a Node peer: concurrent async loops).
+     *
+     * @param queue the queue
+     * @param producers how many producers
+     * @param concurrency the worker's concurrency
+     * @return the running pass; close it to stop producers and worker
+     * @throws Exception on failure; {@link UnsupportedOperationException} when the peer has no such pass
+     */
+    default MixedPass startMixed(String queue, int producers, int concurrency) throws Exception {
+        throw new UnsupportedOperationException("no mixed pass");
+    }
+
+    /**
+     * Runs the {@code latency} pass: a worker at {@code concurrency} started and left idle for a
+     * second, then {@code jobs} jobs added at {@code rate} per second on a fixed schedule (open
+     * loop: a late producer sends what is due at once, it never slows the schedule down), each add
+     * timed just before its call; returns when every job completed and the worker is closed.
+     *
+     * @param queue the queue
+     * @param rate adds per second
+     * @param jobs how many
+     * @param concurrency the worker's concurrency
+     * @return per job: the producer's lag, add to start, add to completion
+     * @throws Exception on failure; {@link UnsupportedOperationException} when the peer has no such pass
+     */
+    default LatencyRun latency(String queue, int rate, int jobs, int concurrency) throws Exception {
+        throw new UnsupportedOperationException("no latency pass");
+    }
+
+    /**
      * @return the flow-control operations only Bullpen has
      * @throws UnsupportedOperationException for the other peers
      */

@@ -10,19 +10,19 @@ import java.io.IOException;
 public final class UsageWindow {
     private final RedisControl redis;
     private final long redisPid;
-    private final long clientPid;
+    private final java.util.List<Long> clientPids;
     private final long controlSentBefore;
     private final long redisCpuBefore;
     private final long clientCpuBefore;
 
-    private UsageWindow(RedisControl redis, long redisPid, long clientPid) throws IOException {
+    private UsageWindow(RedisControl redis, long redisPid, java.util.List<Long> clientPids) throws IOException {
         this.redis = redis;
         this.redisPid = redisPid;
-        this.clientPid = clientPid;
+        this.clientPids = java.util.List.copyOf(clientPids);
         this.controlSentBefore = redis.sent();
         redis.resetStats();
         this.redisCpuBefore = ProcCpu.nanos(redisPid);
-        this.clientCpuBefore = ProcCpu.nanos(clientPid);
+        this.clientCpuBefore = clientCpuNanos();
     }
 
     /**
@@ -35,7 +35,24 @@ public final class UsageWindow {
      * @throws IOException on a Redis error
      */
     public static UsageWindow start(RedisControl redis, long redisPid, long clientPid) throws IOException {
-        return new UsageWindow(redis, redisPid, clientPid);
+        return new UsageWindow(redis, redisPid, java.util.List.of(clientPid));
+    }
+
+    /**
+     * The same, for a client whose work is spread over several processes (their CPU times are summed).
+     *
+     * @param redis the control connection
+     * @param redisPid redis-server's process id
+     * @param clientPids the client processes' ids
+     * @return the open window
+     * @throws IOException on a Redis error
+     */
+    public static UsageWindow start(RedisControl redis, long redisPid, java.util.List<Long> clientPids) throws IOException {
+        return new UsageWindow(redis, redisPid, clientPids);
+    }
+
+    private long clientCpuNanos() {
+        return clientPids.stream().mapToLong(ProcCpu::nanos).sum();
     }
 
     /**
@@ -44,7 +61,7 @@ public final class UsageWindow {
      */
     public Usage stop() throws IOException {
         long redisCpu = ProcCpu.nanos(redisPid) - redisCpuBefore;
-        long clientCpu = ProcCpu.nanos(clientPid) - clientCpuBefore;
+        long clientCpu = clientCpuNanos() - clientCpuBefore;
         // Our own commands since (and including) the reset; the INFO below does not count itself.
         long ours = redis.sent() - controlSentBefore;
         java.util.Map<String, Long> calls = redis.commandCalls();
@@ -57,7 +74,7 @@ public final class UsageWindow {
      *
      * @param commands Redis commands executed, including those run by scripts
      * @param redisCpuNanos redis-server's CPU time
-     * @param clientCpuNanos the client process's CPU time
+     * @param clientCpuNanos the client process's (or processes') CPU time
      * @param calls calls per command (from INFO commandstats, the harness's own included)
      */
     public record Usage(long commands, long redisCpuNanos, long clientCpuNanos, java.util.Map<String, Long> calls) {

@@ -6,9 +6,6 @@ import io.bullpen.bench.Workload;
 import io.bullpen.bench.peer.ParentChildRun;
 import io.bullpen.bench.peer.Peer;
 import io.bullpen.bench.peer.PeerDriver;
-import io.bullpen.bench.redis.RedisControl;
-import io.bullpen.bench.redis.UsageWindow;
-import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,7 +67,7 @@ final class ParentChildWorkload implements Workload {
 
     @Override
     public Map<Metric, Double> run(BenchContext ctx, Peer peer) throws Exception {
-        if (peer.name().equals("redisson")) {
+        if (!PassMeter.queuePeer(peer)) {
             return NotApplicable.all(metrics());
         }
         boolean bullpen = peer.name().equals("bullpen");
@@ -83,30 +80,21 @@ final class ParentChildWorkload implements Workload {
                         Math.max(20, flows / 5), CHILDREN, CONCURRENCY);
                 String parents = "pc-parents-" + layout;
                 String children = oneQueue ? parents : "pc-children-" + layout;
-                double cpuBefore = redisCpuSeconds(ctx.control());
-                UsageWindow window = UsageWindow.start(ctx.control(), ctx.redisPid(), driver.clientPid());
+                PassMeter meter = PassMeter.start(ctx, List.of(driver.clientPid()));
                 ParentChildRun run = driver.parentChild(parents, children, flows, CHILDREN, CONCURRENCY);
-                UsageWindow.Usage usage = window.stop();
-                double redisCpuUs = (redisCpuSeconds(ctx.control()) - cpuBefore) * 1e6;
+                PassMeter.Cost cost = meter.stop();
                 List<String> rows = bullpen ? List.of(layout) : LAYOUTS;
                 for (String row : rows) {
                     values.put(metrics.get("rate" + row), flows / run.seconds());
-                    values.put(metrics.get("commands" + row), (double) usage.commands() / flows);
-                    values.put(metrics.get("redis" + row), redisCpuUs / flows);
-                    values.put(metrics.get("client" + row), usage.clientCpuNanos() / 1e3 / flows);
+                    values.put(metrics.get("commands" + row), cost.commandsPer(flows));
+                    values.put(metrics.get("redis" + row), cost.redisMicrosPer(flows));
+                    values.put(metrics.get("client" + row), cost.clientMicrosPer(flows));
                 }
                 log.info("{} {} slot(s): {} flows/s, {} commands/flow, Redis {} us/flow, client {} us/flow; commands {}",
-                        peer.title(), layout, Math.round(flows / run.seconds()), Math.round(10.0 * usage.commands() / flows) / 10.0,
-                        Math.round(redisCpuUs / flows), Math.round(usage.clientCpuNanos() / 1e3 / flows), usage.calls());
+                        peer.title(), layout, Math.round(flows / run.seconds()), Math.round(10.0 * cost.commandsPer(flows)) / 10.0,
+                        Math.round(cost.redisMicrosPer(flows)), Math.round(cost.clientMicrosPer(flows)), cost.calls());
             }
         }
         return values;
-    }
-
-    /** used_cpu_sys + used_cpu_user from INFO cpu: Redis's own CPU time in seconds. */
-    private static double redisCpuSeconds(RedisControl control) throws IOException {
-        String info = control.info("cpu");
-        return Double.parseDouble(RedisControl.infoText(info, "used_cpu_sys"))
-                + Double.parseDouble(RedisControl.infoText(info, "used_cpu_user"));
     }
 }

@@ -5,7 +5,6 @@ import io.bullpen.bench.Metric;
 import io.bullpen.bench.Workload;
 import io.bullpen.bench.peer.Peer;
 import io.bullpen.bench.peer.PeerDriver;
-import io.bullpen.bench.redis.UsageWindow;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,8 +15,8 @@ import org.slf4j.LoggerFactory;
  * {@code producers}: P producers each adding one job at a time (Bullpen: P threads calling
  * {@code queue.add}; BullMQ: P concurrent async loops awaiting {@code queue.add}, one Queue
  * object), for P = 1, 4, 16 and 64, each on its own queue after a warm-up of 20,000 adds (2,000
- * with --quick) from 16 producers: jobs/s, and per add the CPU time of redis-server and of the
- * client process (the harness JVM for Bullpen, the Node process for BullMQ) over the pass.
+ * with --quick) from 16 producers: jobs/s, and per add the CPU time of redis-server (INFO cpu) and
+ * of the client process (the harness JVM for Bullpen, the Node process for BullMQ) over the pass.
  * 20,000 adds per pass (2,000 with --quick). Redisson: n/a.
  */
 final class ProducersWorkload implements Workload {
@@ -51,22 +50,22 @@ final class ProducersWorkload implements Workload {
 
     @Override
     public Map<Metric, Double> run(BenchContext ctx, Peer peer) throws Exception {
-        if (peer.name().equals("redisson")) {
+        if (!PassMeter.queuePeer(peer)) {
             return NotApplicable.all(metrics());
         }
         Map<Metric, Double> values = new LinkedHashMap<>();
         try (PeerDriver driver = peer.open(ctx, name())) {
             driver.addConcurrently("producers-warm", warmUpJobs, WARM_UP_PRODUCERS);
             for (int p : PRODUCERS) {
-                UsageWindow window = UsageWindow.start(ctx.control(), ctx.redisPid(), driver.clientPid());
+                PassMeter meter = PassMeter.start(ctx, List.of(driver.clientPid()));
                 double seconds = driver.addConcurrently("producers-" + p, jobs, p);
-                UsageWindow.Usage usage = window.stop();
+                PassMeter.Cost cost = meter.stop();
                 values.put(metrics.get("rate" + p), jobs / seconds);
-                values.put(metrics.get("redis" + p), usage.redisCpuNanos() / 1e3 / jobs);
-                values.put(metrics.get("client" + p), usage.clientCpuNanos() / 1e3 / jobs);
+                values.put(metrics.get("redis" + p), cost.redisMicrosPer(jobs));
+                values.put(metrics.get("client" + p), cost.clientMicrosPer(jobs));
                 log.info("{}: {} producers: {} jobs/s, Redis {} us/add, client {} us/add", peer.title(), p,
-                        Math.round(jobs / seconds), Math.round(usage.redisCpuNanos() / 1e2 / jobs) / 10.0,
-                        Math.round(usage.clientCpuNanos() / 1e2 / jobs) / 10.0);
+                        Math.round(jobs / seconds), Math.round(cost.redisMicrosPer(jobs) * 10) / 10.0,
+                        Math.round(cost.clientMicrosPer(jobs) * 10) / 10.0);
             }
         }
         return values;

@@ -37,12 +37,33 @@ public final class Workloads {
      * @return every workload, the default ones then the flow-control ones
      */
     public static List<Workload> known(Sizes sizes, boolean quick) {
+        return known(sizes, quick, EndToEndTimes.of(quick, null));
+    }
+
+    /**
+     * @param sizes full or quick sizes
+     * @param quick small sizes for the flow-control workloads
+     * @param times how long the end-to-end workloads run
+     * @return every workload, the default ones then the ones run only when named
+     */
+    public static List<Workload> known(Sizes sizes, boolean quick, EndToEndTimes times) {
         List<Workload> all = new java.util.ArrayList<>(all(sizes));
         all.addAll(flow(quick));
         all.add(new CancelWorkload());
         all.add(new AwaitWorkload(quick));
         all.addAll(throughput(sizes, quick));
+        all.addAll(endToEnd(times));
         return all;
+    }
+
+    /**
+     * The end-to-end workloads: run only when named, or both with {@code e2e}.
+     *
+     * @param times how long they run
+     * @return mixed, latency
+     */
+    public static List<Workload> endToEnd(EndToEndTimes times) {
+        return List.of(new MixedWorkload(times), new LatencyWorkload(times));
     }
 
     /**

@@ -2,6 +2,8 @@ package io.bullpen.bench.peer.bullmq;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.bullpen.bench.BenchContext;
+import io.bullpen.bench.peer.LatencyRun;
+import io.bullpen.bench.peer.MixedPass;
 import io.bullpen.bench.peer.ParentChildRun;
 import io.bullpen.bench.peer.PeerDriver;
 import io.bullpen.bench.peer.Spread;
@@ -16,8 +18,13 @@ import java.util.concurrent.TimeUnit;
 
 /** The workloads' operations, forwarded to a BullMQ Node script (see lib/ops.js there). */
 final class BullmqDriver implements PeerDriver {
+    private static final long MAX_WAIT_MS = 600_000;
+    private static final long IDLE_MS = 1_000;
+
     private final NodeProcess node;
     private final BenchContext ctx;
+    /** The end-to-end passes' producers: a second Node process running the same script, started on first use. */
+    private NodeProcess producerNode;
 
     BullmqDriver(NodeProcess node, BenchContext ctx) {
         this.node = node;
@@ -138,6 +145,67 @@ final class BullmqDriver implements PeerDriver {
         return new ParentChildRun(seconds(reply), reply.path("parents").asInt());
     }
 
+    @Override
+    public MixedPass startMixed(String queue, int producers, int concurrency) throws Exception {
+        NodeProcess adder = producerNode();
+        node.request("startWorker", Map.of("queue", queue, "concurrency", concurrency, "timing", false));
+        adder.request("startProducers", Map.of("queue", queue, "producers", producers));
+        return new MixedPass() {
+            @Override
+            public Progress progress() throws Exception {
+                long added = adder.request("progress", Map.of()).path("added").asLong();
+                long completed = node.request("progress", Map.of()).path("completed").asLong();
+                return new Progress(added, completed);
+            }
+
+            @Override
+            public List<Long> clientPids() {
+                return List.of(node.pid(), adder.pid());
+            }
+
+            @Override
+            public void close() throws Exception {
+                try {
+                    adder.request("stopProducers", Map.of());
+                } finally {
+                    node.request("stopWorker", Map.of());
+                }
+            }
+        };
+    }
+
+    @Override
+    public LatencyRun latency(String queue, int rate, int jobs, int concurrency) throws Exception {
+        NodeProcess adder = producerNode();
+        node.request("startWorker", Map.of("queue", queue, "concurrency", concurrency, "timing", true));
+        JsonNode times;
+        JsonNode sent;
+        try {
+            Thread.sleep(IDLE_MS); // an idle worker, waiting for jobs
+            sent = adder.request("produceAtRate", Map.of("queue", queue, "rate", rate, "n", jobs));
+            times = node.request("latencyTimes", Map.of("n", jobs, "timeoutMs", MAX_WAIT_MS));
+        } finally {
+            node.request("stopWorker", Map.of());
+        }
+        long[] lag = new long[jobs];
+        long[] toStart = new long[jobs];
+        long[] toCompleted = new long[jobs];
+        for (int i = 0; i < jobs; i++) {
+            long at = sent.path("sent").get(i).asLong();
+            lag[i] = sent.path("lag").get(i).asLong();
+            toStart[i] = times.path("started").get(i).asLong() - at;
+            toCompleted[i] = times.path("finished").get(i).asLong() - at;
+        }
+        return new LatencyRun(lag, toStart, toCompleted);
+    }
+
+    private NodeProcess producerNode() throws Exception {
+        if (producerNode == null) {
+            producerNode = NodeProcess.start(ctx.bullmqDir(), node.script(), ctx.port(), ctx.sizes().warmUpJobs());
+        }
+        return producerNode;
+    }
+
     private static List<Long> longs(JsonNode array) {
         List<Long> values = new ArrayList<>(array.size());
         array.forEach(v -> values.add(v.asLong()));
@@ -150,6 +218,12 @@ final class BullmqDriver implements PeerDriver {
 
     @Override
     public void close() {
-        node.close();
+        try {
+            if (producerNode != null) {
+                producerNode.close();
+            }
+        } finally {
+            node.close();
+        }
     }
 }

@@ -60,6 +60,11 @@ final class NodeProcess implements AutoCloseable {
         return node;
     }
 
+    /** @return the script it runs, e.g. {@code mixed.js} */
+    String script() {
+        return script;
+    }
+
     long pid() {
         return process.pid();
     }

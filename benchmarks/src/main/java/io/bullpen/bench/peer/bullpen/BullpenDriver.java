@@ -10,6 +10,8 @@ import io.bullpen.instrument.Instrumentation;
 import io.bullpen.bench.peer.Consumed;
 import io.bullpen.bench.peer.DelayedProducerMain;
 import io.bullpen.bench.peer.FlowControl;
+import io.bullpen.bench.peer.LatencyRun;
+import io.bullpen.bench.peer.MixedPass;
 import io.bullpen.bench.peer.ParentChildRun;
 import io.bullpen.bench.peer.PeerDriver;
 import io.bullpen.bench.peer.Spread;
@@ -305,6 +307,16 @@ final class BullpenDriver implements PeerDriver {
     public ParentChildRun parentChild(String parentQueue, String childQueue, int flows, int children, int concurrency)
             throws Exception {
         return BullpenParentChild.run(redisson, parentQueue, childQueue, flows, children, concurrency);
+    }
+
+    @Override
+    public MixedPass startMixed(String queue, int producers, int concurrency) {
+        return BullpenEndToEnd.startMixed(redisson, queue(queue), producers, concurrency);
+    }
+
+    @Override
+    public LatencyRun latency(String queue, int rate, int jobs, int concurrency) throws Exception {
+        return BullpenEndToEnd.latency(redisson, queue(queue), rate, jobs, concurrency);
     }
 
     @Override
