@@ -195,22 +195,25 @@ final class QueueModelRun {
         int n = 1 + rnd.nextInt(4);
         List<Options> specs = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            specs.add(rnd.options());
+            specs.add(rnd.options(System.currentTimeMillis()));
         }
         long now = now();
         op = "addCoalesced@" + rel(now) + " " + specs.stream().map(QueueModelRandom::describe).toList();
         List<NewJob> jobs = specs.stream().map(o -> o.toNewJob("job")).toList();
         List<String> noTrace = new ArrayList<>();
         jobs.forEach(j -> noTrace.add(null));
+        long redisBefore = System.currentTimeMillis();
         List<AddResult> actual = Futures.join(scripts.addCoalesced(now, jobs, noTrace)).stream()
                 .map(o -> {
                     assertThat(o.error()).as(desc("addCoalesced outcome")).isNull();
                     return o.result();
                 }).toList();
+        long redisAfter = System.currentTimeMillis();
         List<AddResult> expected = new ArrayList<>();
         for (Options spec : specs) {
             expected.addAll(model.add(now, List.of(spec)));
         }
+        learnDeadlines(redisBefore, redisAfter);
         op += " -> " + actual;
         assertThat(actual).as(desc("addCoalesced results")).isEqualTo(expected);
         for (AddResult a : actual) {
