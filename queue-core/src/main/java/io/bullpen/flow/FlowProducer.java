@@ -4,7 +4,7 @@ import io.bullpen.JobOptions;
 import io.bullpen.instrument.Instrumentation;
 import io.bullpen.internal.FlowRelay;
 import io.bullpen.internal.FlowRelay.Chunk;
-import io.bullpen.internal.FlowAddObservers;
+import io.bullpen.internal.AddObservers;
 import io.bullpen.internal.FlowAncestry;
 import io.bullpen.internal.FlowPlan;
 import io.bullpen.internal.Instrumentations;
@@ -108,7 +108,8 @@ public final class FlowProducer {
         for (FlowJob root : roots) {
             FlowPlan plan = FlowPlan.of(Objects.requireNonNull(root, "root"), FlowPlan.newFlowId(), defaultJobOptions);
             // Tracing and metrics see a flow add as one bulk add (only with instrumentations).
-            FlowAddObservers endings = FlowAddObservers.starting(instrumentations, root.queue(), root.name(), plan);
+            AddObservers endings = AddObservers.start(instrumentations, root.queue(), root.name(), plan.jobCount(), true);
+            plan.traceContext(endings.traceContext());
             List<String[]> added = new ArrayList<>(); // queue, id, name of each job added here
             try {
                 List<Chunk> chunks = plan.chunks();

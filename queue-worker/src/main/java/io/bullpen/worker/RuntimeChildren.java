@@ -3,7 +3,7 @@ package io.bullpen.worker;
 import io.bullpen.JobOptions;
 import io.bullpen.flow.FlowJob;
 import io.bullpen.instrument.Instrumentation;
-import io.bullpen.internal.FlowAddObservers;
+import io.bullpen.internal.AddObservers;
 import io.bullpen.internal.FlowPlan;
 import java.util.List;
 import java.util.Map;
@@ -21,13 +21,13 @@ import java.util.Map;
  */
 final class RuntimeChildren {
     /** No children were added. */
-    static final RuntimeChildren NONE = new RuntimeChildren(null, List.of(), FlowAddObservers.NONE);
+    static final RuntimeChildren NONE = new RuntimeChildren(null, List.of(), AddObservers.NONE);
 
     private final String encoded;
     private final List<String> ids;
-    private final FlowAddObservers observers;
+    private final AddObservers observers;
 
-    private RuntimeChildren(String encoded, List<String> ids, FlowAddObservers observers) {
+    private RuntimeChildren(String encoded, List<String> ids, AddObservers observers) {
         this.encoded = encoded;
         this.ids = ids;
         this.observers = observers;
@@ -49,7 +49,8 @@ final class RuntimeChildren {
         }
         FlowPlan plan = FlowPlan.ofChildren(staged, FlowPlan.newFlowId(), defaults);
         FlowJob first = staged.get(0).child();
-        FlowAddObservers observers = FlowAddObservers.starting(instrumentations, first.queue(), first.name(), plan);
+        AddObservers observers = AddObservers.start(instrumentations, first.queue(), first.name(), plan.jobCount(), true);
+        plan.traceContext(observers.traceContext());
         try {
             return new RuntimeChildren(plan.encodeChildren(), plan.jobIds(), observers);
         } catch (IllegalArgumentException e) {
