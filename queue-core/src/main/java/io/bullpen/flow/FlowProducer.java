@@ -2,10 +2,10 @@ package io.bullpen.flow;
 
 import io.bullpen.JobOptions;
 import io.bullpen.instrument.Instrumentation;
-import io.bullpen.internal.FlowRelay;
-import io.bullpen.internal.FlowRelay.Chunk;
 import io.bullpen.internal.AddObservers;
 import io.bullpen.internal.FlowAncestry;
+import io.bullpen.internal.FlowRelay;
+import io.bullpen.internal.FlowRelay.Chunk;
 import io.bullpen.internal.FlowPlan;
 import io.bullpen.internal.Instrumentations;
 import io.bullpen.internal.KeyScheme;

@@ -17,7 +17,9 @@ import java.util.Map;
  *    every child, the children's attempts) descends from the attempt;
  * 3. encoded for the finish record, which stages them;
  * 4. ended for the instrumentations when that record has landed: with the children's ids when the
- *    finish kept them, else with the failure (or none: the attempt failed and dropped them).
+ *    finish kept them (every job planned: a custom id that exists already is among them, as the
+ *    relay creates the jobs later), else with the failure (or none: the attempt failed and
+ *    dropped them).
  */
 final class RuntimeChildren {
     /** No children were added. */
