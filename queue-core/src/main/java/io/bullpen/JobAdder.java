@@ -3,6 +3,7 @@ package io.bullpen;
 import com.fasterxml.jackson.databind.JavaType;
 import io.bullpen.instrument.Instrumentation;
 import io.bullpen.internal.AddLane;
+import io.bullpen.internal.AddObservers;
 import io.bullpen.internal.Completions;
 import io.bullpen.internal.DataCheck;
 import io.bullpen.internal.Instrumentations;
@@ -85,7 +86,7 @@ final class JobAdder<T> {
 
     /** An upsert's observers (tracing headers for its iterations); null without instrumentations. */
     AddObservers observeUpsert(String jobName) {
-        return instrumentations.isEmpty() ? null : AddObservers.startUpsert(instrumentations, keys.queue(), jobName);
+        return instrumentations.isEmpty() ? null : AddObservers.start(instrumentations, keys.queue(), jobName, 1, false);
     }
 
     /**
@@ -150,8 +151,9 @@ final class JobAdder<T> {
         List<Job<T>> added = new ArrayList<>();
         // Tracing: asked on the caller's thread (its context current), only with instrumentations.
         AddObservers observers = instrumentations.isEmpty() ? null
-                : AddObservers.start(instrumentations, keys.queue(), operation, specs);
-        String traceContext = observers == null ? null : observers.traceContext;
+                : AddObservers.start(instrumentations, keys.queue(), specs.get(0).name(), specs.size(),
+                        "addBulk".equals(operation));
+        String traceContext = observers == null ? null : observers.traceContext();
         CompletionStage<Reply> call;
         if (specs.size() == 1 && COALESCED.contains(operation)) {
             // A single add may share its call with other threads' adds to this queue: its
@@ -197,7 +199,7 @@ final class JobAdder<T> {
         }
         // On the completion executor (the stage completes there), before the caller sees the jobs.
         return stage.whenComplete((jobs, error) -> {
-            observers.ended(added, error);
+            observers.ended(error != null ? List.of() : added.stream().map(Job::id).toList(), error);
             if (error == null) {
                 for (Job<T> job : added) {
                     Instrumentations.each(instrumentations, "jobAdded", i -> i.jobAdded(keys.queue(), job.id(), job.name()));

@@ -1,6 +1,7 @@
 package io.bullpen;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import io.bullpen.internal.AddObservers;
 import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.RedisCalls;
 import io.bullpen.internal.SchedulerFields;
@@ -54,16 +55,16 @@ final class QueueSchedulers<T> {
         List<Object> reply;
         try {
             reply = RedisCalls.join(queue, "upsertJobScheduler", scripts.upsertJobScheduler(now.toEpochMilli(), id,
-                    definition, first, following, observers == null ? null : observers.traceContext, owner));
+                    definition, first, following, observers == null ? null : observers.traceContext(), owner));
         } catch (RuntimeException e) {
             if (observers != null) {
-                observers.endedIds(List.of(), e);
+                observers.ended(List.of(), e);
             }
             throw e;
         }
         if (observers != null) {
             String pending = String.valueOf(reply.get(1));
-            observers.endedIds(pending.isEmpty() ? List.of() : List.of(pending), null);
+            observers.ended(pending.isEmpty() ? List.of() : List.of(pending), null);
         }
         return ((Number) reply.get(0)).longValue() == 1;
     }

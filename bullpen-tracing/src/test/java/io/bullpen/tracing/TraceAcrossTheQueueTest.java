@@ -163,6 +163,57 @@ class TraceAcrossTheQueueTest {
         assertThat(parent.getParentId()).isEqualTo(send.getSpanId());
     }
 
+    @Test
+    void childrenAddedAtRuntimeAreProcessedUnderASendSpanOfTheParentsAttempt(BullpenTestContext ctx) {
+        SimpleTracer tracer = new SimpleTracer();
+        W3cPropagator propagator = new W3cPropagator(tracer);
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(new FirstMatchingCompositeObservationHandler(
+                new PropagatingSenderTracingObservationHandler<>(tracer, propagator),
+                new PropagatingReceiverTracingObservationHandler<>(tracer, propagator),
+                new DefaultTracingObservationHandler(tracer)));
+        BullpenTracing tracing = BullpenTracing.builder(registry).build();
+        String reports = ctx.newQueueName();
+        String pages = ctx.newQueueName();
+        Queue<String> reportQueue = Queue.builder(ctx.redisson(), reports, String.class).instrumentation(tracing).build();
+
+        Observation request = Observation.start("http.request", registry);
+        try (Observation.Scope ignored = request.openScope()) {
+            reportQueue.add("assemble", "report");
+        }
+        request.stop();
+
+        Worker<String, String> reportWorker = Worker.builder(ctx.redisson(), reports, String.class)
+                .instrumentation(tracing).processor(c -> {
+                    if (c.childrenCount() == 0) {
+                        c.addChildren(FlowJob.builder(pages, "render", "page").build());
+                        c.waitForChildren();
+                    }
+                    return "assembled";
+                }).build();
+        Worker<String, String> pageWorker = Worker.builder(ctx.redisson(), pages, String.class)
+                .instrumentation(tracing).processor(c -> "html").build();
+        try (pageWorker; reportWorker) {
+            pageWorker.start();
+            reportWorker.start();
+            await().atMost(Duration.ofSeconds(15)).until(() -> tracer.getSpans().stream()
+                    .filter(s -> ("process " + reports).equals(s.getName())).count() == 2);
+        }
+
+        SimpleSpan http = spanNamed(tracer, "http.request");
+        SimpleSpan firstAttempt = spanNamed(tracer, "process " + reports);
+        SimpleSpan childrenSend = spanNamed(tracer, "send " + pages);
+        SimpleSpan child = spanNamed(tracer, "process " + pages);
+        assertThat(childrenSend).as("the runtime children's add").isNotNull();
+        assertThat(firstAttempt.getTraceId()).isEqualTo(http.getTraceId());
+        assertThat(childrenSend.getTraceId()).isEqualTo(http.getTraceId());
+        assertThat(childrenSend.getParentId()).as("sent within the attempt that added them")
+                .isEqualTo(firstAttempt.getSpanId());
+        assertThat(childrenSend.getKind()).isEqualTo(Span.Kind.PRODUCER);
+        assertThat(child.getTraceId()).isEqualTo(http.getTraceId());
+        assertThat(child.getParentId()).isEqualTo(childrenSend.getSpanId());
+    }
+
     private static String describe(SimpleSpan s) {
         return s.getName() + " kind=" + s.getKind() + " trace=" + s.getTraceId() + " span=" + s.getSpanId()
                 + " parent=" + s.getParentId() + " tags=" + new java.util.TreeMap<>(s.getTags());

@@ -156,8 +156,9 @@ public final class Bullpen implements AutoCloseable {
     }
 
     /**
-     * Builds a worker of a queue with this client's prefix and instrumentations, and owns it: it
-     * is closed by {@link #close()}. {@code configure} receives the worker's builder and returns
+     * Builds a worker of a queue with this client's prefix, instrumentations and each queue's
+     * default job options (for the children its processor adds at runtime, see
+     * {@code Worker.Builder.defaultJobOptions}), and owns it: it is closed by {@link #close()}. {@code configure} receives the worker's builder and returns
      * it (or the builder {@code processor(...)} returned), e.g.
      * {@code bullpen.worker("orders", Order.class, w -> w.processor(ctx -> ship(ctx.job().data())).concurrency(4))}.
      *
@@ -196,6 +197,8 @@ public final class Bullpen implements AutoCloseable {
         Objects.requireNonNull(configure, "configure");
         b.prefix(prefix);
         instrumentations.forEach(b::instrumentation);
+        // The children its processor adds at runtime get each queue's defaults, as flow adds do.
+        defaultJobOptions.forEach(b::defaultJobOptions);
         Worker.Builder<T, R> configured = Objects.requireNonNull(configure.apply(b),
                 "configure returned null: return the builder");
         Worker<T, R> worker = configured.build();
@@ -331,7 +334,9 @@ public final class Bullpen implements AutoCloseable {
         /**
          * Default job options for the queue of that name handed out by {@link Bullpen#queue(String, Class)}: see
          * {@code Queue.Builder.defaultJobOptions} (options an add does not set are filled in from
-         * these). Checked now; the last call for a queue wins.
+         * these). The {@link Bullpen#flows() flow producer} and every worker handed out (for the
+         * children a processor adds at runtime) fill in the same defaults for that queue's jobs.
+         * Checked now; the last call for a queue wins.
          *
          * @param queue the queue name
          * @param options the defaults

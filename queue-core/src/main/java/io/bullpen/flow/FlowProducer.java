@@ -2,16 +2,15 @@ package io.bullpen.flow;
 
 import io.bullpen.JobOptions;
 import io.bullpen.instrument.Instrumentation;
-import io.bullpen.instrument.Instrumentation.Adding;
+import io.bullpen.internal.AddObservers;
+import io.bullpen.internal.FlowAncestry;
 import io.bullpen.internal.FlowRelay;
 import io.bullpen.internal.FlowRelay.Chunk;
-import io.bullpen.internal.FlowAncestry;
 import io.bullpen.internal.FlowPlan;
 import io.bullpen.internal.Instrumentations;
 import io.bullpen.internal.KeyScheme;
 import io.bullpen.internal.RedisCalls;
 import io.bullpen.internal.ScriptTypes.AddResult;
-import io.bullpen.internal.TraceHeaders;
 import io.bullpen.internal.Validation;
 import io.bullpen.internal.WireFormat;
 import java.time.Clock;
@@ -23,8 +22,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.redisson.api.RedissonClient;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Adds flows: trees or DAGs of {@link FlowJob}s in any queues, where each parent runs only after
@@ -51,7 +48,6 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe. It does not own the {@link RedissonClient}.
  */
 public final class FlowProducer {
-    private static final Logger log = LoggerFactory.getLogger(FlowProducer.class);
     private final String prefix;
     private final Clock clock;
     private final FlowRelay relay;
@@ -112,7 +108,8 @@ public final class FlowProducer {
         for (FlowJob root : roots) {
             FlowPlan plan = FlowPlan.of(Objects.requireNonNull(root, "root"), FlowPlan.newFlowId(), defaultJobOptions);
             // Tracing and metrics see a flow add as one bulk add (only with instrumentations).
-            List<Adding> endings = instrumentations.isEmpty() ? List.of() : addStarting(root, plan);
+            AddObservers endings = AddObservers.start(instrumentations, root.queue(), root.name(), plan.jobCount(), true);
+            plan.traceContext(endings.traceContext());
             List<String[]> added = new ArrayList<>(); // queue, id, name of each job added here
             try {
                 List<Chunk> chunks = plan.chunks();
@@ -135,11 +132,11 @@ public final class FlowProducer {
                     return null;
                 });
             } catch (RuntimeException | Error e) {
-                ended(endings, List.of(), e);
+                endings.ended(List.of(), e);
                 throw e;
             }
             if (!instrumentations.isEmpty()) {
-                ended(endings, added.stream().map(a -> a[1]).toList(), null);
+                endings.ended(added.stream().map(a -> a[1]).toList(), null);
                 for (String[] a : added) {
                     Instrumentations.each(instrumentations, "jobAdded", i -> i.jobAdded(a[0], a[1], a[2]));
                 }
@@ -149,42 +146,10 @@ public final class FlowProducer {
         return nodes;
     }
 
-    /**
-     * Calls each instrumentation's {@link Instrumentation#addStarting} on the adding thread (queue
-     * and name of the root, every job of the flow counted, as a bulk add) and gives the plan the
-     * headers they put, encoded once and stored with every job of the flow.
-     */
-    private List<Adding> addStarting(FlowJob root, FlowPlan plan) {
-        Map<String, String> headers = new LinkedHashMap<>();
-        List<Adding> endings = new ArrayList<>(instrumentations.size());
-        Instrumentations.each(instrumentations, "addStarting", i -> {
-            Adding ending = i.addStarting(root.queue(), root.name(), plan.jobCount(), true, headers);
-            if (ending != null && ending != Adding.NONE) {
-                endings.add(ending);
-            }
-        });
-        try {
-            plan.traceContext(TraceHeaders.encode(headers));
-        } catch (IllegalArgumentException e) {
-            log.debug("flow trace headers cannot be stored; the flow is added without them", e);
-        }
-        return endings;
-    }
-
     private static void collect(Chunk chunk, List<AddResult> results, List<String[]> added) {
         for (int i = 0; i < results.size(); i++) {
             if (results.get(i).added()) {
                 added.add(new String[] {chunk.queue(), results.get(i).id(), chunk.jobs().get(i).name()});
-            }
-        }
-    }
-
-    private static void ended(List<Adding> endings, List<String> ids, Throwable error) {
-        for (Adding ending : endings) {
-            try {
-                ending.ended(ids, error);
-            } catch (RuntimeException | LinkageError e) {
-                log.warn("instrumentation threw in addEnded; ignored", e);
             }
         }
     }

@@ -128,6 +128,11 @@ public final class FlowPlan {
         return order.size();
     }
 
+    /** @return the id of every job of the plan, each once, in the order they were first met */
+    public List<String> jobIds() {
+        return order.stream().map(n -> n.id).toList();
+    }
+
     /** @return the flow's id */
     public String flowId() {
         return flowId;

@@ -199,6 +199,17 @@ final class ActiveJob<T> {
         return all;
     }
 
+    /** The children planned when the processor returned; {@link RuntimeChildren#NONE} before or without. */
+    private volatile RuntimeChildren plannedChildren = RuntimeChildren.NONE;
+
+    void plannedChildren(RuntimeChildren children) {
+        this.plannedChildren = children;
+    }
+
+    RuntimeChildren plannedChildren() {
+        return plannedChildren;
+    }
+
     synchronized void stageChildren(List<FlowJob.Edge> more) {
         stagedChildren.addAll(more);
     }

@@ -272,7 +272,7 @@ final class BatchRun<T, R> implements JobBatch<T, R>, Runnable {
         String children = null;
         if (error == null) {
             try {
-                children = JobRunner.encodeChildren(attempt);
+                children = runner.planChildren(attempt);
             } catch (IllegalArgumentException e) {
                 error = e;
             }

@@ -132,7 +132,10 @@ public interface JobContext<T> {
      * they do not hold the job (it completes, or waits for its delay, as it would); with it the
      * job runs again once they are done. Each child's end is copied to this job (see
      * {@link #children()}). A child with a custom id that exists already is not added again: this
-     * job depends on it (and its outcome applies at once if it has ended).
+     * job depends on it (and its outcome applies at once if it has ended). Options a child does
+     * not set are filled in from the worker's default job options for its queue
+     * ({@link Worker.Builder#defaultJobOptions}); the worker's instrumentations see the children of
+     * one attempt as one bulk add in the attempt's context, whose trace headers every child carries.
      *
      * @param policy what this job does when one of these children fails for good
      * @param children the children

@@ -9,8 +9,6 @@ import io.bullpen.JobTimeoutException;
 import io.bullpen.LockLostException;
 import io.bullpen.RateLimitedException;
 import io.bullpen.UnrecoverableJobException;
-import io.bullpen.flow.FlowJob;
-import io.bullpen.internal.FlowPlan;
 import io.bullpen.internal.JobFields;
 import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.ScriptTypes.Finish;
@@ -318,6 +316,16 @@ final class JobRunner<T, R> {
             restore(MDC_QUEUE, outerQueue);
             restore(MDC_JOB_ID, outerJobId);
         }
+        String children = null;
+        IllegalArgumentException unplanned = null;
+        if (owned && error == null) {
+            // Before the observers end: the children's add descends from this attempt's context.
+            try {
+                children = planChildren(attempt);
+            } catch (IllegalArgumentException e) {
+                unplanned = e;
+            }
+        }
         observers.ended(error);
         ahead.processed(System.nanoTime() - began);
         if (!owned) {
@@ -346,14 +354,9 @@ final class JobRunner<T, R> {
             return finishAndNext(attempt, Finish.limited(job.id(), attempt.lockToken, limited.delay().toMillis(),
                     limited.isGroup()), error, null);
         }
-        String children = null;
-        if (error == null) {
-            try {
-                children = encodeChildren(attempt);
-            } catch (IllegalArgumentException e) {
-                // Checked by addChildren: not expected. The attempt fails rather than drop them unseen.
-                error = e;
-            }
+        if (error == null && unplanned != null) {
+            // Checked by addChildren: not expected. The attempt fails rather than drop them unseen.
+            error = unplanned;
         }
         if (error == null && attempt.waitsForChildren()) {
             // A wait: the job waits in waiting-children with its staged data and children, no attempt used.
@@ -386,11 +389,19 @@ final class JobRunner<T, R> {
         return finishAndNext(attempt, finish.withStagedData(attempt.stagedData()).withChildren(children), error, result);
     }
 
-    /** @return the children the processor staged, encoded for the finish record; null for none */
-    static String encodeChildren(ActiveJob<?> attempt) {
-        List<FlowJob.Edge> staged = attempt.stagedChildren();
-        return staged.isEmpty() ? null
-                : FlowPlan.ofChildren(staged, FlowPlan.newFlowId(), Map.of()).encodeChildren();
+    /**
+     * Plans the children the processor staged, with the worker's default job options, as one add
+     * its instrumentations see (see {@link RuntimeChildren}); call on the processor's thread
+     * before the attempt's observers end. The attempt keeps the plan, ended when its finish lands.
+     *
+     * @return the children encoded for the finish record; null for none
+     * @throws IllegalArgumentException when they cannot be encoded
+     */
+    String planChildren(ActiveJob<?> attempt) {
+        RuntimeChildren children = RuntimeChildren.plan(attempt.stagedChildren(), settings.defaultJobOptions(),
+                listener.instruments());
+        attempt.plannedChildren(children);
+        return children.encoded();
     }
 
     /**
@@ -515,9 +526,14 @@ final class JobRunner<T, R> {
                     // Its end may be bound for a parent in another slot (the finish wrote it to the outbox).
                     flows.relaySoon();
                 }
-                if (finish.children() != null && settled.failure() == null && settled.state() != JobState.FAILED) {
+                boolean childrenKept = finish.children() != null && settled.failure() == null
+                        && settled.state() != JobState.FAILED;
+                if (childrenKept) {
                     // The children were staged with the finish: create them now (workers carry on otherwise).
                     flows.materializeSoon(finish.children().substring(0, finish.children().indexOf('\n')));
+                }
+                if (attempt != null) {
+                    attempt.plannedChildren().landed(childrenKept, settled.failure());
                 }
                 report(finish, attempt, error, result, settled);
             } finally {

@@ -2,14 +2,18 @@ package io.bullpen.worker;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JavaType;
+import io.bullpen.JobOptions;
 import io.bullpen.internal.JsonCodec;
 import io.bullpen.internal.KeyScheme;
 import io.bullpen.internal.Validation;
+import io.bullpen.internal.WireFormat;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -258,6 +262,7 @@ public final class Worker<T, R> implements AutoCloseable {
         /** How many of {@link #listeners} were added before any processor: typed for any result. */
         private int anyResultListeners;
         final List<io.bullpen.instrument.Instrumentation> instrumentations = new ArrayList<>();
+        final Map<String, JobOptions> defaultJobOptions = new LinkedHashMap<>();
         String prefix = KeyScheme.DEFAULT_PREFIX;
         String name = defaultName();
         boolean named;
@@ -312,6 +317,7 @@ public final class Worker<T, R> implements AutoCloseable {
             this.takeAhead = from.takeAhead;
             this.batch = from.batch;
             this.instrumentations.addAll(from.instrumentations);
+            this.defaultJobOptions.putAll(from.defaultJobOptions);
         }
 
         /**
@@ -546,12 +552,38 @@ public final class Worker<T, R> implements AutoCloseable {
         /**
          * Adds an observer of this worker and its jobs, for metrics and tracing (several may be
          * added). Called on the listeners' thread, next to them: it takes no listener's place.
+         * The children a processor adds at runtime are one bulk add to it, started on the
+         * processor's thread while the attempt's own context is current (so the children's trace
+         * descends from the attempt); the headers it puts are stored with every child.
          *
          * @param instrumentation the observer
          * @return this builder
          */
         public Builder<T, R> instrumentation(io.bullpen.instrument.Instrumentation instrumentation) {
             instrumentations.add(Objects.requireNonNull(instrumentation, "instrumentation"));
+            return this;
+        }
+
+        /**
+         * Options filled in for the children a processor adds at runtime
+         * ({@link JobContext#addChildren}) in that queue, where the child's own options do not set
+         * them: option by option, as {@code Queue.Builder#defaultJobOptions} does for plain adds and
+         * {@code FlowProducer.Builder#defaultJobOptions} for flows (an option the child set wins,
+         * even when set to its default value). Give the same as the queue's, so a job gets the same
+         * options however it is added; a {@code Bullpen} client gives its workers its own defaults
+         * for every queue. Costs no Redis call.
+         *
+         * @param queue the children's queue (any queue, not only this worker's)
+         * @param options the default options (no job id, no deduplication)
+         * @return this builder
+         * @throws IllegalArgumentException for an illegal queue name or defaults setting a job id or
+         *     a deduplication
+         */
+        public Builder<T, R> defaultJobOptions(String queue, JobOptions options) {
+            Objects.requireNonNull(options, "options");
+            // The check FlowProducer.Builder makes: a job id or a deduplication is refused.
+            WireFormat.withDefaults(options, JobOptions.defaults());
+            defaultJobOptions.put(Validation.queueName(queue), options);
             return this;
         }
 
@@ -602,7 +634,8 @@ public final class Worker<T, R> implements AutoCloseable {
 
         WorkerSettings settings() {
             return new WorkerSettings(queue, prefix, name, named, concurrency, lockDuration, stalledInterval, maxStalledCount,
-                    closeTimeout, blockTimeout, janitorInterval, stackTraceLimit, keepLogs, clock);
+                    closeTimeout, blockTimeout, janitorInterval, stackTraceLimit, keepLogs, clock,
+                    Map.copyOf(defaultJobOptions));
         }
 
         private static String defaultName() {

@@ -7,7 +7,6 @@ import io.bullpen.flow.FlowJob;
 import io.bullpen.internal.FlowPlan;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import io.bullpen.internal.Futures;
 import io.bullpen.internal.JsonCodec;
 import java.util.Optional;
@@ -94,8 +93,8 @@ final class WorkerJobContext<T, R> implements JobContext<T> {
         // Checked now, so a bad child fails here and not when the attempt ends: the new children
         // encode (their data serializes), and with those staged before they make no cycle, among
         // themselves or with the jobs above this one.
-        FlowPlan.ofChildren(more, "check", Map.of()).chunks();
-        FlowPlan all = FlowPlan.ofChildren(attempt.childrenWith(more), "check", Map.of());
+        FlowPlan.ofChildren(more, "check", settings.defaultJobOptions()).chunks();
+        FlowPlan all = FlowPlan.ofChildren(attempt.childrenWith(more), "check", settings.defaultJobOptions());
         store.refuseCycles(attempt.id(), all.customRefs());
         attempt.stageChildren(more);
     }

@@ -76,6 +76,37 @@ class FlowInstrumentationTest {
         }
     }
 
+    /**
+     * Stands for a tracer: an attempt's job is the current context on its processor's thread
+     * while it runs, and an add puts a traceparent naming the current context (the root's outside).
+     */
+    private static final class Contextual implements Instrumentation {
+        final ThreadLocal<String> current = new ThreadLocal<>();
+        final List<String> starts = new CopyOnWriteArrayList<>();
+        final List<List<String>> endedIds = new CopyOnWriteArrayList<>();
+        final Map<String, Map<String, String>> processHeaders = new ConcurrentHashMap<>();
+
+        static String traceparent(String context) {
+            return "00-0af7651916cd43dd8448eb211c80319c-" + String.format("%016x", context.hashCode() & 0xffffffffL) + "-01";
+        }
+
+        @Override
+        public Adding addStarting(String queue, String jobName, int jobCount, boolean bulk, Map<String, String> headers) {
+            String context = current.get() == null ? "root" : current.get();
+            starts.add(queue + "/" + jobName + "/" + jobCount + "/" + bulk + " in " + context);
+            headers.put("traceparent", traceparent(context));
+            return (ids, error) -> endedIds.add(ids);
+        }
+
+        @Override
+        public Processing processStarting(String queue, Job<?> job, Map<String, String> headers) {
+            processHeaders.put(queue + ":" + job.id(), headers);
+            String before = current.get();
+            current.set(job.id());
+            return error -> current.set(before);
+        }
+    }
+
     @BeforeEach
     void setUp(BullpenTestContext ctx) {
         this.redisson = ctx.redisson();
@@ -158,6 +189,40 @@ class FlowInstrumentationTest {
         assertThat(rec.added).hasSize(2);
         assertThat(rec.endedIds).containsExactly(List.of("r1", "c1"), List.of());
         assertThat(Queue.builder(redisson, reports, Integer.class).build().getState("c1")).isEqualTo(JobState.WAITING);
+    }
+
+    @Test
+    void childrenAddedAtRuntimeAreOneBulkAddInTheAttemptsContextAndCarryItsHeaders() {
+        Contextual rec = new Contextual();
+        Queue<Integer> reportQueue = Queue.builder(redisson, reports, Integer.class).instrumentation(rec).build();
+        Worker<Integer, String> reportWorker = Worker.builder(redisson, reports, Integer.class).instrumentation(rec)
+                .processor(c -> {
+                    if (c.childrenCount() == 0) {
+                        c.addChildren(FlowJob.builder(pages, "render", 1).options(io.bullpen.JobOptions.builder().jobId("p1").build()).build(),
+                                FlowJob.builder(pages, "render", 2).options(io.bullpen.JobOptions.builder().jobId("p2").build()).build());
+                        c.waitForChildren();
+                    }
+                    return "assembled";
+                }).build();
+        Worker<Integer, String> pageWorker = Worker.builder(redisson, pages, Integer.class).instrumentation(rec)
+                .processor(c -> "page").build();
+        workers.add(reportWorker);
+        workers.add(pageWorker);
+
+        String parent = reportQueue.add("assemble", 0).id();
+        reportWorker.start();
+        pageWorker.start();
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> reportQueue.getState(parent) == JobState.COMPLETED);
+        assertThat(rec.starts).containsExactly(reports + "/assemble/1/false in root", pages + "/render/2/true in " + parent);
+        String attempt = Contextual.traceparent(parent);
+        assertThat(storedTc(pages, "p1")).isEqualTo(attempt);
+        assertThat(storedTc(pages, "p2")).isEqualTo(attempt);
+        assertThat(rec.processHeaders.get(pages + ":p1")).containsExactly(Map.entry("traceparent", attempt));
+        assertThat(rec.processHeaders.get(reports + ":" + parent))
+                .containsExactly(Map.entry("traceparent", Contextual.traceparent("root")));
+        await().atMost(Duration.ofSeconds(5)).until(() -> rec.endedIds.size() == 2);
+        assertThat(rec.endedIds).contains(List.of("p1", "p2"));
     }
 
     @Test
