@@ -43,8 +43,7 @@
 --- @include "insertJob"
 --- @include "emitEvent"
 --- @include "readMeta"
---- @include "groups"
---- @include "claimDeduplication"
+--- @include "addSidePaths"
 
 local q = {
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker, meta = KEY.meta,
@@ -77,7 +76,7 @@ while i <= #ARGV do
     duplicate = redis.call("EXISTS", q.jobPrefix .. jobId) == 1
   end
   if not duplicate and group and delay <= 0 then
-    local jobsKey, stateKey = groups(q, group)
+    local jobsKey, stateKey = addSidePaths(q).groups(q, group)
     local maxSize = tonumber(redis.call("HGET", stateKey, "maxSize"))
     if maxSize and redis.call("ZCARD", jobsKey) + 1 > maxSize then
       full = maxSize
@@ -85,7 +84,7 @@ while i <= #ARGV do
   end
   local claimed, owner = true, nil
   if not duplicate and not full and dedupId then
-    claimed, owner = claimDeduplication(q, {id = jobId, customId = customId, name = name, data = data, opts = opts,
+    claimed, owner = addSidePaths(q).claimDeduplication(q, {id = jobId, customId = customId, name = name, data = data, opts = opts,
       delay = delay, priority = priority, lifo = s.lifo == "1", group = group,
       dedupId = dedupId, ttl = tonumber(s.dedupTtl) or 0, flags = s.dedupFlags or "", tc = s.tc})
   end

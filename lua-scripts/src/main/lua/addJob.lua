@@ -53,8 +53,7 @@
 --- @include "insertJob"
 --- @include "emitEvent"
 --- @include "readMeta"
---- @include "groups"
---- @include "claimDeduplication"
+--- @include "addSidePaths"
 
 local q = {
   wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker, meta = KEY.meta,
@@ -81,7 +80,7 @@ for i = ARG_FROM.job, lastJobArg, 12 do
 end
 if adding then
   for group, count in pairs(adding) do
-    local jobsKey, stateKey = groups(q, group)
+    local jobsKey, stateKey = addSidePaths(q).groups(q, group)
     local maxSize = tonumber(redis.call("HGET", stateKey, "maxSize"))
     if maxSize and redis.call("ZCARD", jobsKey) + count > maxSize then
       return {-8, group, maxSize}
@@ -108,7 +107,7 @@ for i = ARG_FROM.job, lastJobArg, 12 do
   end
   local dedupId, claimed, owner = ARGV[i + 8], true, nil
   if not duplicate and dedupId ~= "" then
-    claimed, owner = claimDeduplication(q, {id = jobId, customId = ARGV[i], name = name, data = data, opts = opts,
+    claimed, owner = addSidePaths(q).claimDeduplication(q, {id = jobId, customId = ARGV[i], name = name, data = data, opts = opts,
       delay = delay, priority = priority, lifo = lifo, group = ARGV[i + 7] ~= "" and ARGV[i + 7] or nil,
       dedupId = dedupId, ttl = tonumber(ARGV[i + 9]), flags = ARGV[i + 10], tc = traceContext})
   end

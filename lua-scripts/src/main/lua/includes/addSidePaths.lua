@@ -1,0 +1,33 @@
+--[[
+  addSidePaths: the functions an add call (addJob, addCoalesced through insertJob) needs only for
+  a job that is not plain: addSidePaths(q) returns them as a table S, built by the call's first
+  use and kept in q.addSidePaths for the rest of the call:
+    S.claimDeduplication  a job with a deduplication id (claimDeduplication)
+    S.groups              a grouped job's keys and the group functions (groups)
+    S.pushReady           a grouped or prioritized job (pushReady; insertJob pushes a plain job
+                          to wait itself)
+    S.addDelayed          a delayed job (addDelayed)
+    S.addExpiry           a job whose opts name an expiry deadline (addExpiry)
+  Each function a script defines at its top level is made again on every call (a closure per
+  call, and its upvalues): defined here, in a function a plain add never calls, they cost a plain
+  add nothing (docs/adr/0008-lua-cost-rules.md, rule 4). The includes below them are expanded
+  inside the builder, so an add script must include everything its top level calls (readMeta,
+  signalWorkers, emitEvent) before this include.
+]]
+--- @include "readMeta"
+--- @include "signalWorkers"
+--- @include "emitEvent"
+
+local function addSidePaths(q)
+  if q.addSidePaths then
+    return q.addSidePaths
+  end
+  --- @include "claimDeduplication"
+  --- @include "pushReady"
+  local S = {
+    claimDeduplication = claimDeduplication, groups = groups, pushReady = pushReady, addDelayed = addDelayed,
+    addExpiry = addExpiry
+  }
+  q.addSidePaths = S
+  return S
+end
