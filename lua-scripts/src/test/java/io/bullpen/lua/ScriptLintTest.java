@@ -53,7 +53,7 @@ class ScriptLintTest {
           .as("%s: every KEY.name is a header key", name)
           .satisfies(code -> assertThat(LuaLint.keyNamesUsed(code)).isSubsetOf(
               script.header().keys().stream().map(ScriptHeader.Entry::name).toList()));
-      String code = LuaLint.code(script.source().replace(ScriptCatalog.argNames(script.header()), ""));
+      String code = LuaLint.code(script.namedSource().replace(ScriptCatalog.argNames(script.header()), ""));
       soft.assertThat(code)
           .as("%s: arguments are named (ARG.now, ARG_FROM.record, generated from the header), never ARGV[n],"
               + " in the script and its includes", name)
@@ -151,7 +151,7 @@ class ScriptLintTest {
   @TestFactory
   Stream<DynamicTest> everyQueueKeyAScriptTouchesIsDeclared() {
     return SOURCE.names().stream().map(name -> dynamicTest(name, () -> {
-      String code = LuaLint.code(SOURCE.get(name).source());
+      String code = LuaLint.code(SOURCE.get(name).namedSource());
       SoftAssertions soft = new SoftAssertions();
       Set<String> declared = new TreeSet<>(LuaLint.fieldsFromKeys(code));
       if (SOURCE.get(name).includes().contains("groups")) {
