@@ -16,12 +16,12 @@
 
   KEYS:
     1 wait          LIST    <prefix>:{<queue>}:wait
-    2 prioritized   ZSET    <prefix>:{<queue>}:prioritized
-    3 delayed       ZSET    <prefix>:{<queue>}:delayed
-    4 marker        ZSET    <prefix>:{<queue>}:marker
-    5 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused; see readMeta)
-    6 events        STREAM  <prefix>:{<queue>}:events
-    7 id            STRING  <prefix>:{<queue>}:id  (automatic id counter)
+    2 marker        ZSET    <prefix>:{<queue>}:marker
+    3 meta          HASH    <prefix>:{<queue>}:meta  (eventsMaxLength, paused; see readMeta)
+    4 events        STREAM  <prefix>:{<queue>}:events
+    5 id            STRING  <prefix>:{<queue>}:id  (automatic id counter)
+    (prioritized and delayed, same slot, are built from jobKeyPrefix by addSidePaths for the jobs
+    that go there: two KEYS fewer for every plain add)
   ARGV:
     1 jobKeyPrefix  <prefix>:{<queue>}:job:  job keys are built from it (same slot)
     2 now           epoch millis (the jobs' timestamp)
@@ -47,7 +47,7 @@
 --- @include "addSidePaths"
 
 local q = {
-  wait = KEY.wait, prioritized = KEY.prioritized, delayed = KEY.delayed, marker = KEY.marker, meta = KEY.meta,
+  wait = KEY.wait, marker = KEY.marker, meta = KEY.meta,
   events = KEY.events, jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now), nowText = ARG.now,
   trimLazily = true
 }

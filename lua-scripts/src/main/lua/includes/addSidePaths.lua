@@ -10,7 +10,9 @@
     S.addExpiry           a job whose opts name an expiry deadline (addExpiry)
   Each function a script defines at its top level is made again on every call (a closure per
   call, and its upvalues): defined here, in a function a plain add never calls, they cost a plain
-  add nothing (docs/adr/0008-lua-cost-rules.md, rule 4). The includes below them are expanded
+  add nothing (docs/adr/0008-lua-cost-rules.md, rule 4). Building them also sets
+  q.prioritized and q.delayed (the add scripts do not take them as KEYS: only these paths touch
+  them). The includes below them are expanded
   inside the builder, so an add script must include everything its top level calls (readMeta,
   signalWorkers, emitEvent) before this include.
 ]]
@@ -24,6 +26,13 @@ local function addSidePaths(q)
   end
   --- @include "claimDeduplication"
   --- @include "pushReady"
+  --- @include "queueContext"
+  -- Only these paths use prioritized and delayed: built from the base (same slot), not KEYS,
+  -- which would cost every add two arguments (docs/adr/0008-lua-cost-rules.md, rule 2).
+  if not q.base then
+    queueContext(q)
+  end
+  q.prioritized, q.delayed = q.base .. "prioritized", q.base .. "delayed"
   local S = {
     claimDeduplication = claimDeduplication, groups = groups, pushReady = pushReady, addDelayed = addDelayed,
     addExpiry = addExpiry
