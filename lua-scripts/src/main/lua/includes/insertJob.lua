@@ -2,7 +2,9 @@
   insertJob: the write of one job an add call adds (addJob, addCoalesced), once its id is known
   and it is neither a duplicate nor deduplicated: the job's hash (only fields with non-default
   values: lean hashes; its expiry deadline's field xp among them, addExpiry), then delayed (addDelayed) or ready
-  (pushReady), and its "added" event. Wakes workers only when the job makes wait non-empty, goes
+  (pushReady; a plain job, neither grouped nor prioritized, is pushed to wait here, as pushReady
+  would), and its "added" event. addExpiry, addDelayed and pushReady come from addSidePaths, built
+  only for a job that needs one of them. Wakes workers only when the job makes wait non-empty, goes
   to prioritized, or becomes the earliest delayed job; never while the queue is paused (see
   signalWorkers). delayText and priorityText are the caller's arguments (text goes to Redis as
   is: no number formatting); group, dedupId, awaited and tc are nil or false when absent.
