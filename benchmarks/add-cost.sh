@@ -2,7 +2,8 @@
 # Redis's cost per added job, from one thread (io.bullpen.bench.AddCostMain):
 #   benchmarks/add-cost.sh callgrind MODE [jobs]   instructions of redis-server per job (valgrind --tool=callgrind,
 #                                                 --hz 1, counters zeroed and dumped around the measured adds)
-#   benchmarks/add-cost.sh timed MODE [jobs]       INFO commandstats usec per call on a plain redis-server
+#   benchmarks/add-cost.sh timed MODE [jobs]       INFO commandstats usec per call and the server's CPU time
+#                                                 (utime + stime) per job, on a plain redis-server
 # MODE: single (Queue.add: addCoalesced, one job per call) or bulk:K (addBulk of K jobs: addJob).
 # Environment: REDIS_SERVER (default redis-server from the PATH; a build with symbols gives callgrind_annotate
 # function names), BENCH_JAR (default benchmarks/target/bullpen-bench.jar), LUA_DIR (a folder holding
@@ -38,5 +39,5 @@ if [[ $kind == callgrind ]]; then
   total=$(grep -m1 '^summary:\|^totals:' "$dump" | awk '{print $2}')
   echo "instructions per job: $((total / jobs))  ($total / $jobs; $dump)"
 else
-  java -cp "$cp" io.bullpen.bench.AddCostMain "$port" "$mode" "$jobs" 20000
+  java -cp "$cp" io.bullpen.bench.AddCostMain "$port" "$mode" "$jobs" 20000 "$pid" cpu
 fi

@@ -4,6 +4,7 @@ import io.bullpen.JobOptions;
 import io.bullpen.JobSpec;
 import io.bullpen.Queue;
 import io.bullpen.bench.peer.bullpen.Payload;
+import io.bullpen.bench.redis.ProcCpu;
 import io.bullpen.bench.redis.RedisControl;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,12 +16,13 @@ import org.redisson.config.Config;
 /**
  * Redis's cost of adding jobs, from one thread, on a redis-server started by the caller:
  * {@code java -cp benchmarks/target/bullpen-bench.jar io.bullpen.bench.AddCostMain PORT MODE
- * [jobs] [warmUpJobs] [callgrindPid]}. MODE is {@code single} ({@code Queue.add}, one call per
+ * [jobs] [warmUpJobs] [pid] [callgrind|cpu]}. MODE is {@code single} ({@code Queue.add}, one call per
  * job: the coalesced add's script) or {@code bulk:K} ({@code addBulk} of K jobs per call: addJob).
  * Warms up on a queue it then flushes, adds 300 jobs so the measured adds find the keys in place,
- * then resets {@code INFO commandstats}, zeroes callgrind's counters (when a pid is given:
- * {@code callgrind_control -z}), adds the jobs, dumps the counters ({@code callgrind_control -d})
- * and prints the calls and microseconds per call of each command. With redis-server under
+ * then resets {@code INFO commandstats}, zeroes callgrind's counters (with a pid and {@code
+ * callgrind}, the default: {@code callgrind_control -z}), adds the jobs, dumps the counters
+ * ({@code callgrind_control -d}) and prints the calls and microseconds per call of each command;
+ * with {@code cpu}, also the server process's CPU time per job (utime + stime of that pid). With redis-server under
  * {@code valgrind --tool=callgrind}, the dump's total divided by the jobs is the instructions per
  * add; {@code benchmarks/add-cost.sh} does both.
  */
@@ -38,6 +40,7 @@ public final class AddCostMain {
         int jobs = args.length > 2 ? Integer.parseInt(args[2]) : 2_000;
         int warmUp = args.length > 3 ? Integer.parseInt(args[3]) : 5_000;
         String pid = args.length > 4 ? args[4] : null;
+        boolean cpu = args.length > 5 && args[5].equals("cpu");
         int perCall = mode.startsWith("bulk:") ? Integer.parseInt(mode.substring(5)) : 0;
         Config config = new Config();
         config.useSingleServer().setAddress("redis://127.0.0.1:" + port);
@@ -48,13 +51,17 @@ public final class AddCostMain {
             control.flushAll();
             add(queue, perCall, 0, 300);
             control.resetStats();
-            if (pid != null) {
+            if (pid != null && !cpu) {
                 callgrind("-z", pid);
             }
+            long cpuBefore = cpu ? ProcCpu.nanos(Long.parseLong(pid)) : 0;
             long start = System.nanoTime();
             add(queue, perCall, 300, jobs);
             double seconds = (System.nanoTime() - start) / 1e9;
-            if (pid != null) {
+            if (cpu) {
+                System.out.printf(Locale.ROOT, "redis CPU us/job %.2f%n",
+                        (ProcCpu.nanos(Long.parseLong(pid)) - cpuBefore) / 1e3 / jobs);
+            } else if (pid != null) {
                 callgrind("-d", pid);
             }
             String stats = control.info("commandstats");
