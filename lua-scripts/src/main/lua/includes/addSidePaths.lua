@@ -10,11 +10,10 @@
     S.addExpiry           a job whose opts name an expiry deadline (addExpiry)
   Each function a script defines at its top level is made again on every call (a closure per
   call, and its upvalues): defined here, in a function a plain add never calls, they cost a plain
-  add nothing (docs/adr/0008-lua-cost-rules.md, rule 4). Building them also sets
+  add nothing (docs/adr/0008-lua-cost-rules.md, rules 4 and 8). Building them also sets
   q.prioritized and q.delayed (the add scripts do not take them as KEYS: only these paths touch
-  them). The includes below them are expanded
-  inside the builder, so an add script must include everything its top level calls (readMeta,
-  signalWorkers, emitEvent) before this include.
+  them). The includes inside the builder are expanded there, so whatever a script's top level
+  calls (readMeta, signalWorkers, emitEvent) must be included before this include.
 ]]
 --- @include "readMeta"
 --- @include "signalWorkers"
