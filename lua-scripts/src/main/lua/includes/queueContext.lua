@@ -27,6 +27,7 @@
     metaRead maxLen paused metricMinute metricCount  meta read once per call (readMeta)
     awaits         awaits registered on already active jobs (readMeta, keepResult)
     groupFunctions the group functions (groups), built on a call's first use of groups
+    addSidePaths   the add functions a plain job does not need (addSidePaths), built on first use
     groupDefaults  the state G.state gives every group while no group setting exists (one per call)
     flow           some flow-control field may be set (meta flow): readMeta read them too
     groupsOn gvt gConcurrency gRateMax gRatePer gRateBurst  group flag, virtual time, defaults (readMeta)

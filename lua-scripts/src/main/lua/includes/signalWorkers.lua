@@ -6,13 +6,11 @@
 ]]
 --- @include "readMeta"
 
-local function isPaused(q)
-  readMeta(q)
-  return q.paused
-end
-
 local function signalWorkers(q, score)
-  if isPaused(q) then
+  -- No isPaused function: each function a script defines costs every call (~750 instructions
+  -- with an upvalue, docs/adr/0008-lua-cost-rules.md).
+  readMeta(q)
+  if q.paused then
     return
   end
   if score == 0 then

@@ -39,7 +39,11 @@
 --- @include "nextGroupRelease"
 
 local function takeJobs(q, f, out)
-  if f.count + f.ahead <= 0 or isPaused(q) then
+  if f.count + f.ahead <= 0 then
+    return 0
+  end
+  readMeta(q)
+  if q.paused then
     return 0
   end
   if f.ahead > 0 then

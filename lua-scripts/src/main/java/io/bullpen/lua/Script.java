@@ -10,13 +10,15 @@ public final class Script {
 
   private final String name;
   private final String source;
+  private final String namedSource;
   private final String sha1;
   private final ScriptHeader header;
   private final List<String> includes;
 
-  Script(String name, String source, ScriptHeader header, List<String> includes) {
+  Script(String name, String source, String namedSource, ScriptHeader header, List<String> includes) {
     this.name = name;
     this.source = source;
+    this.namedSource = namedSource;
     this.sha1 = Sha1.hex(source);
     this.header = header;
     this.includes = List.copyOf(includes);
@@ -33,12 +35,22 @@ public final class Script {
 
   /**
    * The fully expanded text: every {@code --- @include "name"} line replaced by that include's
-   * (itself expanded) text, each include at most once.
+   * (itself expanded) text, each include at most once; the header's key and argument names
+   * resolved to their positions ({@code KEY.wait} is {@code KEYS[1]}, see
+   * {@link ScriptCatalog#withPositions}).
    *
    * @return the Lua source to pass to {@code SCRIPT LOAD} or {@code EVAL}
    */
   public String source() {
     return source;
+  }
+
+  /**
+   * The expanded text as written, with the generated name tables ({@code local KEY = {wait =
+   * KEYS[1], ...}}) and the names used through them: what the lint reads.
+   */
+  String namedSource() {
+    return namedSource;
   }
 
   /**

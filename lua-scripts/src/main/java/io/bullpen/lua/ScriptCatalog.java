@@ -127,8 +127,63 @@ public final class ScriptCatalog {
     }
     ScriptHeader header = ScriptHeader.parse(name, text);
     IncludeExpander.Result expanded = IncludeExpander.expand(source, file, text);
-    return new Script(name, withRecordFields(name, withKeyNames(expanded.text(), header), header), header,
-        expanded.includes());
+    String named = withRecordFields(name, withKeyNames(expanded.text(), header), header);
+    return new Script(name, withPositions(named, header), named, header, expanded.includes());
+  }
+
+  private static final Pattern NAME_TOKEN = Pattern.compile(
+      "\\b(KEY|ARG|ARG_FROM)(?:\\.([A-Za-z_][A-Za-z0-9_]*)\\b|\\[\"([A-Za-z_][A-Za-z0-9_]*)\"\\])");
+  private static final Pattern COMMENT = Pattern.compile("--\\[(=*)\\[[\\s\\S]*?\\]\\1\\]|--[^\\n]*");
+
+  /**
+   * Resolves the names of the generated tables to positions, as the script runs in Redis:
+   * {@code KEY.wait} becomes {@code KEYS[1]}, {@code ARG.now} (or {@code ARG["now"]}) {@code
+   * ARGV[2]} and {@code ARG_FROM.job} the index the tail starts at. A table is still defined when
+   * the script uses it otherwise (passes {@code ARG} whole to a function); else its generated line
+   * is dropped. Each table entry cost every call of the script about 650 instructions, and its
+   * reads a table lookup more (callgrind, docs/adr/0008-lua-cost-rules.md); a name the header does
+   * not declare is left as written (the lint reports it, and Lua reads it as nil).
+   */
+  static String withPositions(String text, ScriptHeader header) {
+    java.util.Map<String, String> keys = new java.util.HashMap<>();
+    java.util.Map<String, String> args = new java.util.HashMap<>();
+    java.util.Map<String, String> tails = new java.util.HashMap<>();
+    for (ScriptHeader.Entry key : header.keys()) {
+      keys.put(key.name(), "KEYS[" + key.index() + "]");
+    }
+    for (ScriptHeader.Entry arg : header.argv()) {
+      if (arg.repeated()) {
+        tails.put(arg.name().substring(0, arg.name().length() - 3), Integer.toString(arg.index()));
+      } else {
+        args.put(arg.name(), "ARGV[" + arg.index() + "]");
+      }
+    }
+    java.util.regex.Matcher m = NAME_TOKEN.matcher(text);
+    StringBuilder out = new StringBuilder(text.length());
+    while (m.find()) {
+      java.util.Map<String, String> table = switch (m.group(1)) {
+        case "KEY" -> keys;
+        case "ARG" -> args;
+        default -> tails;
+      };
+      String position = table.get(m.group(2) != null ? m.group(2) : m.group(3));
+      m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(position != null ? position : m.group()));
+    }
+    m.appendTail(out);
+    String resolved = out.toString();
+    String code = COMMENT.matcher(resolved).replaceAll(" ");
+    for (String table : new String[] {"KEY", "ARG", "ARG_FROM"}) {
+      // Uses left besides the generated definition itself: keep the table.
+      java.util.regex.Matcher uses = Pattern.compile("\\b" + table + "\\b").matcher(code);
+      int count = 0;
+      while (uses.find()) {
+        count++;
+      }
+      if (count <= 1) {
+        resolved = resolved.replaceFirst("(?m)^local " + table + " = \\{.*\\n", "");
+      }
+    }
+    return resolved;
   }
 
   private static final Pattern RECORD_TOKEN =

@@ -29,7 +29,7 @@ class IncludeResolutionTest {
 
     Script script = tree.catalog().get("one");
 
-    assertThat(script.source()).isEqualTo(LuaTree.header("one") + LuaTree.KEY_TABLE + "return 1");
+    assertThat(script.namedSource()).isEqualTo(LuaTree.header("one") + LuaTree.KEY_TABLE + "return 1");
     assertThat(script.sha1()).isEqualTo(Sha1.hex(script.source())).matches("[0-9a-f]{40}");
     assertThat(script.includes()).isEmpty();
     assertThat(script.keyCount()).isEqualTo(1);
@@ -43,7 +43,7 @@ class IncludeResolutionTest {
 
     Script script = tree.catalog().get("main");
 
-    assertThat(script.source()).isEqualTo(LuaTree.header("main") + LuaTree.KEY_TABLE
+    assertThat(script.namedSource()).isEqualTo(LuaTree.header("main") + LuaTree.KEY_TABLE
         + "local x = 1\n"
         + "--[[ helper: fixture include ]]\nlocal function helper() return 1 end\n"
         + "return helper()\n");
@@ -70,7 +70,7 @@ class IncludeResolutionTest {
 
     Script script = tree.catalog().get("two");
 
-    assertThat(script.source()).contains("]]\nlocal KEY = {wait = KEYS[1], metricsFailed = KEYS[2]}"
+    assertThat(script.namedSource()).contains("]]\nlocal KEY = {wait = KEYS[1], metricsFailed = KEYS[2]}"
         + " -- generated from the header's KEYS\nreturn KEY.metricsFailed\n");
   }
 
@@ -95,9 +95,54 @@ class IncludeResolutionTest {
 
     Script script = tree.catalog().get("args");
 
-    assertThat(script.source()).contains("-- generated from the header's KEYS\n"
+    assertThat(script.namedSource()).contains("-- generated from the header's KEYS\n"
         + "local ARG = {now = ARGV[1], [\"repeat\"] = ARGV[2]} -- generated from the header's ARGV\n"
         + "local ARG_FROM = {record = 3} -- where the header's repeated ARGV starts\nreturn ARG.now\n");
+  }
+
+  @Test
+  void namesRunAsPositionsAndUnusedTablesAreNotBuilt() {
+    tree.file("args.lua", """
+        --[[
+          args: a script with named keys, arguments and a repeated tail.
+          KEYS:
+            1 wait          LIST
+          ARGV:
+            1 now           epoch millis
+            2 repeat        a Lua keyword as a name
+            3 record...     the records
+          Returns:
+            nil
+          Events:
+            none
+        ]]
+        -- KEY.wait in a comment changes nothing
+        return {KEY.wait, ARG.now, ARG["repeat"], ARG_FROM.record}
+        """);
+    tree.file("whole.lua", """
+        --[[
+          whole: a script that passes ARG on whole.
+          KEYS:
+            1 wait          LIST
+          ARGV:
+            1 now           epoch millis
+          Returns:
+            nil
+          Events:
+            none
+        ]]
+        local function now(arg) return arg.now end
+        return {KEY.wait, now(ARG)}
+        """);
+
+    Script args = tree.catalog().get("args");
+    Script whole = tree.catalog().get("whole");
+
+    assertThat(args.source()).endsWith("]]\n-- KEYS[1] in a comment changes nothing\n"
+        + "return {KEYS[1], ARGV[1], ARGV[2], 3}\n");
+    assertThat(args.sha1()).isEqualTo(Sha1.hex(args.source()));
+    assertThat(whole.source()).endsWith("]]\nlocal ARG = {now = ARGV[1]} -- generated from the header's ARGV\n"
+        + "local function now(arg) return arg.now end\nreturn {KEYS[1], now(ARG)}\n");
   }
 
   @Test
@@ -107,8 +152,8 @@ class IncludeResolutionTest {
 
     Script script = tree.catalog().get("main");
 
-    assertThat(script.source()).containsOnlyOnce("local function helper()");
-    assertThat(script.source()).doesNotContain("@include");
+    assertThat(script.namedSource()).containsOnlyOnce("local function helper()");
+    assertThat(script.namedSource()).doesNotContain("@include");
     assertThat(script.includes()).containsExactly("helper");
   }
 
@@ -123,7 +168,7 @@ class IncludeResolutionTest {
     Script script = tree.catalog().get("main");
 
     assertThat(script.includes()).containsExactly("a", "c", "b");
-    assertThat(script.source()).isEqualTo(LuaTree.header("main") + LuaTree.KEY_TABLE
+    assertThat(script.namedSource()).isEqualTo(LuaTree.header("main") + LuaTree.KEY_TABLE
         + "--[[ a: fixture include ]]\n"
         + "--[[ c: fixture include ]]\nlocal function c() end\n"
         + "local function a() end\n"

@@ -124,15 +124,16 @@ public final class Scripts {
                 : runner.<List<Object>>run("addJob", ReturnType.LIST, keys, args.toArray());
         return call
                 .thenApply(reply -> {
-                    if (!reply.isEmpty() && !(reply.get(0) instanceof List<?>)) {
-                        // {code, group, maxSize}: nothing of the call was written.
+                    if (!reply.isEmpty() && reply.get(0) instanceof Long) {
+                        // {code, group, maxSize} (a job's entries start with its id, a string):
+                        // nothing of the call was written.
                         throw ErrorCode.toException(num(reply.get(0)), k.queue(), null, "add", str(reply.get(1)) + "\n" + str(reply.get(2)));
                     }
-                    List<AddResult> results = new ArrayList<>(reply.size());
-                    for (Object entry : reply) {
-                        List<?> pair = (List<?>) entry;
-                        long flag = num(pair.get(1));
-                        results.add(new AddResult(str(pair.get(0)), flag == 1, flag == 2));
+                    // Flat: jobId, flag for each job.
+                    List<AddResult> results = new ArrayList<>(reply.size() / 2);
+                    for (int i = 0; i + 1 < reply.size(); i += 2) {
+                        long flag = num(reply.get(i + 1));
+                        results.add(new AddResult(str(reply.get(i)), flag == 1, flag == 2));
                     }
                     return results;
                 });
@@ -202,16 +203,17 @@ public final class Scripts {
                 ? this.<List<Object>>replicatedAdd("addCoalesced", keys, args)
                 : runner.<List<Object>>run("addCoalesced", ReturnType.LIST, keys, args.toArray());
         return call.thenApply(reply -> {
-            List<AddOutcome> outcomes = new ArrayList<>(reply.size());
-            for (Object entry : reply) {
-                List<?> e = (List<?>) entry;
-                if (e.get(0) instanceof Long code) {
+            // Flat: per job either jobId, flag or one nested {code, group, maxSize}.
+            List<AddOutcome> outcomes = new ArrayList<>(reply.size() / 2 + 1);
+            for (int i = 0; i < reply.size(); i++) {
+                if (reply.get(i) instanceof List<?> e) {
                     // {code, group, maxSize}: this job alone was not added.
-                    outcomes.add(new AddOutcome(null, ErrorCode.toException(code, k.queue(), null, "add",
+                    outcomes.add(new AddOutcome(null, ErrorCode.toException(num(e.get(0)), k.queue(), null, "add",
                             str(e.get(1)) + "\n" + str(e.get(2)))));
                 } else {
-                    long flag = num(e.get(1));
-                    outcomes.add(new AddOutcome(new AddResult(str(e.get(0)), flag == 1, flag == 2), null));
+                    long flag = num(reply.get(i + 1));
+                    outcomes.add(new AddOutcome(new AddResult(str(reply.get(i)), flag == 1, flag == 2), null));
+                    i++;
                 }
             }
             return outcomes;
