@@ -49,6 +49,8 @@ final class ScriptRunner {
      */
     private final CommandAsyncExecutor executor;
     private final Map<RScript.ReturnType, RedisCommand<?>> evalSha = new EnumMap<>(RScript.ReturnType.class);
+    /** The client maps no key names (Redisson's default): keys are sent as given, without a copy. */
+    private final boolean directNames;
 
     ScriptRunner(RedissonClient redisson) {
         this.redisson = redisson;
@@ -61,6 +63,7 @@ final class ScriptRunner {
             evalSha.put(type, new RedisCommand<>(type.getCommand(), "EVALSHA"));
         }
         this.catalog = ScriptCatalog.classpath();
+        this.directNames = executor != null && executor.getServiceManager().getNameMapper().getClass() == NameMapper.direct().getClass();
     }
 
     /**
@@ -117,23 +120,46 @@ final class ScriptRunner {
     /**
      * Retries only a call that never reached Redis (the connection was closed before the write,
      * or could not be opened): such a call cannot have run, so sending it again is safe. A call
-     * that was sent and then failed is never repeated here.
+     * that was sent and then failed is never repeated here. The returned future is completed
+     * straight from Redisson's: a successful call costs one callback on the I/O thread, not a
+     * chain of stages.
      */
     private <R> CompletionStage<R> attempt(Script s, RScript.ReturnType type, List<Object> keys, Object[] args, int retry) {
-        return this.<R>withScriptLoaded(s, keys, () -> evalSha(s, type, keys, args))
-                .handle((result, error) -> {
-                    if (error == null) {
-                        return CompletableFuture.completedFuture(result);
-                    }
-                    Throwable cause = unwrap(error);
-                    if (retry < MAX_UNSENT_RETRIES && neverSent(cause)) {
-                        Executor later = CompletableFuture.delayedExecutor(100L << retry, TimeUnit.MILLISECONDS,
-                                Completions.executor());
-                        return CompletableFuture.supplyAsync(() -> null, later)
-                                .thenCompose(ignored -> this.<R>attempt(s, type, keys, args, retry + 1));
-                    }
-                    return CompletableFuture.<R>failedFuture(cause);
-                }).thenCompose(stage -> stage);
+        CompletableFuture<R> result = new CompletableFuture<>();
+        this.<R>evalSha(s, type, keys, args).whenComplete((value, error) -> {
+            if (error == null) {
+                result.complete(value);
+            } else if (isNoScript(error)) {
+                // The script did not run: load it on the keys' master and make the call once more.
+                script.scriptLoadAsync((String) keys.get(0), s.source())
+                        .thenCompose(sha -> this.<R>evalSha(s, type, keys, args))
+                        .whenComplete((again, failure) -> settle(result, again, failure, s, type, keys, args, retry));
+            } else {
+                settle(result, null, error, s, type, keys, args, retry);
+            }
+        });
+        return result;
+    }
+
+    private <R> void settle(CompletableFuture<R> result, R value, Throwable error, Script s, RScript.ReturnType type,
+                            List<Object> keys, Object[] args, int retry) {
+        if (error == null) {
+            result.complete(value);
+            return;
+        }
+        Throwable cause = unwrap(error);
+        if (retry < MAX_UNSENT_RETRIES && neverSent(cause)) {
+            Executor later = CompletableFuture.delayedExecutor(100L << retry, TimeUnit.MILLISECONDS, Completions.executor());
+            later.execute(() -> this.<R>attempt(s, type, keys, args, retry + 1).whenComplete((again, failure) -> {
+                if (failure == null) {
+                    result.complete(again);
+                } else {
+                    result.completeExceptionally(unwrap(failure));
+                }
+            }));
+            return;
+        }
+        result.completeExceptionally(cause);
     }
 
     /**
@@ -146,10 +172,13 @@ final class ScriptRunner {
         if (executor == null) {
             return script.evalShaAsync((String) keys.get(0), RScript.Mode.READ_WRITE, s.sha1(), type, keys, args);
         }
-        NameMapper names = executor.getServiceManager().getNameMapper();
-        List<Object> mapped = new ArrayList<>(keys.size());
-        for (Object key : keys) {
-            mapped.add(names.map((String) key));
+        List<Object> mapped = keys;
+        if (!directNames) {
+            NameMapper names = executor.getServiceManager().getNameMapper();
+            mapped = new ArrayList<>(keys.size());
+            for (Object key : keys) {
+                mapped.add(names.map((String) key));
+            }
         }
         Object[] bytes = new Object[args.length];
         for (int i = 0; i < args.length; i++) {
