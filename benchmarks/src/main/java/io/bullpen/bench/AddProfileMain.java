@@ -85,7 +85,15 @@ public final class AddProfileMain {
                     System.out.printf(Locale.ROOT, "p%d pass %d: %d adds in %.2f s = %.0f adds/s; client CPU %.1f us/add, "
                             + "Redis CPU %.1f us/add%n", producers, pass, jobs, seconds, jobs / seconds,
                             cpu / 1e3 / jobs, redisCpu / 1e3 / jobs);
-                    System.out.println("  per add, us user/sys by thread: " + perAdd(threadsBefore, threadTicks(pid), jobs));
+                    java.util.Map<String, long[]> threadsAfter = threadTicks(pid);
+                    long live = 0;
+                    for (var e : threadsAfter.entrySet()) {
+                        long[] was = threadsBefore.getOrDefault(e.getKey(), new long[2]);
+                        live += e.getValue()[0] + e.getValue()[1] - was[0] - was[1];
+                    }
+                    // The producer threads ended with the pass: their CPU is the process's minus the live threads'.
+                    System.out.printf(Locale.ROOT, "  per add, us: ended (producer) threads %.1f; user/sys by live thread: %s%n",
+                            (cpu / 1e7 - live) * 1e4 / jobs, perAdd(threadsBefore, threadsAfter, jobs));
                     control.flushAll();
                 }
                 if (!"none".equals(file.toString())) {

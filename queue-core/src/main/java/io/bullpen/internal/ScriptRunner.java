@@ -165,27 +165,50 @@ final class ScriptRunner {
     /**
      * EVALSHA on the master of the first key's slot, as {@link RScript#evalShaAsync} sends it (key
      * names through the client's NameMapper, arguments as UTF-8 strings), without its per-argument
-     * encoding.
+     * encoding. Every part of the command goes as bytes, in one array, through Redisson's plain
+     * write: its eval path copies the keys and arguments into a list and back into an array, and
+     * its encoder gives each String part (the SHA-1, the key count, each key) a pooled buffer of
+     * its own on the I/O thread; bytes it only wraps. The keys of the last call are kept encoded.
      */
     @SuppressWarnings("unchecked")
     private <R> CompletionStage<R> evalSha(Script s, RScript.ReturnType type, List<Object> keys, Object[] args) {
         if (executor == null) {
             return script.evalShaAsync((String) keys.get(0), RScript.Mode.READ_WRITE, s.sha1(), type, keys, args);
         }
-        List<Object> mapped = keys;
-        if (!directNames) {
-            NameMapper names = executor.getServiceManager().getNameMapper();
-            mapped = new ArrayList<>(keys.size());
-            for (Object key : keys) {
-                mapped.add(names.map((String) key));
+        EncodedKeys encoded = lastKeys;
+        if (encoded == null || encoded.keys != keys) {
+            encoded = encode(keys);
+            lastKeys = encoded;
+        }
+        byte[][] keyBytes = encoded.bytes;
+        Object[] params = new Object[2 + keyBytes.length + args.length];
+        params[0] = s.sha1().getBytes(StandardCharsets.US_ASCII);
+        params[1] = Integer.toString(keyBytes.length).getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(keyBytes, 0, params, 2, keyBytes.length);
+        for (int i = 0, at = 2 + keyBytes.length; i < args.length; i++, at++) {
+            params[at] = args[i] instanceof byte[] b ? b : args[i].toString().getBytes(StandardCharsets.UTF_8);
+        }
+        return executor.writeAsync(encoded.route, StringCodec.INSTANCE, (RedisCommand<R>) evalSha.get(type), params);
+    }
+
+    /** A list of keys (compared by identity: the fixed key lists are made once per script) as sent. */
+    private record EncodedKeys(List<Object> keys, String route, byte[][] bytes) {
+    }
+
+    private volatile EncodedKeys lastKeys;
+
+    private EncodedKeys encode(List<Object> keys) {
+        NameMapper names = directNames ? null : executor.getServiceManager().getNameMapper();
+        byte[][] bytes = new byte[keys.size()][];
+        String route = null;
+        for (int i = 0; i < bytes.length; i++) {
+            String key = names == null ? (String) keys.get(i) : names.map((String) keys.get(i));
+            if (i == 0) {
+                route = key;
             }
+            bytes[i] = key.getBytes(StandardCharsets.UTF_8);
         }
-        Object[] bytes = new Object[args.length];
-        for (int i = 0; i < args.length; i++) {
-            bytes[i] = args[i] instanceof byte[] b ? b : args[i].toString().getBytes(StandardCharsets.UTF_8);
-        }
-        return executor.evalWriteAsync((String) mapped.get(0), StringCodec.INSTANCE, (RedisCommand<R>) evalSha.get(type),
-                s.sha1(), mapped, bytes);
+        return new EncodedKeys(keys, route, bytes);
     }
 
     /**
