@@ -19,7 +19,10 @@ import java.util.Optional;
 public final class Job<T> {
     private final String id;
     private final String name;
-    private final T data;
+    /** The data, or {@link #UNREAD} until {@link #data()} first decodes {@code hash}'s JSON as {@link #lazyType}. */
+    private volatile Object data;
+    /** The type to decode the data as on first use; null when the data was decoded up front. */
+    private final JavaType lazyType;
     private final JobOptions options;
     private final Map<String, String> hash;
     private final boolean deduplicated;
@@ -29,17 +32,37 @@ public final class Job<T> {
     }
 
     private Job(String id, String name, T data, JobOptions options, Map<String, String> hash, boolean deduplicated) {
+        this(id, name, data, null, options, hash, deduplicated);
+    }
+
+    private Job(String id, String name, Object data, JavaType lazyType, JobOptions options, Map<String, String> hash,
+                boolean deduplicated) {
         this.id = id;
         this.name = name;
         this.data = data;
+        this.lazyType = lazyType;
         this.options = options;
         this.hash = Map.copyOf(hash);
         this.deduplicated = deduplicated;
     }
 
+    /** Marks data not decoded yet. */
+    private static final Object UNREAD = new Object();
+
     /** This job as the answer to an add that it deduplicated. */
     Job<T> asDeduplicated() {
-        return new Job<>(id, name, data, options, hash, true);
+        return new Job<>(id, name, data, lazyType, options, hash, true);
+    }
+
+    /**
+     * A job this client just added, built from the fields it wrote: its data JSON is decoded on
+     * the first {@link #data()} call, not here. The JSON was just encoded from the caller's data,
+     * of a class checked to read back (see {@code DataCheck}); an add that nobody reads the
+     * returned job's data of then pays no decoding.
+     */
+    static <T> Job<T> added(String id, Map<String, String> hash, JobOptions options, JavaType dataType) {
+        Objects.requireNonNull(id, "id");
+        return new Job<>(id, hash.getOrDefault(JobFields.NAME, ""), UNREAD, dataType, options, hash, false);
     }
 
     /**
@@ -75,9 +98,28 @@ public final class Job<T> {
         return name;
     }
 
-    /** @return the job's data */
+    /**
+     * @return the job's data
+     * @throws BullpenException when the data of a job returned by an add cannot be read back as
+     *     the queue's type (decoded on first use)
+     */
+    @SuppressWarnings("unchecked")
     public T data() {
-        return data;
+        Object d = data;
+        if (d == UNREAD) {
+            synchronized (this) {
+                d = data;
+                if (d == UNREAD) {
+                    try {
+                        d = JsonCodec.decode(hash.get(JobFields.DATA), lazyType);
+                    } catch (BullpenException e) {
+                        throw new BullpenException("cannot read the data of job " + id + ": " + e.getMessage(), e);
+                    }
+                    data = d;
+                }
+            }
+        }
+        return (T) d;
     }
 
     /** @return the data as the JSON stored in Redis */
@@ -134,7 +176,7 @@ public final class Job<T> {
         if (i < fields.length) {
             fields[i] = Map.entry(JobFields.ATTEMPTS_MADE, value);
         }
-        return new Job<>(id, name, data, options, Map.ofEntries(fields));
+        return new Job<>(id, name, data, lazyType, options, Map.ofEntries(fields), false);
     }
 
     /** @return how many times the job was recovered after its worker lost the lock */

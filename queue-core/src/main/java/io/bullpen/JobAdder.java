@@ -18,13 +18,14 @@ import io.bullpen.internal.Scripts;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
@@ -157,43 +158,24 @@ final class JobAdder<T> {
         CompletionStage<Reply> call;
         if (specs.size() == 1 && COALESCED.contains(operation)) {
             // A single add may share its call with other threads' adds to this queue: its
-            // outcome is its own (a full group fails this add alone).
-            call = Completions.on(completion, lane.add(newJobs.get(0), traceContext, sender)).thenApply(a -> {
+            // outcome is its own (a full group fails this add alone). handleAsync moves to
+            // completion whatever the outcome (a failure too), in one stage.
+            call = lane.add(newJobs.get(0), traceContext, sender).handleAsync((a, error) -> {
+                if (error != null) {
+                    throw error instanceof CompletionException ce ? ce : new CompletionException(error);
+                }
                 if (a.outcome().error() != null) {
                     throw a.outcome().error();
                 }
                 return new Reply(List.of(a.outcome().result()), a.now());
-            });
+            }, completion);
         } else {
             long now = clock.millis();
             call = Completions.on(completion, scripts.addJob(now, newJobs, traceContext))
                     .thenApply(results -> new Reply(results, now));
         }
         CompletionStage<List<Job<T>>> stage = RedisCalls.translated(keys.queue(), operation,
-                call.thenCompose(reply -> {
-                    List<AddResult> results = reply.results();
-                    long now = reply.now();
-                    List<CompletableFuture<Job<T>>> jobs = new ArrayList<>(results.size());
-                    for (int i = 0; i < results.size(); i++) {
-                        AddResult r = results.get(i);
-                        if (r.added()) {
-                            Job<T> job = localJob(r.id(), newJobs.get(i), now, traceContext);
-                            added.add(job);
-                            jobs.add(CompletableFuture.completedFuture(job));
-                        } else if (r.deduplicated()) {
-                            // The owner as it is now; one that ended since the add answered is
-                            // shown with the add's own fields under the owner's id.
-                            NewJob asked = newJobs.get(i);
-                            jobs.add(readJob(r.id(), completion).thenApply(owner -> owner.orElseGet(() -> localJob(r.id(), asked, now, null))
-                                    .asDeduplicated()).toCompletableFuture());
-                        } else {
-                            jobs.add(readJob(r.id(), completion).thenApply(existing -> existing.orElseThrow(
-                                    () -> new JobNotFoundException(keys.queue(), r.id()))).toCompletableFuture());
-                        }
-                    }
-                    return CompletableFuture.allOf(jobs.toArray(CompletableFuture[]::new))
-                            .thenApply(ignored -> jobs.stream().map(CompletableFuture::join).toList());
-                }));
+                call.thenCompose(reply -> jobs(reply, newJobs, added, traceContext, completion)));
         if (instrumentations.isEmpty()) {
             return stage;
         }
@@ -208,28 +190,69 @@ final class JobAdder<T> {
         });
     }
 
-    /** The job exactly as addJob stored it, without reading it back. */
+    /**
+     * The jobs of Redis's answers: an added job as it was written (nothing read back), a
+     * deduplicated or existing one read from Redis.
+     *
+     * @param added collects the jobs this add created
+     */
+    private CompletionStage<List<Job<T>>> jobs(Reply reply, List<NewJob> newJobs, List<Job<T>> added,
+                                               String traceContext, Executor completion) {
+        List<AddResult> results = reply.results();
+        long now = reply.now();
+        if (results.size() == 1 && results.get(0).added()) {
+            Job<T> job = localJob(results.get(0).id(), newJobs.get(0), now, traceContext);
+            added.add(job);
+            return CompletableFuture.completedFuture(List.of(job));
+        }
+        List<CompletableFuture<Job<T>>> jobs = new ArrayList<>(results.size());
+        for (int i = 0; i < results.size(); i++) {
+            AddResult r = results.get(i);
+            if (r.added()) {
+                Job<T> job = localJob(r.id(), newJobs.get(i), now, traceContext);
+                added.add(job);
+                jobs.add(CompletableFuture.completedFuture(job));
+            } else if (r.deduplicated()) {
+                // The owner as it is now; one that ended since the add answered is
+                // shown with the add's own fields under the owner's id.
+                NewJob asked = newJobs.get(i);
+                jobs.add(readJob(r.id(), completion).thenApply(owner -> owner.orElseGet(() -> localJob(r.id(), asked, now, null))
+                        .asDeduplicated()).toCompletableFuture());
+            } else {
+                jobs.add(readJob(r.id(), completion).thenApply(existing -> existing.orElseThrow(
+                        () -> new JobNotFoundException(keys.queue(), r.id()))).toCompletableFuture());
+            }
+        }
+        return CompletableFuture.allOf(jobs.toArray(CompletableFuture[]::new))
+                .thenApply(ignored -> jobs.stream().map(CompletableFuture::join).toList());
+    }
+
+    /** The job exactly as addJob stored it, without reading it back (its data decoded on first use). */
     private Job<T> localJob(String id, NewJob j, long now, String traceContext) {
-        Map<String, String> hash = new HashMap<>();
-        hash.put(JobFields.NAME, j.name());
-        hash.put(JobFields.DATA, j.data());
-        hash.put(JobFields.TIMESTAMP, Long.toString(now));
+        // Straight into an immutable map (which Job keeps as it is), no HashMap on the way.
+        @SuppressWarnings("unchecked")
+        Map.Entry<String, String>[] fields = new Map.Entry[8];
+        int n = 0;
+        fields[n++] = Map.entry(JobFields.NAME, j.name());
+        fields[n++] = Map.entry(JobFields.DATA, j.data());
+        fields[n++] = Map.entry(JobFields.TIMESTAMP, Long.toString(now));
         if (!j.opts().isEmpty()) {
-            hash.put(JobFields.OPTS, j.opts());
+            fields[n++] = Map.entry(JobFields.OPTS, j.opts());
         }
         if (j.delayMs() > 0) {
-            hash.put(JobFields.DELAY, Long.toString(j.delayMs()));
+            fields[n++] = Map.entry(JobFields.DELAY, Long.toString(j.delayMs()));
         }
         if (j.priority() > 0) {
-            hash.put(JobFields.PRIORITY, Integer.toString(j.priority()));
+            fields[n++] = Map.entry(JobFields.PRIORITY, Integer.toString(j.priority()));
         }
         if (j.dedupId() != null) {
-            hash.put(JobFields.DEDUP_ID, j.dedupId());
+            fields[n++] = Map.entry(JobFields.DEDUP_ID, j.dedupId());
         }
         if (traceContext != null) {
-            hash.put(JobFields.TRACE_CONTEXT, traceContext);
+            fields[n++] = Map.entry(JobFields.TRACE_CONTEXT, traceContext);
         }
-        return Job.fromHash(id, hash, dataType);
+        Map<String, String> hash = Map.ofEntries(Arrays.copyOf(fields, n));
+        return Job.added(id, hash, JsonCodec.decodeOptions(j.opts()), dataType);
     }
 
     /** @param completion where the job is built from the reply (its data decoded) */

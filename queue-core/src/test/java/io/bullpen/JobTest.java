@@ -31,4 +31,37 @@ class JobTest {
         assertThat(replaced.data()).isSameAs(fresh.data()).isEqualTo(new Order("A-1"));
         assertThat(fresh.rawFields()).doesNotContainKey("atm");
     }
+
+    @Test
+    void anAddedJobDecodesItsDataOnFirstReadAndKeepsThatObject() {
+        Map<String, String> hash = Map.of("name", "charge", "data", "{\"id\":\"A-1\"}", "timestamp", "1700000000000");
+        Job<Order> added = Job.added("7", hash, JobOptions.defaults(), JsonCodec.type(Order.class));
+
+        Order first = added.data();
+
+        assertThat(first).isEqualTo(new Order("A-1"));
+        assertThat(added.data()).isSameAs(first);
+        assertThat(added.withAttemptsMade(1).data()).isSameAs(first);
+        assertThat(added.asDeduplicated().data()).isSameAs(first);
+        assertThat(added.dataJson()).isEqualTo("{\"id\":\"A-1\"}");
+    }
+
+    @Test
+    void anAddedJobCopiedBeforeItsDataWasReadDecodesItInTheCopy() {
+        Map<String, String> hash = Map.of("name", "charge", "data", "{\"id\":\"A-2\"}", "timestamp", "1700000000000");
+        Job<Order> added = Job.added("8", hash, JobOptions.defaults(), JsonCodec.type(Order.class));
+
+        assertThat(added.withAttemptsMade(1).data()).isEqualTo(new Order("A-2"));
+        assertThat(added.asDeduplicated().data()).isEqualTo(new Order("A-2"));
+        assertThat(added.data()).isEqualTo(new Order("A-2"));
+    }
+
+    @Test
+    void anAddedJobWhoseDataCannotBeReadFailsOnRead() {
+        Map<String, String> hash = Map.of("name", "charge", "data", "[1]", "timestamp", "1700000000000");
+        Job<Order> added = Job.added("9", hash, JobOptions.defaults(), JsonCodec.type(Order.class));
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(added::data).isInstanceOf(BullpenException.class)
+                .hasMessageStartingWith("cannot read the data of job 9");
+    }
 }

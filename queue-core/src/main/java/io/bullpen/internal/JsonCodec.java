@@ -140,6 +140,9 @@ public final class JsonCodec {
 
     /** @return the options as stored in the job hash: only non-default fields, "" for defaults */
     public static String encodeOptions(JobOptions options) {
+        if (options == JobOptions.defaults()) {
+            return "";
+        }
         Map<String, Object> described = WireFormat.describe(options);
         if (described.isEmpty()) {
             return "";

@@ -49,6 +49,8 @@ final class ScriptRunner {
      */
     private final CommandAsyncExecutor executor;
     private final Map<RScript.ReturnType, RedisCommand<?>> evalSha = new EnumMap<>(RScript.ReturnType.class);
+    /** The client maps no key names (Redisson's default): keys are sent as given, without a copy. */
+    private final boolean directNames;
 
     ScriptRunner(RedissonClient redisson) {
         this.redisson = redisson;
@@ -61,6 +63,7 @@ final class ScriptRunner {
             evalSha.put(type, new RedisCommand<>(type.getCommand(), "EVALSHA"));
         }
         this.catalog = ScriptCatalog.classpath();
+        this.directNames = executor != null && executor.getServiceManager().getNameMapper().getClass() == NameMapper.direct().getClass();
     }
 
     /**
@@ -117,46 +120,95 @@ final class ScriptRunner {
     /**
      * Retries only a call that never reached Redis (the connection was closed before the write,
      * or could not be opened): such a call cannot have run, so sending it again is safe. A call
-     * that was sent and then failed is never repeated here.
+     * that was sent and then failed is never repeated here. The returned future is completed
+     * straight from Redisson's: a successful call costs one callback on the I/O thread, not a
+     * chain of stages.
      */
     private <R> CompletionStage<R> attempt(Script s, RScript.ReturnType type, List<Object> keys, Object[] args, int retry) {
-        return this.<R>withScriptLoaded(s, keys, () -> evalSha(s, type, keys, args))
-                .handle((result, error) -> {
-                    if (error == null) {
-                        return CompletableFuture.completedFuture(result);
-                    }
-                    Throwable cause = unwrap(error);
-                    if (retry < MAX_UNSENT_RETRIES && neverSent(cause)) {
-                        Executor later = CompletableFuture.delayedExecutor(100L << retry, TimeUnit.MILLISECONDS,
-                                Completions.executor());
-                        return CompletableFuture.supplyAsync(() -> null, later)
-                                .thenCompose(ignored -> this.<R>attempt(s, type, keys, args, retry + 1));
-                    }
-                    return CompletableFuture.<R>failedFuture(cause);
-                }).thenCompose(stage -> stage);
+        CompletableFuture<R> result = new CompletableFuture<>();
+        this.<R>evalSha(s, type, keys, args).whenComplete((value, error) -> {
+            if (error == null) {
+                result.complete(value);
+            } else if (isNoScript(error)) {
+                // The script did not run: load it on the keys' master and make the call once more.
+                script.scriptLoadAsync((String) keys.get(0), s.source())
+                        .thenCompose(sha -> this.<R>evalSha(s, type, keys, args))
+                        .whenComplete((again, failure) -> settle(result, again, failure, s, type, keys, args, retry));
+            } else {
+                settle(result, null, error, s, type, keys, args, retry);
+            }
+        });
+        return result;
+    }
+
+    private <R> void settle(CompletableFuture<R> result, R value, Throwable error, Script s, RScript.ReturnType type,
+                            List<Object> keys, Object[] args, int retry) {
+        if (error == null) {
+            result.complete(value);
+            return;
+        }
+        Throwable cause = unwrap(error);
+        if (retry < MAX_UNSENT_RETRIES && neverSent(cause)) {
+            Executor later = CompletableFuture.delayedExecutor(100L << retry, TimeUnit.MILLISECONDS, Completions.executor());
+            later.execute(() -> this.<R>attempt(s, type, keys, args, retry + 1).whenComplete((again, failure) -> {
+                if (failure == null) {
+                    result.complete(again);
+                } else {
+                    result.completeExceptionally(unwrap(failure));
+                }
+            }));
+            return;
+        }
+        result.completeExceptionally(cause);
     }
 
     /**
      * EVALSHA on the master of the first key's slot, as {@link RScript#evalShaAsync} sends it (key
      * names through the client's NameMapper, arguments as UTF-8 strings), without its per-argument
-     * encoding.
+     * encoding. Every part of the command goes as bytes, in one array, through Redisson's plain
+     * write: its eval path copies the keys and arguments into a list and back into an array, and
+     * its encoder gives each String part (the SHA-1, the key count, each key) a pooled buffer of
+     * its own on the I/O thread; bytes it only wraps. The keys of the last call are kept encoded.
      */
     @SuppressWarnings("unchecked")
     private <R> CompletionStage<R> evalSha(Script s, RScript.ReturnType type, List<Object> keys, Object[] args) {
         if (executor == null) {
             return script.evalShaAsync((String) keys.get(0), RScript.Mode.READ_WRITE, s.sha1(), type, keys, args);
         }
-        NameMapper names = executor.getServiceManager().getNameMapper();
-        List<Object> mapped = new ArrayList<>(keys.size());
-        for (Object key : keys) {
-            mapped.add(names.map((String) key));
+        EncodedKeys encoded = lastKeys;
+        if (encoded == null || encoded.keys != keys) {
+            encoded = encode(keys);
+            lastKeys = encoded;
         }
-        Object[] bytes = new Object[args.length];
-        for (int i = 0; i < args.length; i++) {
-            bytes[i] = args[i] instanceof byte[] b ? b : args[i].toString().getBytes(StandardCharsets.UTF_8);
+        byte[][] keyBytes = encoded.bytes;
+        Object[] params = new Object[2 + keyBytes.length + args.length];
+        params[0] = s.sha1().getBytes(StandardCharsets.US_ASCII);
+        params[1] = Integer.toString(keyBytes.length).getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(keyBytes, 0, params, 2, keyBytes.length);
+        for (int i = 0, at = 2 + keyBytes.length; i < args.length; i++, at++) {
+            params[at] = args[i] instanceof byte[] b ? b : args[i].toString().getBytes(StandardCharsets.UTF_8);
         }
-        return executor.evalWriteAsync((String) mapped.get(0), StringCodec.INSTANCE, (RedisCommand<R>) evalSha.get(type),
-                s.sha1(), mapped, bytes);
+        return executor.writeAsync(encoded.route, StringCodec.INSTANCE, (RedisCommand<R>) evalSha.get(type), params);
+    }
+
+    /** A list of keys (compared by identity: the fixed key lists are made once per script) as sent. */
+    private record EncodedKeys(List<Object> keys, String route, byte[][] bytes) {
+    }
+
+    private volatile EncodedKeys lastKeys;
+
+    private EncodedKeys encode(List<Object> keys) {
+        NameMapper names = directNames ? null : executor.getServiceManager().getNameMapper();
+        byte[][] bytes = new byte[keys.size()][];
+        String route = null;
+        for (int i = 0; i < bytes.length; i++) {
+            String key = names == null ? (String) keys.get(i) : names.map((String) keys.get(i));
+            if (i == 0) {
+                route = key;
+            }
+            bytes[i] = key.getBytes(StandardCharsets.UTF_8);
+        }
+        return new EncodedKeys(keys, route, bytes);
     }
 
     /**

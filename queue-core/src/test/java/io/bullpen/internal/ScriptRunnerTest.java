@@ -8,7 +8,11 @@ import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
+import org.redisson.config.NameMapper;
 
 /** ScriptRunner sends EVALSHA with its arguments as bytes (not through RScript): what that must keep. */
 @BullpenTest
@@ -36,5 +40,47 @@ class ScriptRunnerTest {
 
         var hash = ctx.redisson().<String, String>getMap(f.k.job(id), StringCodec.INSTANCE).readAllMap();
         assertThat(hash).containsEntry("data", data).containsEntry("name", "r\u00e9sum\u00e9");
+    }
+
+    @Test
+    void callsOfScriptsWithOtherKeysSendEachScriptsOwnKeys(BullpenTestContext ctx) {
+        ScriptFixture f = new ScriptFixture(ctx);
+        ScriptFixture other = new ScriptFixture(ctx);
+        Scripts otherQueue = new Scripts(ctx.redisson(), new KeyScheme("bp", ctx.newQueueName()));
+
+        for (int i = 0; i < 3; i++) {
+            Futures.join(f.scripts.addJob(ScriptFixture.NOW, List.of(new NewJob("", "a", "{}", "", 0, 0, false))));
+            assertThat(Futures.join(f.scripts.getCounts()).waiting()).isEqualTo(i + 1);
+            assertThat(Futures.join(otherQueue.getCounts()).waiting()).isZero();
+        }
+        assertThat(Futures.join(other.scripts.getCounts()).waiting()).isEqualTo(3);
+    }
+
+    @Test
+    void aClientsNameMapperMapsTheKeysOfAScriptCall(BullpenTestContext ctx) {
+        ctx.redis().assumeNotCluster("one client of its own on a single server");
+        Config config = new Config();
+        config.useSingleServer().setAddress(ctx.redis().uri()).setNameMapper(new NameMapper() {
+            @Override
+            public String map(String name) {
+                return "mapped-" + name;
+            }
+
+            @Override
+            public String unmap(String name) {
+                return name.substring("mapped-".length());
+            }
+        });
+        RedissonClient mapped = Redisson.create(config);
+        try {
+            KeyScheme k = new KeyScheme("bp", ctx.queueName());
+            Futures.join(new Scripts(mapped, k).addJob(ScriptFixture.NOW,
+                    List.of(new NewJob("", "a", "{}", "", 0, 0, false))));
+
+            assertThat(ctx.redisson().getList("mapped-" + k.key("wait"), StringCodec.INSTANCE).size()).isEqualTo(1);
+            assertThat(ctx.redisson().getList(k.key("wait"), StringCodec.INSTANCE).size()).isZero();
+        } finally {
+            mapped.shutdown();
+        }
     }
 }
