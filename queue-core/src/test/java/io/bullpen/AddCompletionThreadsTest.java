@@ -133,7 +133,7 @@ class AddCompletionThreadsTest {
     }
 
     @Test
-    void sixteenThreadsAddingAtOnceShareTwoScriptCallsAndNoneWaitsForAnother(BullpenTestContext ctx, TestRedis redis)
+    void sixteenThreadsAddingAtOnceShareAtMostThreeScriptCallsAndNoneWaitsForAnother(BullpenTestContext ctx, TestRedis redis)
             throws Exception {
         redis.assumeNotCluster("CLIENT PAUSE holds one node");
         int producers = 16;
@@ -160,15 +160,17 @@ class AddCompletionThreadsTest {
                 adds.add(add);
                 threads.add(t);
             }
-            // The first add's call reached Redis and waits there; the other adds wait for it, each
+            // The lane's two calls reached Redis and wait there; the other adds wait for them, each
             // on its own thread (none runs another's work), to go together in the next call.
-            await().atMost(BOUND).until(() -> pausedScriptCalls(redis) == 1
+            await().atMost(BOUND).until(() -> pausedScriptCalls(redis) == 2
                     && threads.stream().allMatch(t -> t.getState() == Thread.State.WAITING));
         } finally {
             unpause(redis);
         }
         CompletableFuture.allOf(adds.toArray(CompletableFuture[]::new)).get(BOUND.toSeconds(), TimeUnit.SECONDS);
-        assertThat(scriptCalls(redis) - callsBefore).isEqualTo(2);
+        // Two calls in flight, then one call for every add that waited (none if the second call
+        // happened to take them all).
+        assertThat(scriptCalls(redis) - callsBefore).isBetween(2L, 3L);
         assertThat(queue.getJobCounts().waiting()).isEqualTo(producers + 1);
         assertThat(adds).extracting(f -> f.join().data()).containsExactlyInAnyOrderElementsOf(
                 java.util.stream.IntStream.range(0, producers).boxed().toList());

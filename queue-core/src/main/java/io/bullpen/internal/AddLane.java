@@ -3,6 +3,7 @@ package io.bullpen.internal;
 import io.bullpen.internal.ScriptTypes.AddOutcome;
 import io.bullpen.internal.ScriptTypes.NewJob;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -10,7 +11,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -18,30 +18,40 @@ import org.redisson.api.RedissonClient;
  * {@code Queue} object they come from) into as few script calls as possible, the producer-side
  * twin of a worker's take-ahead:
  * <ol>
- *   <li>an add joins the lane's queue of pending adds (lock-free);</li>
- *   <li>when no call of the lane is in flight, that add's thread sends at once every add pending
- *       (up to {@link #MAX_JOBS} jobs or {@link #MAX_BYTES}) in one call: a lone add goes out
- *       alone and at once, there is no timer;</li>
- *   <li>adds that arrive while a call is in flight wait for it; when it answers, the next call
- *       takes all of them (sent from the thread the answer arrived on, before the answered
- *       callers are completed);</li>
+ *   <li>an add joins the lane's queue of pending adds;</li>
+ *   <li>when fewer than {@link #MAX_IN_FLIGHT} calls of the lane are in flight, that add's thread
+ *       sends at once every add pending (up to {@link #MAX_JOBS} jobs or {@link #MAX_BYTES}) in
+ *       one call: a lone add goes out alone and at once, there is no timer;</li>
+ *   <li>adds that arrive while the lane's calls are in flight wait for one of them; when it
+ *       answers, the next call takes all of them (sent from the thread the answer arrived on,
+ *       before the answered callers are completed);</li>
  *   <li>each add gets its own outcome from the call (the script answers per job), or the call's
  *       failure.</li>
  * </ol>
- * The queue is FIFO and calls of one lane never overlap, so adds run in Redis in the order they
- * joined: one thread's adds keep their order, and custom ids and deduplication behave as if the
- * adds ran one after another. Not API.
+ * Order: the queue is FIFO, and a call sent while another is in flight stops before the first add
+ * of a thread that has an add in that call (that add waits for it). So one thread's adds run in
+ * Redis in the order it made them, and two calls in flight at once only carry adds of different
+ * threads made while none of them had returned: concurrent adds, which any order serves
+ * (custom ids and deduplication behave as if the adds ran one after another). Two calls in flight
+ * let a few producers overlap their round trips (each waits for its own), as a pipelining client
+ * does; more would only split the jobs into more calls. Not API.
  */
 public final class AddLane {
     /** Jobs per call at most: a call holds Redis for a few milliseconds at most. */
     static final int MAX_JOBS = 100;
     /** Bytes of job data, options and names per call at most (a bigger lone job goes alone). */
     static final long MAX_BYTES = 1 << 20;
+    /** Calls of one lane in flight at once at most. */
+    static final int MAX_IN_FLIGHT = 2;
 
     private static final Map<RedissonClient, Map<String, AddLane>> LANES = new WeakHashMap<>();
 
     private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean busy = new AtomicBoolean();
+    /** Guards inFlight and threadsInFlight, and the taking of pending adds into a call. */
+    private final Object sending = new Object();
+    private int inFlight;
+    /** Adds in flight per thread that made them. */
+    private final Map<Long, Integer> threadsInFlight = new HashMap<>();
 
     AddLane() {
     }
@@ -62,7 +72,7 @@ public final class AddLane {
     public record Added(AddOutcome outcome, long now) {
     }
 
-    private record Pending(NewJob job, String traceContext, Sender sender, CompletableFuture<Added> result) {
+    private record Pending(NewJob job, String traceContext, Sender sender, long thread, CompletableFuture<Added> result) {
         long bytes() {
             return (long) job.data().length() + job.opts().length() + job.name().length()
                     + (traceContext == null ? 0 : traceContext.length());
@@ -89,30 +99,43 @@ public final class AddLane {
      *     so callers move their work off it
      */
     public CompletableFuture<Added> add(NewJob job, String traceContext, Sender sender) {
-        Pending p = new Pending(job, traceContext, sender, new CompletableFuture<>());
+        Pending p = new Pending(job, traceContext, sender, Thread.currentThread().getId(), new CompletableFuture<>());
         pending.add(p);
         sendIfIdle();
         return p.result;
     }
 
     private void sendIfIdle() {
-        // Re-checked after taking the lane: an add that joined just as the last call released it
-        // is sent by whichever of the two threads takes the lane.
-        while (!pending.isEmpty() && busy.compareAndSet(false, true)) {
-            List<Pending> batch = take();
-            if (!batch.isEmpty()) {
-                send(batch);
-                return;
+        // Every check is made holding the lock, and each call's end releases its place and then
+        // comes here: an add that could not go (calls full, or its thread's add in flight) is
+        // sent by the end of a call in flight.
+        while (true) {
+            List<Pending> batch;
+            synchronized (sending) {
+                if (inFlight >= MAX_IN_FLIGHT || pending.isEmpty()) {
+                    return;
+                }
+                batch = take();
+                if (batch.isEmpty()) {
+                    return;
+                }
+                inFlight++;
+                for (Pending p : batch) {
+                    threadsInFlight.merge(p.thread(), 1, Integer::sum);
+                }
             }
-            busy.set(false);
+            send(batch);
         }
     }
 
-    /** Only the lane's holder polls, so peek-then-poll sees the same element. */
+    /** Called holding the lock, so peek-then-poll sees the same element. */
     private List<Pending> take() {
         List<Pending> batch = new ArrayList<>();
         long bytes = 0;
         for (Pending p = pending.peek(); p != null && batch.size() < MAX_JOBS; p = pending.peek()) {
+            if (threadsInFlight.containsKey(p.thread())) {
+                break;   // its thread's earlier add is in flight: it goes after that one's answer
+            }
             long size = p.bytes();
             if (!batch.isEmpty() && bytes + size > MAX_BYTES) {
                 break;
@@ -122,6 +145,15 @@ public final class AddLane {
             bytes += size;
         }
         return batch;
+    }
+
+    private void release(List<Pending> batch) {
+        synchronized (sending) {
+            inFlight--;
+            for (Pending p : batch) {
+                threadsInFlight.computeIfPresent(p.thread(), (t, n) -> n == 1 ? null : n - 1);
+            }
+        }
     }
 
     private void send(List<Pending> batch) {
@@ -138,13 +170,13 @@ public final class AddLane {
             now = sender.now();
             call = sender.send(now, jobs, traceContexts);
         } catch (RuntimeException e) {
-            busy.set(false);
+            release(batch);
             batch.forEach(p -> p.result().completeExceptionally(e));
             sendIfIdle();
             return;
         }
         call.whenComplete((outcomes, error) -> {
-            busy.set(false);
+            release(batch);
             sendIfIdle();
             answer(batch, outcomes, error, now);
         });

@@ -87,6 +87,56 @@ class AddLaneTest {
         }
     }
 
+    /** Adds one job from a thread of its own, as another producer would. */
+    private static CompletableFuture<AddLane.Added> addFromAnotherThread(AddLane lane, String name, AddLane.Sender sender)
+            throws InterruptedException {
+        List<CompletableFuture<AddLane.Added>> result = new ArrayList<>();
+        Thread t = new Thread(() -> result.add(lane.add(job(name), null, sender)));
+        t.start();
+        t.join();
+        return result.get(0);
+    }
+
+    @Test
+    void anotherThreadsAddGoesInASecondCallWhileTheFirstIsInFlightButNoThirdCallOverlaps() throws Exception {
+        HeldSender sender = new HeldSender();
+        AddLane lane = new AddLane();
+        lane.add(job("a"), null, sender);
+
+        CompletableFuture<AddLane.Added> b = addFromAnotherThread(lane, "b", sender);
+        assertThat(sender.calls).containsExactly(List.of(job("a")), List.of(job("b")));
+
+        CompletableFuture<AddLane.Added> c = addFromAnotherThread(lane, "c", sender);
+        CompletableFuture<AddLane.Added> d = addFromAnotherThread(lane, "d", sender);
+        assertThat(sender.calls).hasSize(AddLane.MAX_IN_FLIGHT);
+
+        sender.answer(1);
+        assertThat(b.get().outcome().result().id()).isEqualTo("b");
+        assertThat(sender.calls.get(2)).containsExactly(job("c"), job("d"));
+        assertThat(c).isNotDone();
+        sender.answer(2);
+        assertThat(d.get().outcome().result().id()).isEqualTo("d");
+    }
+
+    @Test
+    void aThreadsNextAddWaitsForItsAddInFlightAndTheAddsBehindItWaitToo() throws Exception {
+        HeldSender sender = new HeldSender();
+        AddLane lane = new AddLane();
+        CompletableFuture<AddLane.Added> a1 = lane.add(job("a1"), null, sender);
+        CompletableFuture<AddLane.Added> a2 = lane.add(job("a2"), null, sender);   // same thread: must run after a1
+        CompletableFuture<AddLane.Added> b = addFromAnotherThread(lane, "b", sender);
+
+        // Only a1 is in flight: a2 waits for it, and b (behind a2) keeps the queue's order.
+        assertThat(sender.calls).containsExactly(List.of(job("a1")));
+
+        sender.answer(0);
+        assertThat(a1.get().outcome().result().id()).isEqualTo("a1");
+        assertThat(sender.calls.get(1)).containsExactly(job("a2"), job("b"));
+        sender.answer(1);
+        assertThat(a2.get().outcome().result().id()).isEqualTo("a2");
+        assertThat(b.get().outcome().result().id()).isEqualTo("b");
+    }
+
     @Test
     void aCallCarriesAtMostOneHundredJobsOrOneMebibyte() {
         HeldSender sender = new HeldSender();
