@@ -25,10 +25,9 @@
 --- @include "readMeta"
 --- @include "groupWindow"
 
--- The grouped pick and its helpers, built by a call's first grouped take: a call pays for each
--- top-level function a script defines, so a queue without groups does not pay for these (nor for groupWindow's).
-local groupPick
-
+-- The grouped pick and its helpers, built by a call's first grouped take (kept in q.groupPick:
+-- per call, as every state): a call pays for each top-level function a script defines, so a
+-- queue without groups does not pay for these (nor for groupWindow's).
 local function buildGroupPick(G)
   local function releaseLimitedGroups(q)
     -- Only a group setting, default or manual group limit puts a group there (meta gsettings).
@@ -212,8 +211,8 @@ local function pickReadyJobs(q, f)
   if not q.groupsOn then
     return popReadyJobs(q, f)
   end
-  groupPick = groupPick or buildGroupPick(groups(q))
-  return groupPick(q, f)
+  q.groupPick = q.groupPick or buildGroupPick(groups(q))
+  return q.groupPick(q, f)
 end
 
 -- Whether jobs are left ready after a take (the take wakes the next worker when so).

@@ -28,6 +28,7 @@
     awaits         awaits registered on already active jobs (readMeta, keepResult)
     groupFunctions the group functions (groups), built on a call's first use of groups
     addSidePaths   the add functions a plain job does not need (addSidePaths), built on first use
+    groupPick      the grouped pick (pickReadyJobs), built by a call's first grouped take
     groupDefaults  the state G.state gives every group while no group setting exists (one per call)
     flow           some flow-control field may be set (meta flow): readMeta read them too
     groupsOn gvt gConcurrency gRateMax gRatePer gRateBurst  group flag, virtual time, defaults (readMeta)

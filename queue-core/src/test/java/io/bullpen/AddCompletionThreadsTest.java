@@ -176,11 +176,12 @@ class AddCompletionThreadsTest {
                 java.util.stream.IntStream.range(0, producers).boxed().toList());
     }
 
-    /** EVALSHA calls Redis has run (INFO commandstats). */
+    /** Script calls Redis has run, EVALSHA and FCALL (INFO commandstats). */
     private static long scriptCalls(TestRedis redis) throws Exception {
         String stats = Resp.text(redis.host(), redis.port(), "INFO", "commandstats");
-        return Arrays.stream(stats.split("\r?\n")).filter(line -> line.startsWith("cmdstat_evalsha:"))
-                .mapToLong(line -> Long.parseLong(line.replaceAll("^cmdstat_evalsha:calls=(\\d+),.*$", "$1")))
+        return Arrays.stream(stats.split("\r?\n"))
+                .filter(line -> line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_fcall:"))
+                .mapToLong(line -> Long.parseLong(line.replaceAll("^cmdstat_[a-z]+:calls=(\\d+),.*$", "$1")))
                 .sum();
     }
 
@@ -199,11 +200,11 @@ class AddCompletionThreadsTest {
         Resp.call(redis.host(), redis.port(), "CLIENT", "UNPAUSE");
     }
 
-    /** Clients blocked by CLIENT PAUSE in an EVALSHA. */
+    /** Clients blocked by CLIENT PAUSE in a script call (EVALSHA, or FCALL on Redis 7+). */
     private static long pausedScriptCalls(TestRedis redis) throws Exception {
         String list = Resp.text(redis.host(), redis.port(), "CLIENT", "LIST");
         return Arrays.stream(list.split("\n"))
-                .filter(line -> line.contains(" cmd=evalsha ") && line.contains(" flags=b "))
+                .filter(line -> (line.contains(" cmd=evalsha ") || line.contains(" cmd=fcall ")) && line.contains(" flags=b "))
                 .count();
     }
 

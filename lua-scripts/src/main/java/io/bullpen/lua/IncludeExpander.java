@@ -53,7 +53,16 @@ final class IncludeExpander {
         throw new IllegalArgumentException("include cycle: " + cycle(name));
       }
       if (included.add(name)) {
+        // A script's own unindented directive: its expansion is the script's prelude (what a
+        // function library defines once, see FunctionLibrary).
+        boolean prelude = chain.isEmpty() && !Character.isWhitespace(line.charAt(0));
+        if (prelude) {
+          out.add(FunctionLibrary.PRELUDE_BEGIN);
+        }
         out.add(stripFinalNewline(expandInclude(file, name)));
+        if (prelude) {
+          out.add(FunctionLibrary.PRELUDE_END);
+        }
       }
     }
     return String.join("\n", out);

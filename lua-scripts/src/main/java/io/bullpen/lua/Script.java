@@ -14,14 +14,19 @@ public final class Script {
   private final String sha1;
   private final ScriptHeader header;
   private final List<String> includes;
+  private final FunctionLibrary library;
 
-  Script(String name, String source, String namedSource, ScriptHeader header, List<String> includes) {
+  /**
+   * @param marked {@code source} with its prelude marked (see {@link FunctionLibrary})
+   */
+  Script(String name, String source, String namedSource, ScriptHeader header, List<String> includes, String marked) {
     this.name = name;
     this.source = source;
     this.namedSource = namedSource;
     this.sha1 = Sha1.hex(source);
     this.header = header;
     this.includes = List.copyOf(includes);
+    this.library = FunctionLibrary.of(sha1, marked);
   }
 
   /**
@@ -60,6 +65,35 @@ public final class Script {
    */
   public String sha1() {
     return sha1;
+  }
+
+  /**
+   * The name of the function the script runs as on Redis 7 and later ({@code FCALL}), in the
+   * library {@link #functionLibrary(String...)} loads: {@code bullpen_} and the script's {@link #sha1()}, so
+   * scripts of different versions never replace each other.
+   *
+   * @return the function's (and its library's) name
+   */
+  public String functionName() {
+    return library.name();
+  }
+
+  /**
+   * The script as a Redis function library, for {@code FUNCTION LOAD}: what the script's own
+   * include directives pulled in (its functions and constants) runs once, when the library loads,
+   * and the rest (the script's own code, the generated name tables) is the body of the function
+   * {@link #functionName()}, run on every {@code FCALL} with the same {@code KEYS} and
+   * {@code ARGV} as {@code EVALSHA}. A script run with {@code EVALSHA} makes every function it
+   * defines again on every call; as a function it makes none.
+   *
+   * @param flags the function's flags, such as {@code allow-oom} (a call Redis runs when it is out
+   *     of memory: a finish that frees memory); none, and Redis refuses a call while it is out of
+   *     memory before the call runs
+   * @return the library's source, starting with its {@code #!lua name=} line
+   * @throws IllegalArgumentException for a flag that is not a lowercase word
+   */
+  public String functionLibrary(String... flags) {
+    return library.source(List.of(flags));
   }
 
   /**

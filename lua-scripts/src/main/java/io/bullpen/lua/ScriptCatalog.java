@@ -128,7 +128,9 @@ public final class ScriptCatalog {
     ScriptHeader header = ScriptHeader.parse(name, text);
     IncludeExpander.Result expanded = IncludeExpander.expand(source, file, text);
     String named = withRecordFields(name, withKeyNames(expanded.text(), header), header);
-    return new Script(name, withPositions(named, header), named, header, expanded.includes());
+    String positioned = withPositions(named, header);
+    return new Script(name, FunctionLibrary.unmarked(positioned), FunctionLibrary.unmarked(named), header,
+        expanded.includes(), positioned);
   }
 
   private static final Pattern NAME_TOKEN = Pattern.compile(

@@ -81,6 +81,16 @@ class ScriptLintTest {
           .as("includes/%s.lua defines its function", name)
           .containsPattern("(?m)^local function " + Pattern.quote(name) + "\\(");
       soft.assertThat(used).as("scripts that include %s", name).contains(name);
+      // A function library runs an include's top level once and keeps it for every call: a
+      // top-level local holding per-call state would leak from one call into the next.
+      for (String line : LuaLint.code(text).split("\n")) {
+        if (line.startsWith("local ") && !line.startsWith("local function ")) {
+          soft.assertThat(line)
+              .as("includes/%s.lua: a top-level local is a function or a table of literals (per-call state"
+                  + " goes in q)", name)
+              .matches("local [A-Za-z_][A-Za-z0-9_]* = \\{(\\s*(\"[^\"]*\"|-?[0-9.]+)\\s*,?)*\\}\\s*");
+        }
+      }
       soft.assertAll();
     }));
   }

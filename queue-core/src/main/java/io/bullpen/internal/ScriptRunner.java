@@ -26,17 +26,37 @@ import org.redisson.client.RedisNoScriptException;
 import org.redisson.client.RedisRetryException;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.client.protocol.RedisCommand;
+import org.redisson.client.protocol.RedisStrictCommand;
 import org.redisson.command.CommandAsyncExecutor;
 import org.redisson.config.NameMapper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs catalog scripts with EVALSHA, loading a script and retrying once when Redis answers
  * NOSCRIPT (after a restart or failover the script cache is empty), whatever the user's
- * {@code useScriptCache} setting. Redisson's own retries are off: Redisson treats EVALSHA as
- * idempotent and would re-run a state-changing script that merely timed out. Not API.
+ * {@code useScriptCache} setting. The scripts of the hot path ({@link #AS_FUNCTIONS}) run as
+ * Redis functions ({@code FCALL}) where the server has them (Redis 7+): a script run by
+ * EVALSHA makes every function it includes again on every call, a quarter of a worker call's
+ * cost in Redis, while a function library makes them once, when it loads. The library is loaded
+ * on the keys' master when Redis answers that the function is not there (a new or restarted
+ * server, {@code FUNCTION FLUSH}); a server without {@code FCALL} (Redis 6.2) or a user whose ACL
+ * forbids it or {@code FUNCTION LOAD} gets EVALSHA from then on. Redisson's own retries are off:
+ * Redisson treats EVALSHA as idempotent and would re-run a state-changing script that merely
+ * timed out. Not API.
  */
 final class ScriptRunner {
+    private static final Logger log = LoggerFactory.getLogger(ScriptRunner.class);
     private static final int MAX_UNSENT_RETRIES = 5;
+    /**
+     * The scripts run as functions, with their flags: the add (refused up front while Redis is out
+     * of memory, as EVALSHA's first write was) and the worker's take and finish ({@code allow-oom}:
+     * a worker still records its jobs while Redis is full, which is how memory gets freed, as
+     * EVALSHA's did, whose first write was a delete).
+     */
+    static final Map<String, String[]> AS_FUNCTIONS = Map.of("addCoalesced", new String[0], "addJob", new String[0],
+            "moveToActive", new String[] {"allow-oom"}, "moveToFinished", new String[] {"allow-oom"});
+    private static final RedisStrictCommand<String> FUNCTION_LOAD = new RedisStrictCommand<>("FUNCTION", "LOAD");
     private final RedissonClient redisson;
     private final RScript script;
     private final ScriptCatalog catalog;
@@ -49,6 +69,12 @@ final class ScriptRunner {
      */
     private final CommandAsyncExecutor executor;
     private final Map<RScript.ReturnType, RedisCommand<?>> evalSha = new EnumMap<>(RScript.ReturnType.class);
+    private final Map<RScript.ReturnType, RedisCommand<?>> fcall = new EnumMap<>(RScript.ReturnType.class);
+    /**
+     * Calls go as functions: true until the server shows it cannot (no FCALL, or the ACL forbids
+     * FCALL or FUNCTION LOAD); then EVALSHA for the rest of this client's life.
+     */
+    private volatile boolean functions;
     /** The client maps no key names (Redisson's default): keys are sent as given, without a copy. */
     private final boolean directNames;
 
@@ -61,7 +87,9 @@ final class ScriptRunner {
                 : null;
         for (RScript.ReturnType type : RScript.ReturnType.values()) {
             evalSha.put(type, new RedisCommand<>(type.getCommand(), "EVALSHA"));
+            fcall.put(type, new RedisCommand<>(type.getCommand(), "FCALL"));
         }
+        this.functions = executor != null;
         this.catalog = ScriptCatalog.classpath();
         this.directNames = executor != null && executor.getServiceManager().getNameMapper().getClass() == NameMapper.direct().getClass();
     }
@@ -125,6 +153,48 @@ final class ScriptRunner {
      * chain of stages.
      */
     private <R> CompletionStage<R> attempt(Script s, RScript.ReturnType type, List<Object> keys, Object[] args, int retry) {
+        if (!functions || !AS_FUNCTIONS.containsKey(s.name())) {
+            return viaEvalSha(s, type, keys, args, retry);
+        }
+        CompletableFuture<R> result = new CompletableFuture<>();
+        this.<R>fcall(s, type, keys, args).whenComplete((value, error) -> {
+            if (error == null) {
+                result.complete(value);
+            } else if (noFunctions(error)) {
+                // The call did not run: EVALSHA from now on.
+                useEvalSha(error);
+                this.<R>viaEvalSha(s, type, keys, args, retry).whenComplete((again, failure) -> settle(result, again,
+                        failure, s, type, keys, args, retry));
+            } else if (isFunctionMissing(error)) {
+                // The call did not run: load the library on the keys' master and call once more. A
+                // library Redis will not load now (out of memory: FUNCTION LOAD is refused then,
+                // SCRIPT LOAD is not) leaves this call to EVALSHA, so a worker still records its
+                // jobs; a server or user without functions, every call.
+                loadLibrary(s, keys).whenComplete((loaded, loadError) -> {
+                    if (loadError != null) {
+                        if (noFunctions(loadError)) {
+                            useEvalSha(loadError);
+                        } else {
+                            log.debug("could not load the function library of script {}: {}", s.name(),
+                                    firstLine(loadError));
+                        }
+                        this.<R>viaEvalSha(s, type, keys, args, retry).whenComplete((again, failure) -> settle(result,
+                                again, failure, s, type, keys, args, retry));
+                    } else {
+                        this.<R>fcall(s, type, keys, args).whenComplete((again, failure) -> settle(result, again,
+                                failure, s, type, keys, args, retry));
+                    }
+                });
+            } else {
+                settle(result, null, error, s, type, keys, args, retry);
+            }
+        });
+        return result;
+    }
+
+    /** EVALSHA, loading the script and calling once more on NOSCRIPT. */
+    private <R> CompletionStage<R> viaEvalSha(Script s, RScript.ReturnType type, List<Object> keys, Object[] args,
+                                              int retry) {
         CompletableFuture<R> result = new CompletableFuture<>();
         this.<R>evalSha(s, type, keys, args).whenComplete((value, error) -> {
             if (error == null) {
@@ -175,20 +245,81 @@ final class ScriptRunner {
         if (executor == null) {
             return script.evalShaAsync((String) keys.get(0), RScript.Mode.READ_WRITE, s.sha1(), type, keys, args);
         }
+        EncodedKeys encoded = encoded(keys);
+        return executor.writeAsync(encoded.route, StringCodec.INSTANCE, (RedisCommand<R>) evalSha.get(type),
+                params(s.sha1(), encoded, args));
+    }
+
+    /** The keys as sent, encoded once per key list (the last list's encoding is kept). */
+    private EncodedKeys encoded(List<Object> keys) {
         EncodedKeys encoded = lastKeys;
         if (encoded == null || encoded.keys != keys) {
             encoded = encode(keys);
             lastKeys = encoded;
         }
-        byte[][] keyBytes = encoded.bytes;
+        return encoded;
+    }
+
+    /** A script call's parts after the command name: what to call (SHA-1 or function), numkeys, keys, args. */
+    private static Object[] params(String callee, EncodedKeys keys, Object[] args) {
+        byte[][] keyBytes = keys.bytes;
         Object[] params = new Object[2 + keyBytes.length + args.length];
-        params[0] = s.sha1().getBytes(StandardCharsets.US_ASCII);
+        params[0] = callee.getBytes(StandardCharsets.US_ASCII);
         params[1] = Integer.toString(keyBytes.length).getBytes(StandardCharsets.US_ASCII);
         System.arraycopy(keyBytes, 0, params, 2, keyBytes.length);
         for (int i = 0, at = 2 + keyBytes.length; i < args.length; i++, at++) {
             params[at] = args[i] instanceof byte[] b ? b : args[i].toString().getBytes(StandardCharsets.UTF_8);
         }
-        return executor.writeAsync(encoded.route, StringCodec.INSTANCE, (RedisCommand<R>) evalSha.get(type), params);
+        return params;
+    }
+
+    /** FCALL of the script's function, sent as {@link #evalSha} sends EVALSHA (the function's name for the SHA-1). */
+    @SuppressWarnings("unchecked")
+    private <R> CompletionStage<R> fcall(Script s, RScript.ReturnType type, List<Object> keys, Object[] args) {
+        EncodedKeys encoded = encoded(keys);
+        return executor.writeAsync(encoded.route, StringCodec.INSTANCE, (RedisCommand<R>) fcall.get(type),
+                params(s.functionName(), encoded, args));
+    }
+
+    /** {@code FUNCTION LOAD REPLACE} of the script's library on the master of the keys' slot. */
+    private CompletionStage<String> loadLibrary(Script s, List<Object> keys) {
+        return executor.writeAsync(encoded(keys).route, StringCodec.INSTANCE, FUNCTION_LOAD, "REPLACE",
+                s.functionLibrary(AS_FUNCTIONS.get(s.name())));
+    }
+
+    private void useEvalSha(Throwable why) {
+        if (functions) {
+            functions = false;
+            log.info("Redis runs no functions for this client ({}): Bullpen's scripts run with EVALSHA", firstLine(why));
+        }
+    }
+
+    /** An error's message up to Redisson's command dump (which holds a library's whole source). */
+    private static String firstLine(Throwable error) {
+        String m = String.valueOf(unwrap(error).getMessage());
+        int cut = m.indexOf(". channel:");
+        return cut < 0 ? m : m.substring(0, cut);
+    }
+
+    /** No FCALL (Redis before 7), or this user may not run FCALL or FUNCTION LOAD (ACL). */
+    private static boolean noFunctions(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            String m = String.valueOf(t.getMessage());
+            if (m.contains("NOPERM") || m.contains("unknown command") || m.contains("unknown subcommand")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The server has no such function (never loaded there, restarted, or flushed). */
+    private static boolean isFunctionMissing(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (String.valueOf(t.getMessage()).contains("Function not found")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A list of keys (compared by identity: the fixed key lists are made once per script) as sent. */

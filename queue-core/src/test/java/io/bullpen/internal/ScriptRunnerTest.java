@@ -1,20 +1,30 @@
 package io.bullpen.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.bullpen.internal.ScriptTypes.AddResult;
 import io.bullpen.internal.ScriptTypes.NewJob;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
+import io.bullpen.testing.RedisKind;
+import io.bullpen.testing.Resp;
+import io.bullpen.internal.ScriptTypes.FetchArgs;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.redisson.api.redisnode.RedisNode;
+import org.redisson.api.redisnode.RedisNodes;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 import org.redisson.config.NameMapper;
 
-/** ScriptRunner sends EVALSHA with its arguments as bytes (not through RScript): what that must keep. */
+/**
+ * ScriptRunner sends EVALSHA (and, for the hot scripts on Redis 7+, FCALL) with its arguments as
+ * bytes (not through RScript): what that must keep, and the switch between the two.
+ */
 @BullpenTest
 class ScriptRunnerTest {
 
@@ -82,5 +92,77 @@ class ScriptRunnerTest {
         } finally {
             mapped.shutdown();
         }
+    }
+
+    @Test
+    void theHotScriptsRunAsFunctionsAndTheOthersByEvalSha(BullpenTestContext ctx) {
+        ctx.redis().assumeNotCluster("INFO commandstats of one server");
+        ScriptFixture f = new ScriptFixture(ctx);
+        // Warm: each library loaded (a first FCALL that finds no function counts as a call too).
+        Futures.join(f.scripts.addJob(ScriptFixture.NOW, List.of(new NewJob("", "warm", "{}", "", 0, 0, false))));
+        Futures.join(f.scripts.moveToActive(ScriptFixture.NOW, new FetchArgs(1, "t", 30_000, "w", 100, 0, 1)));
+        Futures.join(f.scripts.getCounts());
+        long fcalls = calls(ctx.redisson(), "fcall");
+        long evalShas = calls(ctx.redisson(), "evalsha");
+
+        Futures.join(f.scripts.addJob(ScriptFixture.NOW, List.of(new NewJob("", "a", "{}", "", 0, 0, false))));
+        Futures.join(f.scripts.moveToActive(ScriptFixture.NOW, new FetchArgs(1, "t", 30_000, "w", 100, 0, 1)));
+        Futures.join(f.scripts.getCounts());
+
+        assertThat(calls(ctx.redisson(), "fcall") - fcalls).as("addJob and moveToActive").isEqualTo(2);
+        assertThat(calls(ctx.redisson(), "evalsha") - evalShas).as("getCounts").isEqualTo(1);
+    }
+
+    @Test
+    void aCallAfterTheFunctionsWereFlushedLoadsTheLibraryAndRunsOnce(BullpenTestContext ctx) throws Exception {
+        ctx.redis().assumeNotCluster("FUNCTION FLUSH and FUNCTION LIST go to one node");
+        ScriptFixture f = new ScriptFixture(ctx);
+        Futures.join(f.scripts.addJob(ScriptFixture.NOW, List.of(new NewJob("", "warm", "{}", "", 0, 0, false))));
+        Resp.call(ctx.redis().host(), ctx.redis().port(), "FUNCTION", "FLUSH");
+
+        List<AddResult> added = Futures.join(f.scripts.addJob(ScriptFixture.NOW,
+                List.of(new NewJob("", "report", "{}", "", 0, 0, false))));
+
+        assertThat(added).hasSize(1);
+        assertThat(Futures.join(f.scripts.getCounts()).waiting()).as("added once, not once per attempt").isEqualTo(2);
+        assertThat(Resp.text(ctx.redis().host(), ctx.redis().port(), "FUNCTION", "LIST"))
+                .contains(io.bullpen.lua.ScriptCatalog.classpath().get("addJob").functionName());
+    }
+
+    @Test
+    void aUserTheAclDeniesFunctionsGetsEveryScriptByEvalSha(BullpenTestContext ctx) throws Exception {
+        assumeTrue(ctx.redis().kind() != RedisKind.EXTERNAL, "adds an ACL user to the server");
+        ctx.redis().assumeNotCluster("one client of its own on a single server");
+        String user = "no-functions-" + ctx.queueName();
+        Resp.call(ctx.redis().host(), ctx.redis().port(), "ACL", "SETUSER", user, "on", ">secret", "~*", "&*", "+@all",
+                "-fcall", "-function");
+        Config config = new Config();
+        config.useSingleServer().setAddress(ctx.redis().uri()).setUsername(user).setPassword("secret");
+        RedissonClient limited = Redisson.create(config);
+        try {
+            Scripts scripts = new Scripts(limited, new KeyScheme("bp", ctx.queueName()));
+            long evalShas = calls(ctx.redisson(), "evalsha");
+            for (int i = 0; i < 3; i++) {
+                Futures.join(scripts.addJob(ScriptFixture.NOW, List.of(new NewJob("", "a", "{}", "", 0, 0, false))));
+            }
+            // After NOSCRIPT too (EVALSHA's own reload).
+            ctx.redisson().getScript().scriptFlush();
+            Futures.join(scripts.addJob(ScriptFixture.NOW, List.of(new NewJob("", "a", "{}", "", 0, 0, false))));
+            var taken = Futures.join(scripts.moveToActive(ScriptFixture.NOW, new FetchArgs(1, "t", 30_000, "w", 100, 0, 1)));
+
+            assertThat(taken.jobs()).hasSize(1);
+            assertThat(Futures.join(scripts.getCounts()).waiting()).as("each add ran once").isEqualTo(3);
+            assertThat(calls(ctx.redisson(), "evalsha") - evalShas).as("4 adds, a take, the counts").isGreaterThanOrEqualTo(6);
+        } finally {
+            limited.shutdown();
+            Resp.call(ctx.redis().host(), ctx.redis().port(), "ACL", "DELUSER", user);
+        }
+    }
+
+    private static long calls(RedissonClient redisson, String command) {
+        RedisNode node = redisson.getRedisNodes(RedisNodes.SINGLE).getInstance();
+        Map<String, String> stats = node.info(RedisNode.InfoSection.COMMANDSTATS);
+        String v = stats.get("cmdstat_" + command);
+        return v == null ? 0 : Long.parseLong(v.replaceAll("^calls=(\\d+),.*$", "$1"));
     }
 }

@@ -185,13 +185,13 @@ class ClusterSpreadTest {
         return master.getAddr().getHostString() + ":" + master.getAddr().getPort();
     }
 
-    /** Calls of EVALSHA, EVAL and their _RO forms per master (INFO commandstats). */
+    /** Calls of EVALSHA, EVAL, FCALL and their _RO forms per master (INFO commandstats). */
     private static Map<String, Long> scriptCalls(List<RedisClusterMaster> masters) {
         Map<String, Long> calls = new HashMap<>();
         for (RedisClusterMaster master : masters) {
             long sum = 0;
             for (Map.Entry<String, String> e : master.info(RedisNode.InfoSection.COMMANDSTATS).entrySet()) {
-                if (e.getKey().startsWith("cmdstat_eval")) {
+                if (e.getKey().startsWith("cmdstat_eval") || e.getKey().startsWith("cmdstat_fcall")) {
                     sum += field(e.getValue(), "calls");
                 }
             }

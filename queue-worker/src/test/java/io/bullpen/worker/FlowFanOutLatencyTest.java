@@ -184,7 +184,7 @@ class FlowFanOutLatencyTest {
             long micros = (Long) entry.get(2);
             List<?> args = (List<?>) entry.get(3);
             String command = String.valueOf(args.get(0)).toLowerCase();
-            String kind = command.startsWith("evalsha") && args.size() > 3 ? script(args) : command;
+            String kind = (command.startsWith("evalsha") || command.startsWith("fcall")) && args.size() > 3 ? script(args) : command;
             if (!kind.startsWith("slowlog") && !kind.equals("config")) {
                 all.computeIfAbsent(kind, k -> new java.util.ArrayList<>()).add(micros);
             }
@@ -202,7 +202,7 @@ class FlowFanOutLatencyTest {
     }
 
     /**
-     * The flow path's script an EVALSHA ran, told by its key count, first key and argument count
+     * The flow path's script an EVALSHA or FCALL ran, told by its key count, first key and argument count
      * (the slowlog has the sha, and the catalog that names shas is not visible from this module).
      */
     private static String script(List<?> args) {

@@ -36,7 +36,7 @@ class LimitCostTest {
         assertThat(none).doesNotContainKeys("zcount");
         // TIME at most once per script call (read once, cached for the leases and any limit).
         assertThat(none.getOrDefault("time", 0L)).as("TIME per call: %s", none)
-                .isLessThanOrEqualTo(none.getOrDefault("evalsha", 0L));
+                .isLessThanOrEqualTo(none.getOrDefault("evalsha", 0L) + none.getOrDefault("fcall", 0L));
         run(ctx, "concurrency", q -> q.setGlobalConcurrency(100));
         run(ctx, "rate", q -> q.setRateLimit(RateLimit.of(1_000_000, Duration.ofSeconds(1))));
     }

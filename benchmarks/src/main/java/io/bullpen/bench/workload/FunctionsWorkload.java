@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code functions}, a micro-benchmark: the same Lua called as a script by
- * EVALSHA and as a Redis Function by FCALL (the script's source wrapped in a function of a
- * library loaded with FUNCTION LOAD), Redis's cost per call. Two scripts: {@code moveToActive}
+ * EVALSHA and as a Redis Function by FCALL (the library Bullpen loads on Redis 7+,
+ * {@code Script.functionLibrary()}: the includes defined once at load, the script's own code the
+ * function's body), Redis's cost per call. Two scripts: {@code moveToActive}
  * taking one job per call from a queue of pre-added jobs (the hot take of a worker at
  * concurrency 1), and {@code return 1} (the cost of the call itself). The calls are sent one at a
  * time from the harness's own connection; passes alternate EVALSHA and FCALL (which goes first
@@ -70,9 +71,9 @@ final class FunctionsWorkload implements Workload {
         Script take = ScriptCatalog.classpath().get("moveToActive");
         String takeSha = (String) redis.call("SCRIPT", "LOAD", take.source());
         String noopSha = (String) redis.call("SCRIPT", "LOAD", resource("noop.lua"));
-        // The library names itself LIBRARY in its first line.
-        redis.call("FUNCTION", "LOAD", "REPLACE",
-                resource("functions-library.lua").replace("--MOVE_TO_ACTIVE_SOURCE--", take.source()));
+        // The no-op library names itself LIBRARY in its first line.
+        redis.call("FUNCTION", "LOAD", "REPLACE", resource("functions-library.lua"));
+        redis.call("FUNCTION", "LOAD", "REPLACE", take.functionLibrary("allow-oom"));
         long[] cpu = new long[4];
         long[] usec = new long[4];
         try (PeerDriver driver = peer.open(ctx, name())) {
@@ -83,7 +84,7 @@ final class FunctionsWorkload implements Workload {
                     boolean fcall = variant == 1;
                     String queue = "functions-" + round + (fcall ? "-fcall" : "-evalsha");
                     driver.prefill(queue, calls);
-                    String[] command = takeCommand(queue, fcall ? "FCALL" : "EVALSHA", fcall ? "moveToActive" : takeSha);
+                    String[] command = takeCommand(queue, fcall ? "FCALL" : "EVALSHA", fcall ? take.functionName() : takeSha);
                     long[] spent = pass(ctx, command, fcall ? "fcall" : "evalsha");
                     cpu[variant] += spent[0];
                     usec[variant] += spent[1];
@@ -99,6 +100,7 @@ final class FunctionsWorkload implements Workload {
             }
         } finally {
             redis.call("FUNCTION", "DELETE", LIBRARY);
+            redis.call("FUNCTION", "DELETE", take.functionName());
         }
         double per = (double) calls * ROUNDS;
         log.info("functions: Redis CPU ns per call (take EVALSHA, FCALL, noop EVALSHA, FCALL) {} {} {} {}",
