@@ -38,9 +38,10 @@ import org.slf4j.LoggerFactory;
  * {@code useScriptCache} setting. The scripts of the hot path ({@link #AS_FUNCTIONS}) run as
  * Redis functions ({@code FCALL}) where the server has them (Redis 7+): a script run by
  * EVALSHA makes every function it includes again on every call, a quarter of a worker call's
- * cost in Redis, while a function library makes them once, when it loads. The library is loaded
- * on the keys' master when Redis answers that the function is not there (a new or restarted
- * server, {@code FUNCTION FLUSH}); a server without {@code FCALL} (Redis 6.2) or a user whose ACL
+ * cost in Redis, while a function library makes them once, when it loads. A client's first call
+ * of a script starts loading its library on every master and goes by EVALSHA, as do its calls
+ * until the load is done; a master that later answers that the function is not there (restarted,
+ * {@code FUNCTION FLUSH}) gets it again before the call is made once more; a server without {@code FCALL} (Redis 6.2) or a user whose ACL
  * forbids it or {@code FUNCTION LOAD} gets EVALSHA from then on. Redisson's own retries are off:
  * Redisson treats EVALSHA as idempotent and would re-run a state-changing script that merely
  * timed out. Not API.
@@ -75,6 +76,16 @@ final class ScriptRunner {
      * FCALL or FUNCTION LOAD); then EVALSHA for the rest of this client's life.
      */
     private volatile boolean functions;
+    /** Per Redisson client (weakly held), its runners' {@link #loadedOnMasters}. */
+    private static final Map<RedissonClient, Map<String, CompletableFuture<Void>>> LOADED_BY_CLIENT =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+    /**
+     * Per script, the client's load of its library on every master: FCALL only once it is done,
+     * so no call meets a missing function (an error reply) on a server that has simply not seen
+     * this version yet, and no call waits for a load; shared by every runner of the client (a
+     * queue, a worker), so a client loads each library once.
+     */
+    private final Map<String, CompletableFuture<Void>> loadedOnMasters;
     /** The client maps no key names (Redisson's default): keys are sent as given, without a copy. */
     private final boolean directNames;
 
@@ -90,6 +101,7 @@ final class ScriptRunner {
             fcall.put(type, new RedisCommand<>(type.getCommand(), "FCALL"));
         }
         this.functions = executor != null;
+        this.loadedOnMasters = LOADED_BY_CLIENT.computeIfAbsent(redisson, client -> new java.util.concurrent.ConcurrentHashMap<>());
         this.catalog = ScriptCatalog.classpath();
         this.directNames = executor != null && executor.getServiceManager().getNameMapper().getClass() == NameMapper.direct().getClass();
     }
@@ -156,6 +168,51 @@ final class ScriptRunner {
         if (!functions || !AS_FUNCTIONS.containsKey(s.name())) {
             return viaEvalSha(s, type, keys, args, retry);
         }
+        CompletableFuture<Void> loaded = loadOnMasters(s);
+        if (loaded.isDone() && !loaded.isCompletedExceptionally()) {
+            return viaFcall(s, type, keys, args, retry);
+        }
+        // The library is on its way (or Redis refused it a moment ago): this call goes by EVALSHA,
+        // without waiting for the load or depending on it.
+        return viaEvalSha(s, type, keys, args, retry);
+    }
+
+    /**
+     * {@code FUNCTION LOAD REPLACE} of the script's library on every master, started once per
+     * client (see {@link #loadedOnMasters}) and never waited for by a call. A load Redis refuses
+     * is forgotten after a second (out of memory, say), so a later call tries again; a server or
+     * user without functions switches the client to EVALSHA.
+     */
+    private CompletableFuture<Void> loadOnMasters(Script s) {
+        CompletableFuture<Void> loaded = loadedOnMasters.get(s.name());
+        if (loaded != null) {
+            return loaded;
+        }
+        CompletableFuture<Void> mine = new CompletableFuture<>();
+        loaded = loadedOnMasters.putIfAbsent(s.name(), mine);
+        if (loaded != null) {
+            return loaded;
+        }
+        executor.writeAllVoidAsync(FUNCTION_LOAD, "REPLACE", s.functionLibrary(AS_FUNCTIONS.get(s.name())))
+                .whenComplete((done, error) -> {
+                    if (error == null) {
+                        mine.complete(null);
+                        return;
+                    }
+                    mine.completeExceptionally(error);
+                    if (noFunctions(error)) {
+                        useEvalSha(error);
+                    } else {
+                        log.debug("could not load the function library of script {}: {}", s.name(), firstLine(error));
+                    }
+                    CompletableFuture.delayedExecutor(1, TimeUnit.SECONDS, Completions.executor())
+                            .execute(() -> loadedOnMasters.remove(s.name(), mine));
+                });
+        return mine;
+    }
+
+    /** FCALL; on a missing function (this master restarted or was flushed) loads it there and calls once more. */
+    private <R> CompletionStage<R> viaFcall(Script s, RScript.ReturnType type, List<Object> keys, Object[] args, int retry) {
         CompletableFuture<R> result = new CompletableFuture<>();
         this.<R>fcall(s, type, keys, args).whenComplete((value, error) -> {
             if (error == null) {

@@ -98,10 +98,12 @@ class ScriptRunnerTest {
     void theHotScriptsRunAsFunctionsAndTheOthersByEvalSha(BullpenTestContext ctx) {
         ctx.redis().assumeNotCluster("INFO commandstats of one server");
         ScriptFixture f = new ScriptFixture(ctx);
-        // Warm: each library loaded (a first FCALL that finds no function counts as a call too).
+        // Warm: the first calls start loading each library (and go by EVALSHA until it is there).
         Futures.join(f.scripts.addJob(ScriptFixture.NOW, List.of(new NewJob("", "warm", "{}", "", 0, 0, false))));
         Futures.join(f.scripts.moveToActive(ScriptFixture.NOW, new FetchArgs(1, "t", 30_000, "w", 100, 0, 1)));
         Futures.join(f.scripts.getCounts());
+        awaitLibraries(ctx, "addJob", "moveToActive");
+        Futures.join(f.scripts.getCounts()); // a round trip after the load's reply reached the client
         long fcalls = calls(ctx.redisson(), "fcall");
         long evalShas = calls(ctx.redisson(), "evalsha");
 
@@ -157,6 +159,55 @@ class ScriptRunnerTest {
             limited.shutdown();
             Resp.call(ctx.redis().host(), ctx.redis().port(), "ACL", "DELUSER", user);
         }
+    }
+
+    @Test
+    void aClientLoadsEachLibraryOnceWithoutAnyCallMeetingAMissingFunction(BullpenTestContext ctx) throws Exception {
+        assumeTrue(ctx.redis().kind() != RedisKind.EXTERNAL, "flushes the server's functions");
+        ctx.redis().assumeNotCluster("INFO errorstats and FUNCTION FLUSH of one server");
+        Resp.call(ctx.redis().host(), ctx.redis().port(), "FUNCTION", "FLUSH");
+        Config config = new Config();
+        config.useSingleServer().setAddress(ctx.redis().uri());
+        RedissonClient fresh = Redisson.create(config);
+        try {
+            long failed = failedCalls(ctx.redisson(), "fcall");
+            KeyScheme k = new KeyScheme("bp", ctx.queueName());
+            Scripts one = new Scripts(fresh, k);
+            Scripts two = new Scripts(fresh, k);
+            long fcalls = calls(ctx.redisson(), "fcall");
+            Futures.join(one.addJob(ScriptFixture.NOW, List.of(new NewJob("", "a", "{}", "", 0, 0, false))));
+            Futures.join(two.moveToActive(ScriptFixture.NOW, new FetchArgs(1, "t", 30_000, "w", 100, 0, 1)));
+            awaitLibraries(ctx, "addJob", "moveToActive");
+            Futures.join(one.getCounts()); // a round trip after the load's reply reached the client
+            // Loaded once for the client: the second Scripts (another queue object) calls functions at once.
+            Futures.join(two.addJob(ScriptFixture.NOW, List.of(new NewJob("", "b", "{}", "", 0, 0, false))));
+            Futures.join(one.moveToActive(ScriptFixture.NOW, new FetchArgs(1, "t", 30_000, "w", 100, 0, 1)));
+
+            // Server-wide counts (another test's client may call too): at least the two after the load.
+            assertThat(calls(ctx.redisson(), "fcall") - fcalls).as("the calls after the load").isGreaterThanOrEqualTo(2);
+            assertThat(failedCalls(ctx.redisson(), "fcall") - failed).as("FCALLs that failed (a missing function)").isZero();
+            assertThat(Resp.text(ctx.redis().host(), ctx.redis().port(), "FUNCTION", "LIST"))
+                    .contains(io.bullpen.lua.ScriptCatalog.classpath().get("addJob").functionName())
+                    .contains(io.bullpen.lua.ScriptCatalog.classpath().get("moveToActive").functionName());
+        } finally {
+            fresh.shutdown();
+        }
+    }
+
+    /** Waits until FUNCTION LIST shows the libraries of these scripts. */
+    private static void awaitLibraries(BullpenTestContext ctx, String... scripts) {
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() -> {
+            String list = Resp.text(ctx.redis().host(), ctx.redis().port(), "FUNCTION", "LIST");
+            for (String script : scripts) {
+                assertThat(list).contains(io.bullpen.lua.ScriptCatalog.classpath().get(script).functionName());
+            }
+        });
+    }
+
+    private static long failedCalls(RedissonClient redisson, String command) {
+        RedisNode node = redisson.getRedisNodes(RedisNodes.SINGLE).getInstance();
+        String v = node.info(RedisNode.InfoSection.COMMANDSTATS).get("cmdstat_" + command);
+        return v == null ? 0 : Long.parseLong(v.replaceAll("^.*failed_calls=(\\d+).*$", "$1"));
     }
 
     private static long calls(RedissonClient redisson, String command) {

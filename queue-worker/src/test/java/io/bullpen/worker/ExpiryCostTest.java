@@ -33,10 +33,11 @@ class ExpiryCostTest {
         ctx.redis().assumeNotCluster("INFO commandstats of one server");
         Map<String, Long> plain = addAndProcess(ctx, JobOptions.defaults());
         Map<String, Long> expiring = addAndProcess(ctx, JobOptions.builder().expireAfter(Duration.ofHours(1)).build());
-        // ZREM and TIME serve leases too (a few per call); per job they are the expiry's.
+        // ZREM and TIME serve leases too (one per worker call: how many calls the 300 jobs take
+        // depends on how they batch, 13-41 seen); one per job would be the expiry's.
         assertThat(plain).as("no ZRANK of the deadline at add").doesNotContainKey("zrank");
-        assertThat(plain.getOrDefault("zrem", 0L)).as("no ZREM per take").isLessThan(JOBS / 10);
-        assertThat(plain.getOrDefault("time", 0L)).as("no TIME per add").isLessThan(JOBS / 10);
+        assertThat(plain.getOrDefault("zrem", 0L)).as("no ZREM per take").isLessThan(JOBS / 3);
+        assertThat(plain.getOrDefault("time", 0L)).as("no TIME per add").isLessThan(JOBS / 3);
         assertThat(expiring.get("zrem")).as("each started job leaves the expiry set").isGreaterThanOrEqualTo(JOBS);
     }
 
