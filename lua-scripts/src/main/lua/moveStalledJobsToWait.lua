@@ -36,5 +36,5 @@ local q = {
   marker = KEY.marker, meta = KEY.meta, events = KEY.events, metrics = { failed = KEY.metricsFailed },
   delayed = KEY.delayed, id = KEY.id, jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now)
 }
-local recovered, failed = recoverStalledJobs(q, tonumber(ARG.maxStalled), tonumber(ARG.limit))
+local recovered, failed = recoverStalledJobs(q, tonumber(ARG.maxStalled), ARG.limit)
 return {recovered, failed}

@@ -34,6 +34,7 @@ local function expireOne(q, id)
   local prev
   if redis.call("ZREM", q.delayed, id) == 1 then
     prev = "delayed"
+    q.firstDelayed = nil
   elseif redis.call("ZREM", q.prioritized, id) == 1 then
     prev = "prioritized"
   else

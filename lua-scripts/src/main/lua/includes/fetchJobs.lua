@@ -30,7 +30,9 @@ local function readFetchArgs(arg)
     lockMsText = arg.lockMs,
     worker = arg.workerName,
     promoteLimit = tonumber(arg.promoteLimit),
+    promoteLimitText = arg.promoteLimit,
     stalledLimit = tonumber(arg.stalledLimit),
+    stalledLimitText = arg.stalledLimit,
     maxStalled = tonumber(arg.maxStalled),
     cleanLimit = tonumber(arg.cleanLimit),
     -- Take-ahead (docs/adr/0003-take-ahead.md): jobs to take beyond count, buffered by the worker ("0" = none).
@@ -49,8 +51,8 @@ local function fetchJobs(q, f, out)
   -- Per-scheduler hashes are built from the base, like job keys from the job prefix.
   queueContext(q)
   q.schedulerUpdates = {}
-  local recovered, failed = recoverStalledJobs(q, f.maxStalled, f.stalledLimit)
-  promoteDelayedJobs(q, f.promoteLimit)
+  local recovered, failed = recoverStalledJobs(q, f.maxStalled, f.stalledLimitText)
+  promoteDelayedJobs(q, f.promoteLimitText)
   expireJobs(q, math.max(f.promoteLimit, 1))
   if f.cleanLimit > 0 then
     removeExpiredJobs(q, f.cleanLimit)

@@ -8,7 +8,8 @@
   the HGETALL reply to match and appends it to out with the fence, id and lock token at its
   end (the reply leaves the lock field out: the token is at its end); commitLeases(q, l) adds every lease (scored by expiry) with one ZADD to q.leases, the set
   of active jobs, and emits the call's active events as one stream entry (emitEvents). A lease's
-  score is its expiry on Redis's clock (redisNowMs + lockMs): no caller's clock judges a lock.
+  score is its expiry on Redis's clock (redisNowMs + lockMs): no caller's clock judges a lock;
+  commitLeases keeps it as q.leasedUntil (nextWakeTimes). A newLease for no job reads no clock.
   The fence is in the lock token and in the reply, not stored in the hash (a finished job's hash
   stays lean). A job booked by a rate limit (bookStart's processedOn and ms until it) gets its
   booked start as processedOn and, when it is in the future, a reply-only field startIn (ms the
@@ -21,10 +22,13 @@
 --- @include "redisNowMs"
 
 local function newLease(q, f, count)
-  local l = {leases = {}, ids = {}, leaseUntil = string.format("%d", redisNowMs(q) + f.lockMs)}
-  if count > 0 then
-    l.nextFence = redis.call("INCRBY", q.fence, intText(count)) - count + 1
+  if count == 0 then
+    -- Nothing to lease: no clock read, no fence.
+    return {leases = {}, ids = {}}
   end
+  local expiry = redisNowMs(q) + f.lockMs
+  local l = {leases = {}, ids = {}, expiry = expiry, leaseUntil = string.format("%d", expiry)}
+  l.nextFence = redis.call("INCRBY", q.fence, intText(count)) - count + 1
   return l
 end
 
@@ -78,6 +82,7 @@ end
 local function commitLeases(q, l)
   if #l.leases > 0 then
     redis.call("ZADD", q.leases, unpack(l.leases))
+    q.leasedUntil = l.expiry
     emitEvents(q, "active", l.ids)
   end
   return #l.ids

@@ -5,14 +5,27 @@
   (q.now + (expiry - Redis now)). The first also covers the earliest expiry deadline (q.nextExpiry, see expireJobs) and the queue's limits: q.limitWake, when the take
   was held back by a rate limit with jobs left (see takeJobs, limitTake). Workers arm client-side timers with them because Redis times out
   blocking commands only at its hz granularity.
+  What the call already knows is not read again: the earliest delayed job (q.firstDelayed, see
+  promoteDelayedJobs and firstDelayedScore), the earliest lease before the take (q.firstLease, see
+  recoverStalledJobs) and the expiry of the leases the take added (q.leasedUntil, commitLeases).
 ]]
 --- @include "redisNowMs"
 
+-- The earliest delayed job's score (text), or false when none is delayed: as promoteDelayedJobs
+-- saw it when nothing changed delayed since (q.firstDelayed), else read.
+local function firstDelayedScore(q)
+  if q.firstDelayed == nil then
+    local delayed = redis.call("ZRANGE", q.delayed, "0", "0", "WITHSCORES")
+    q.firstDelayed = delayed[2] or false
+  end
+  return q.firstDelayed
+end
+
 local function nextWakeTimes(q)
   local nextDue, nextLease = -1, -1
-  local delayed = redis.call("ZRANGE", q.delayed, 0, 0, "WITHSCORES")
-  if delayed[2] then
-    nextDue = math.floor(tonumber(delayed[2]) / 4096)
+  local firstDelayed = firstDelayedScore(q)
+  if firstDelayed then
+    nextDue = math.floor(tonumber(firstDelayed) / 4096)
   end
   if q.nextExpiry and (nextDue < 0 or q.nextExpiry < nextDue) then
     nextDue = q.nextExpiry
@@ -20,9 +33,16 @@ local function nextWakeTimes(q)
   if q.limitWake and (nextDue < 0 or q.limitWake < nextDue) then
     nextDue = q.limitWake
   end
-  local lease = redis.call("ZRANGE", q.leases, 0, 0, "WITHSCORES")
-  if lease[2] then
-    nextLease = q.now + (tonumber(lease[2]) - redisNowMs(q))
+  local first = q.firstLease
+  if first == nil then
+    local lease = redis.call("ZRANGE", q.leases, "0", "0", "WITHSCORES")
+    first = lease[2] and tonumber(lease[2]) or false
+  end
+  if q.leasedUntil and (not first or q.leasedUntil < first) then
+    first = q.leasedUntil
+  end
+  if first then
+    nextLease = q.now + (first - redisNowMs(q))
   end
   return nextDue, nextLease
 end

@@ -5,11 +5,16 @@
   stalledCount exceeds maxStalled. Expiry is judged on Redis's clock (redisNowMs), the clock
   every lease is written on, so a caller whose clock runs ahead cannot expire a live lock; the
   recovered job's lock field is cleared in the same step. A job cancelled while active (field cancel) fails as
-  cancelled instead of going back (failCancelled). At most `limit` leases per call.
+  cancelled instead of going back (failCancelled). At most `limit` leases per call (`limit` is
+  the decimal text Redis takes: a number passed to redis.call costs a sprintf).
   A job taken ahead whose processor never started (ahd = "1", take-ahead) goes back without a
   stall counted and with its start given back (stc and ats - 1): it never ran; a first attempt's
   expiry deadline (field xp) is restored (addExpiry: restoreExpiry). A job with a parent
   in a flow (par) that fails here tells its parents (notifyParent; failCancelled does the same).
+  The earliest lease is read first (one ZRANGE of its first member): when none has passed, that
+  is the whole look, with no clock read when there are no leases, and it is kept as
+  q.firstLease (its expiry, or false for none) for nextWakeTimes; a call that recovers leaves it
+  unknown (nil).
   Returns two arrays: recovered ids, failed ids.
 ]]
 --- @include "pushReady"
@@ -26,10 +31,20 @@
 
 local function recoverStalledJobs(q, maxStalled, limit)
   local recovered, failed = {}, {}
-  if limit <= 0 then
+  if tonumber(limit) <= 0 then
     return recovered, failed
   end
-  local ids = redis.call("ZRANGEBYSCORE", q.leases, "-inf", redisNowMs(q), "LIMIT", 0, limit)
+  local first = redis.call("ZRANGE", q.leases, "0", "0", "WITHSCORES")
+  if not first[2] then
+    q.firstLease = false
+    return recovered, failed
+  end
+  local firstExpiry = tonumber(first[2])
+  if firstExpiry > redisNowMs(q) then
+    q.firstLease = firstExpiry
+    return recovered, failed
+  end
+  local ids = redis.call("ZRANGEBYSCORE", q.leases, "-inf", redisNowMs(q), "LIMIT", "0", limit)
   for _, id in ipairs(ids) do
     local jobKey = q.jobPrefix .. id
     redis.call("ZREM", q.leases, id)

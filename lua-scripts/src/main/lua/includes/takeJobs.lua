@@ -37,6 +37,7 @@
 --- @include "releaseGroupSlot"
 --- @include "readMeta"
 --- @include "nextGroupRelease"
+--- @include "nextWakeTimes"
 
 local function takeJobs(q, f, out)
   if f.count + f.ahead <= 0 then
@@ -104,8 +105,8 @@ local function takeJobs(q, f, out)
       -- group under its rate limit, and the idle workers' timers were set before either: the
       -- marker goes back with the earlier of the two times.
       if not q.finishing and taken >= f.count then
-        local delayed = redis.call("ZRANGE", q.delayed, 0, 0, "WITHSCORES")
-        local wake = delayed[2] and math.floor(tonumber(delayed[2]) / 4096) or -1
+        local firstDelayed = firstDelayedScore(q)
+        local wake = firstDelayed and math.floor(tonumber(firstDelayed) / 4096) or -1
         wake = earliestWake(wake, nextGroupRelease(q))
         if q.nextExpiry then
           wake = earliestWake(wake, q.nextExpiry)
