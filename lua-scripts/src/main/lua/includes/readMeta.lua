@@ -26,21 +26,25 @@
   (setQueueLimits); deleted when none of concurrency, rl:max, limitedUntil, groups and gsettings
   is left (setQueueLimits, limitTake). Without it every flow field reads as absent.
 ]]
+-- The one HMGET's fields, by the metrics keys the script has (made once at a library's load, not per call).
+local metaFieldsPlain = {"eventsMaxLength", "paused", "awaits", "flow", "expiry"}
+local metaFieldsCompleted = {"eventsMaxLength", "paused", "awaits", "flow", "expiry", "mm:completed", "mc:completed"}
+local metaFieldsFailed = {"eventsMaxLength", "paused", "awaits", "flow", "expiry", "mm:failed", "mc:failed"}
+local metaFieldsBoth = {"eventsMaxLength", "paused", "awaits", "flow", "expiry", "mm:completed", "mc:completed", "mm:failed", "mc:failed"}
+
 local function readMeta(q)
   if q.metaRead then
     return
   end
   q.metaRead = true
-  local fields, kinds = {"eventsMaxLength", "paused", "awaits", "flow", "expiry"}, {}
-  local fixed = #fields
-  if q.metrics then
-    for _, kind in ipairs({"completed", "failed"}) do
-      if q.metrics[kind] then
-        kinds[#kinds + 1] = kind
-        fields[#fields + 1] = "mm:" .. kind
-        fields[#fields + 1] = "mc:" .. kind
-      end
-    end
+  local completed, failed = q.metrics and q.metrics.completed, q.metrics and q.metrics.failed
+  local fields = metaFieldsPlain
+  if completed and failed then
+    fields = metaFieldsBoth
+  elseif completed then
+    fields = metaFieldsCompleted
+  elseif failed then
+    fields = metaFieldsFailed
   end
   local values = redis.call("HMGET", q.meta, unpack(fields))
   q.maxLen = values[1] or "10000"
@@ -49,9 +53,15 @@ local function readMeta(q)
   q.flow = values[4] ~= false
   q.expiryOn = values[5] ~= false
   q.metricMinute, q.metricCount = {}, {}
-  for i, kind in ipairs(kinds) do
-    q.metricMinute[kind] = tonumber(values[fixed - 1 + 2 * i])
-    q.metricCount[kind] = tonumber(values[fixed + 2 * i]) or 0
+  local at = 6
+  if completed then
+    q.metricMinute.completed = tonumber(values[6])
+    q.metricCount.completed = tonumber(values[7]) or 0
+    at = 8
+  end
+  if failed then
+    q.metricMinute.failed = tonumber(values[at])
+    q.metricCount.failed = tonumber(values[at + 1]) or 0
   end
   q.groupsOn, q.gvt, q.gSettings, q.gOut, q.gRateBurst = false, "0", false, 0, 0
   if not q.flow then

@@ -12,6 +12,7 @@
   counts in the current minute. A script that passes no key for the kind counts nothing.
 ]]
 --- @include "readMeta"
+--- @include "intText"
 
 local function recordMetric(q, kind, n)
   n = n or 1
@@ -19,12 +20,12 @@ local function recordMetric(q, kind, n)
   if not list then
     return
   end
-  local minuteField, countField = "mm:" .. kind, "mc:" .. kind
+  local countField = "mc:" .. kind
   local minute = math.floor(q.now / 60000)
   readMeta(q)
   local current = q.metricMinute[kind]
   if current and minute <= current then
-    q.metricCount[kind] = redis.call("HINCRBY", q.meta, countField, n)
+    q.metricCount[kind] = redis.call("HINCRBY", q.meta, countField, intText(n))
     return
   end
   if current then
@@ -40,6 +41,6 @@ local function recordMetric(q, kind, n)
       redis.call("LTRIM", list, 0, 1439)
     end
   end
-  redis.call("HSET", q.meta, minuteField, minute, countField, n)
+  redis.call("HSET", q.meta, "mm:" .. kind, minute, countField, n)
   q.metricMinute[kind], q.metricCount[kind] = minute, n
 end

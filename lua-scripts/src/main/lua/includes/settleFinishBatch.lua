@@ -13,19 +13,22 @@ local function settleFinishBatch(q, b)
   if #b.leaseIds > 0 then
     redis.call("ZREM", q.leases, unpack(b.leaseIds))
   end
-  for _, setKey in ipairs({q.completed, q.failed}) do
-    local adds = b.setAdds[setKey]
-    if #adds > 0 then
-      redis.call("ZADD", setKey, unpack(adds))
-    end
+  local adds = b.setAdds[q.completed]
+  if #adds > 0 then
+    redis.call("ZADD", q.completed, unpack(adds))
+  end
+  adds = b.setAdds[q.failed]
+  if #adds > 0 then
+    redis.call("ZADD", q.failed, unpack(adds))
   end
   flushCompleted(q, b)
   for _, p in ipairs(b.policies) do
     applyRetention(p[1], q.jobPrefix, q.now, p[2], p[3], 1000)
   end
-  for _, kind in ipairs({"completed", "failed"}) do
-    if b.finishedCount[kind] > 0 then
-      recordMetric(q, kind, b.finishedCount[kind])
-    end
+  if b.finishedCount.completed > 0 then
+    recordMetric(q, "completed", b.finishedCount.completed)
+  end
+  if b.finishedCount.failed > 0 then
+    recordMetric(q, "failed", b.finishedCount.failed)
   end
 end

@@ -7,6 +7,7 @@ import static io.bullpen.internal.ScriptFixture.fetch;
 import static io.bullpen.internal.ScriptFixture.join;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.bullpen.Retention;
 import io.bullpen.internal.ScriptTypes.FetchArgs;
@@ -15,10 +16,14 @@ import io.bullpen.internal.ScriptTypes.RawJob;
 import io.bullpen.testing.BullpenTest;
 import io.bullpen.testing.BullpenTestContext;
 import io.bullpen.testing.QueueSnapshot;
+import io.bullpen.testing.RedisKind;
+import io.bullpen.testing.Resp;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.redisson.api.redisnode.RedisNode;
+import org.redisson.api.redisnode.RedisNodes;
 
 @BullpenTest
 class MoveToActiveScriptTest {
@@ -60,6 +65,63 @@ class MoveToActiveScriptTest {
         assertThat(r.nextLeaseExpiry()).isEqualTo(-1);
         assertThat(r.nextDelayedDue()).isEqualTo(-1);
         f.assertInvariant();
+    }
+
+    /**
+     * An empty take reads the first member of delayed and of leases once each (the promotion and
+     * the stalled scan look there first; the wake times reuse it) and, with no active job, no clock.
+     */
+    @Test
+    void anEmptyTakeReadsTheHeadOfDelayedAndLeasesOnceAndNoClock(BullpenTestContext ctx) throws Exception {
+        assumeTrue(ctx.redis().kind() != RedisKind.EXTERNAL, "resets the server's command statistics");
+        ctx.redis().assumeNotCluster("INFO commandstats of one server");
+        f.job("d").delayed("d", NOW + 700);
+        RedisNode node = ctx.redisson().getRedisNodes(RedisNodes.SINGLE).getInstance();
+        Resp.text(ctx.redis().host(), ctx.redis().port(), "CONFIG", "RESETSTAT");
+
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(3)));
+
+        assertThat(r.jobs()).isEmpty();
+        assertThat(r.nextDelayedDue()).isEqualTo(NOW + 700);
+        assertThat(r.nextLeaseExpiry()).isEqualTo(-1);
+        Map<String, Long> calls = commandCalls(node);
+        assertThat(calls.getOrDefault("zrange", 0L)).as("one head read of delayed and of leases: %s", calls).isEqualTo(2);
+        assertThat(calls).as("no scan, no clock: %s", calls).doesNotContainKeys("zrangebyscore", "time");
+    }
+
+    /** The lease wake time is the earlier of the leases held before the take and those it added. */
+    @Test
+    void theLeaseWakeTimeCoversLeasesFromBeforeTheTakeAndItsOwn() {
+        f.job("a").active("a", "w:1", LOCK_MS, NOW + 5_000).job("1").waiting("1");
+
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(3)));
+
+        assertThat(r.jobs()).hasSize(1);
+        // a's lease expires 5 s after the fixture read the clock, on Redis's clock; the take's own, 30 s after the take.
+        assertThat(r.nextLeaseExpiry()).isBetween(NOW + 5_000 - 4_000, NOW + 5_000);
+        assertThat(r.nextDelayedDue()).isEqualTo(-1);
+
+        FetchResult again = join(f.scripts.moveToActive(NOW, fetch(3)));
+        assertThat(again.nextLeaseExpiry()).as("no new lease: the held ones").isBetween(NOW + 5_000 - 4_000, NOW + 5_000);
+    }
+
+    /** A lapsed lease is recovered by the scan, and the wake time is then read after it. */
+    @Test
+    void aLapsedLeaseIsRecoveredAndTheWakeTimeReadAfterTheScan() {
+        f.job("x").active("x", "w:1", 0, NOW - 1_000);
+
+        FetchResult r = join(f.scripts.moveToActive(NOW, fetch(3)));
+
+        assertThat(r.recoveredStalled()).containsExactly("x");
+        assertThat(r.jobs()).extracting(RawJob::id).containsExactly("x");
+        assertThat(r.nextLeaseExpiry()).isEqualTo(NOW + LOCK_MS);
+    }
+
+    private static Map<String, Long> commandCalls(RedisNode node) {
+        Map<String, Long> calls = new HashMap<>();
+        node.info(RedisNode.InfoSection.COMMANDSTATS).forEach((key, value) ->
+                calls.put(key.substring(key.indexOf('_') + 1), Long.parseLong(value.replaceAll("^calls=(\\d+),.*$", "$1"))));
+        return calls;
     }
 
     @Test

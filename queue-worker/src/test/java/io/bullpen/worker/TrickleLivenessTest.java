@@ -126,6 +126,9 @@ class TrickleLivenessTest {
         for (String id : cancellable) {
             cancel(id, "test over");
         }
+        // A plain job after the cancels still starts (and a trickle whose random steps added only
+        // jobs that were cancelled still has a start to check).
+        f.add("after-cancels");
         // A job cancelled once taken but before its processor started never starts either.
         for (String id : cancelled) {
             await().atMost(Duration.ofSeconds(15)).until(() -> f.queue.getState(id).isFinished());
