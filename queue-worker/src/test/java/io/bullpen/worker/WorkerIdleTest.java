@@ -47,9 +47,10 @@ class WorkerIdleTest {
                     + calls(t0, t10, "bzpopmin");
             log.info("idle worker: {} connection(s) of its own; {} commands in 1 s; in 10 s {} round trips, {} commands "
                     + "in all ({})", opened, RawRedis.workCalls(t0, t1), roundTrips, RawRedis.workCalls(t0, t10), diff(t0, t10));
-            // The blocking wait's connection, and the pool's for scripts: at start the first fetch, the first
-            // heartbeat and the maxmemory-policy check go out together, so the pool may open a second one.
-            assertThat(opened).isLessThanOrEqualTo(3);
+            // The blocking wait's connection, and the pool's for scripts: at start the first fetch, the
+            // background FUNCTION LOAD of its library (the client's first call of the script), the first
+            // heartbeat and the maxmemory-policy check go out together, so the pool may open one for each.
+            assertThat(opened).isLessThanOrEqualTo(5);
             assertThat(RawRedis.workCalls(t0, t1)).isZero();
             // Besides the heartbeat (workerHeartbeat, every 5 s; exactly one ZSCORE each, and no other
             // script of an idle worker runs ZSCORE): at most 4 for the wait.
