@@ -63,4 +63,5 @@ local q = {
   completed = KEY.completed, id = KEY.id, jobPrefix = ARG.jobKeyPrefix, now = tonumber(ARG.now), nowText = ARG.now,
   metrics = { completed = KEY.metricsCompleted, failed = KEY.metricsFailed }, schedulers = KEY.schedulers
 }
-return fetchJobs(q, readFetchArgs(ARG), {})
+-- The reply's first 8 slots made up front (a table grown by appends is resized at each power of two).
+return fetchJobs(q, readFetchArgs(ARG), {nil, nil, nil, nil, nil, nil, nil, nil})

@@ -126,7 +126,8 @@ while i <= #ARGV do
 end
 settleFinishBatch(q, b)
 
-local out = {}
+-- The reply's first 8 slots made up front (a table grown by appends is resized at each power of two).
+local out = {nil, nil, nil, nil, nil, nil, nil, nil}
 appendCounted(out, b.outcomes)
 if tonumber(ARG.count) > 0 or tonumber(ARG.ahead) > 0 then
   fetchJobs(q, readFetchArgs(ARG), out)

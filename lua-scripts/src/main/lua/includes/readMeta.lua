@@ -52,16 +52,16 @@ local function readMeta(q)
   q.awaits = tonumber(values[3]) or 0
   q.flow = values[4] ~= false
   q.expiryOn = values[5] ~= false
-  q.metricMinute, q.metricCount = {}, {}
-  local at = 6
-  if completed then
-    q.metricMinute.completed = tonumber(values[6])
-    q.metricCount.completed = tonumber(values[7]) or 0
-    at = 8
-  end
-  if failed then
-    q.metricMinute.failed = tonumber(values[at])
-    q.metricCount.failed = tonumber(values[at + 1]) or 0
+  -- Built whole (a table grown key by key is resized at each power of two).
+  if completed and failed then
+    q.metricMinute = {completed = tonumber(values[6]), failed = tonumber(values[8])}
+    q.metricCount = {completed = tonumber(values[7]) or 0, failed = tonumber(values[9]) or 0}
+  elseif completed then
+    q.metricMinute, q.metricCount = {completed = tonumber(values[6])}, {completed = tonumber(values[7]) or 0}
+  elseif failed then
+    q.metricMinute, q.metricCount = {failed = tonumber(values[6])}, {failed = tonumber(values[7]) or 0}
+  else
+    q.metricMinute, q.metricCount = {}, {}
   end
   q.groupsOn, q.gvt, q.gSettings, q.gOut, q.gRateBurst = false, "0", false, 0, 0
   if not q.flow then
