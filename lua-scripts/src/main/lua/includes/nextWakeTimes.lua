@@ -11,14 +11,24 @@
 ]]
 --- @include "redisNowMs"
 
--- The earliest delayed job's score (text), or false when none is delayed: as promoteDelayedJobs
--- saw it when nothing changed delayed since (q.firstDelayed), else read.
+-- The earliest delayed job's score (text), or false when none is delayed: read once per call and
+-- kept in q.firstDelayed until something changes delayed (promoteDelayedJobs, addDelayed, expireJobs).
 local function firstDelayedScore(q)
   if q.firstDelayed == nil then
     local delayed = redis.call("ZRANGE", q.delayed, "0", "0", "WITHSCORES")
     q.firstDelayed = delayed[2] or false
   end
   return q.firstDelayed
+end
+
+-- The earliest lease's expiry (Redis's clock), or false when no job is active: read once per call
+-- and kept in q.firstLease until the stalled scan removes leases (recoverStalledJobs).
+local function firstLeaseExpiry(q)
+  if q.firstLease == nil then
+    local lease = redis.call("ZRANGE", q.leases, "0", "0", "WITHSCORES")
+    q.firstLease = lease[2] and tonumber(lease[2]) or false
+  end
+  return q.firstLease
 end
 
 local function nextWakeTimes(q)
@@ -33,11 +43,7 @@ local function nextWakeTimes(q)
   if q.limitWake and (nextDue < 0 or q.limitWake < nextDue) then
     nextDue = q.limitWake
   end
-  local first = q.firstLease
-  if first == nil then
-    local lease = redis.call("ZRANGE", q.leases, "0", "0", "WITHSCORES")
-    first = lease[2] and tonumber(lease[2]) or false
-  end
+  local first = firstLeaseExpiry(q)
   if q.leasedUntil and (not first or q.leasedUntil < first) then
     first = q.leasedUntil
   end

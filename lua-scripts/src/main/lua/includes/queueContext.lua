@@ -37,11 +37,11 @@
     flowFunctions  the flow functions (notifyParent), built on a call's first use
     queue          the queue's name, from base (notifyParent)
     redisNow       Redis's clock in ms, read once per call for leases and limits (redisNowMs)
-    firstLease     the earliest lease's expiry before the take, false for none, nil when unknown
-                   (recoverStalledJobs; nextWakeTimes)
+    firstLease     the earliest lease's expiry, false for none, nil when unknown or changed since
+                   (firstLeaseExpiry; cleared by recoverStalledJobs when it recovers)
     leasedUntil    the expiry of the leases this take added (commitLeases; nextWakeTimes)
     firstDelayed   the earliest delayed job's score (text), false for none, nil when unknown or
-                   changed since (promoteDelayedJobs, firstDelayedScore; cleared by addDelayed, expireJobs)
+                   changed since (firstDelayedScore; cleared by promoteDelayedJobs, addDelayed, expireJobs)
     gTaken readyGroups  grouped jobs this take picked; 0 when groups:ready is empty after it, else positive (pickReadyJobs)
     takenGroup     id -> group of each grouped job this take picked (pickReadyJobs; takeJobs
                    gives a dropped one's slot back)

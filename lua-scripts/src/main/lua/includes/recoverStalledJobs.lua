@@ -11,10 +11,9 @@
   stall counted and with its start given back (stc and ats - 1): it never ran; a first attempt's
   expiry deadline (field xp) is restored (addExpiry: restoreExpiry). A job with a parent
   in a flow (par) that fails here tells its parents (notifyParent; failCancelled does the same).
-  The earliest lease is read first (one ZRANGE of its first member): when none has passed, that
-  is the whole look, with no clock read when there are no leases, and it is kept as
-  q.firstLease (its expiry, or false for none) for nextWakeTimes; a call that recovers leaves it
-  unknown (nil).
+  The earliest lease is read first (firstLeaseExpiry): when none has passed, that is the whole
+  look, with no clock read when there are no leases, and the wake times reuse it; a call that
+  recovers leaves it unknown.
   Returns two arrays: recovered ids, failed ids.
 ]]
 --- @include "pushReady"
@@ -28,22 +27,18 @@
 --- @include "redisNowMs"
 --- @include "notifyParent"
 --- @include "restoreExpiry"
+--- @include "nextWakeTimes"
 
 local function recoverStalledJobs(q, maxStalled, limit)
   local recovered, failed = {}, {}
   if tonumber(limit) <= 0 then
     return recovered, failed
   end
-  local first = redis.call("ZRANGE", q.leases, "0", "0", "WITHSCORES")
-  if not first[2] then
-    q.firstLease = false
+  local first = firstLeaseExpiry(q)
+  if not first or first > redisNowMs(q) then
     return recovered, failed
   end
-  local firstExpiry = tonumber(first[2])
-  if firstExpiry > redisNowMs(q) then
-    q.firstLease = firstExpiry
-    return recovered, failed
-  end
+  q.firstLease = nil
   local ids = redis.call("ZRANGEBYSCORE", q.leases, "-inf", redisNowMs(q), "LIMIT", "0", limit)
   for _, id in ipairs(ids) do
     local jobKey = q.jobPrefix .. id
