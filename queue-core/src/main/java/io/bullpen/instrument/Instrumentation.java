@@ -9,7 +9,9 @@ import java.util.concurrent.ExecutorService;
 
 /**
  * Observes every queue and worker it is given to, for metrics and tracing, without taking the
- * place of a worker's listeners. Every method has a no-op default: implement the ones you need.
+ * place of a worker's listeners. Every method has a no-op default: implement the ones you need
+ * (a worker queues for its events thread only the callbacks some instrumentation or listener
+ * implements).
  * Give it to {@code Queue.Builder.instrumentation}, {@code Worker.Builder.instrumentation} or, for
  * everything a {@code Bullpen} client hands out, to {@code Bullpen.Builder.instrumentation}.
  *

@@ -6,13 +6,18 @@ import io.bullpen.instrument.Instrumentation.Outcome;
 import io.bullpen.internal.Instrumentations;
 import io.bullpen.internal.WireFormat;
 import java.time.Duration;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,16 +26,26 @@ import org.slf4j.LoggerFactory;
  * Delivers the user's listeners' callbacks, in order, on the worker's one events thread. The
  * worker's own threads (Redis client I/O threads among them) only queue a callback, so a
  * listener may call Bullpen or Redisson synchronously, and a slow one delays later callbacks,
- * never a job. A callback that throws is logged and never affects a job. Without listeners
- * nothing is queued and no thread is started. The worker's {@link Instrumentation}s are called
- * here too, on the same thread, next to the listeners and not in their place.
+ * never a job. A callback that throws is logged and never affects a job. The worker's
+ * {@link Instrumentation}s are called here too, on the same thread, next to the listeners and
+ * not in their place.
+ *
+ * <p>A callback that no listener or instrumentation implements (each keeps the interface's
+ * no-op default) is not queued at all: a listener of completions only, or a tracing
+ * instrumentation that only wraps the processor, never wakes the events thread for a job's
+ * start or a drained queue. Without any implemented callback no thread is started.
  */
 final class SafeListener<T, R> {
     private static final Logger log = LoggerFactory.getLogger(SafeListener.class);
     private final List<WorkerListener<T, ? super R>> delegates;
     private final List<Instrumentation> instruments;
     private final String queue;
+    /** The {@link WorkerListener} callbacks some delegate implements. */
+    private final Set<String> listened;
+    /** The {@link Instrumentation} callbacks some instrumentation implements. */
+    private final Set<String> instrumented;
     private final ThreadPoolExecutor events;
+    private final AtomicLong queued = new AtomicLong();
     private volatile Thread eventsThread;
 
     SafeListener(List<WorkerListener<T, ? super R>> delegates, String threadName) {
@@ -42,16 +57,56 @@ final class SafeListener<T, R> {
         this.delegates = List.copyOf(delegates);
         this.instruments = List.copyOf(instruments);
         this.queue = queue;
+        this.listened = implemented(this.delegates, WorkerListener.class);
+        this.instrumented = implemented(this.instruments, Instrumentation.class);
         // One thread at most, started when a callback is queued and gone after a second idle: so
         // nothing needs shutting down, and results recorded after close() (a forced close's
         // finishes still in flight) are still delivered.
-        this.events = this.delegates.isEmpty() && this.instruments.isEmpty() ? null : new ThreadPoolExecutor(0, 1, 1L, TimeUnit.SECONDS,
+        this.events = listened.isEmpty() && instrumented.isEmpty() ? null : new ThreadPoolExecutor(0, 1, 1L, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), r -> {
                     Thread t = new Thread(r, threadName);
                     t.setDaemon(true);
                     eventsThread = t;
                     return t;
                 });
+    }
+
+    /**
+     * The names of the methods of {@code type} that at least one of {@code impls} implements:
+     * whose class (or an interface of its own) declares them, where the others inherit the no-op
+     * default of {@code type}. A proxy declares every method, so it gets every callback.
+     */
+    static Set<String> implemented(List<?> impls, Class<?> type) {
+        Set<String> names = new HashSet<>();
+        for (Object impl : impls) {
+            for (Method m : type.getMethods()) {
+                if (Modifier.isStatic(m.getModifiers())) {
+                    continue;
+                }
+                if (!m.isDefault() || declaredBeyond(impl.getClass(), type, m)) {
+                    names.add(m.getName());
+                }
+            }
+        }
+        return Set.copyOf(names);
+    }
+
+    private static boolean declaredBeyond(Class<?> c, Class<?> type, Method m) {
+        try {
+            return c.getMethod(m.getName(), m.getParameterTypes()).getDeclaringClass() != type;
+        } catch (NoSuchMethodException | SecurityException e) {
+            return true;
+        }
+    }
+
+    /** @return how many callbacks were queued for the events thread so far (tests) */
+    long callbacksQueued() {
+        return queued.get();
+    }
+
+    private void enqueue(Runnable callback) {
+        queued.incrementAndGet();
+        events.execute(callback);
     }
 
     /** The worker's instrumentations (for {@link AttemptObservers}, on the processor's thread). */
@@ -145,10 +200,10 @@ final class SafeListener<T, R> {
 
     /** The end time is read here, on the worker's thread; the rest happens on the events thread. */
     private void finished(Job<T> job, Outcome outcome, Throwable error) {
-        if (!instruments.isEmpty()) {
+        if (instrumented.contains("jobFinished")) {
             Instant end = Instant.now();
             Supplier<Job<T>> ended = ended(job);
-            events.execute(() -> {
+            enqueue(() -> {
                 Job<T> j = ended.get();
                 Duration took = job.processedOn().map(start -> Duration.between(start, end)).orElse(Duration.ZERO);
                 Instrumentations.each(instruments, "jobFinished", i -> i.jobFinished(queue, j, outcome, took, error));
@@ -170,14 +225,14 @@ final class SafeListener<T, R> {
     }
 
     private void instrument(String name, java.util.function.Consumer<Instrumentation> call) {
-        if (!instruments.isEmpty()) {
-            events.execute(() -> Instrumentations.each(instruments, name, call));
+        if (instrumented.contains(name)) {
+            enqueue(() -> Instrumentations.each(instruments, name, call));
         }
     }
 
     private void deliver(String name, Supplier<Job<T>> job, JobCallback<T, R> callback) {
-        if (!delegates.isEmpty()) {
-            events.execute(() -> {
+        if (listened.contains(name)) {
+            enqueue(() -> {
                 Job<T> j = job.get();
                 delegates.forEach(l -> call(name, () -> callback.call(l, j)));
             });
@@ -185,8 +240,8 @@ final class SafeListener<T, R> {
     }
 
     private void deliver(String name, Callback<T, R> callback) {
-        if (!delegates.isEmpty()) {
-            events.execute(() -> delegates.forEach(l -> call(name, () -> callback.call(l))));
+        if (listened.contains(name)) {
+            enqueue(() -> delegates.forEach(l -> call(name, () -> callback.call(l))));
         }
     }
 

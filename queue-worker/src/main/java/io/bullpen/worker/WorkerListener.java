@@ -5,7 +5,7 @@ import io.bullpen.JobTimeoutException;
 
 /**
  * In-process callbacks of one worker. Every method has an empty default, so implement only what
- * you need. A worker takes several listeners ({@code listener(a).listener(b)}); each gets every
+ * you need: a callback you do not implement is never queued for the events thread. A worker takes several listeners ({@code listener(a).listener(b)}); each gets every
  * callback, called in the order they were added.
  *
  * <p>Callbacks run one at a time, in order, on the worker's own events thread
