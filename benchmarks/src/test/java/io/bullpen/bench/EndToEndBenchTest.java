@@ -33,9 +33,11 @@ class EndToEndBenchTest {
         assertThat(BenchOptions.parse("mixed").duration()).isNull();
         assertThat(BenchOptions.parse("mixed", "--duration", "12").duration()).isEqualTo(12);
         assertThatThrownBy(() -> BenchOptions.parse("--duration", "0")).hasMessageContaining("'0'");
-        assertThat(EndToEndTimes.of(false, null)).isEqualTo(new EndToEndTimes(60, 30, 5));
+        assertThat(EndToEndTimes.of(false, null)).isEqualTo(new EndToEndTimes(60, 30, 15));
         assertThat(EndToEndTimes.of(true, null)).isEqualTo(new EndToEndTimes(5, 5, 1));
-        assertThat(EndToEndTimes.of(false, 12)).isEqualTo(new EndToEndTimes(12, 12, 2));
+        assertThat(EndToEndTimes.of(false, 12)).isEqualTo(new EndToEndTimes(12, 12, 6));
+        assertThat(EndToEndTimes.of(false, 20)).isEqualTo(new EndToEndTimes(20, 20, 10));
+        assertThat(EndToEndTimes.of(false, 60)).isEqualTo(new EndToEndTimes(60, 60, 15));
         assertThat(EndToEndTimes.of(true, 3)).isEqualTo(new EndToEndTimes(3, 3, 1));
     }
 

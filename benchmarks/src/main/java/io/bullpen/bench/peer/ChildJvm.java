@@ -25,7 +25,12 @@ public final class ChildJvm {
     public static String run(Class<?> main, Duration timeout, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), main.getName()));
+                "-cp", System.getProperty("java.class.path")));
+        String transport = ClientTransport.childOption();
+        if (transport != null) {
+            command.add(transport);
+        }
+        command.add(main.getName());
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         process.getOutputStream().close();
