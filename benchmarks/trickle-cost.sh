@@ -21,6 +21,7 @@ run() {
   valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.out.%p" "$server" --port "$port" --bind 127.0.0.1 \
     --save "" --appendonly no --latency-tracking no --hz 1 >"$out/valgrind.log" 2>&1 &
   pid=$!
+  trap "kill $pid 2>/dev/null || true" EXIT
   for _ in $(seq 1 300); do
     redis-cli -p "$port" ping >/dev/null 2>&1 && break
     sleep 0.1
