@@ -19,20 +19,9 @@ jar=${BENCH_JAR:-$here/target/bullpen-bench.jar}
 cp=$jar
 if [[ -n "${LUA_DIR:-}" ]]; then cp=$LUA_DIR:$jar; fi
 out=${OUT:-$(mktemp -d)}
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-args=(--port "$port" --bind 127.0.0.1 --save "" --appendonly no --latency-tracking no)
-if [[ $kind == callgrind ]]; then
-  valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.out.%p" "$server" "${args[@]}" --hz 1 \
-    >"$out/valgrind.log" 2>&1 &
-else
-  "$server" "${args[@]}" >"$out/redis.log" 2>&1 &
-fi
-pid=$!
-trap 'kill $pid 2>/dev/null || true' EXIT
-for _ in $(seq 1 300); do
-  redis-cli -p "$port" ping >/dev/null 2>&1 && break
-  sleep 0.1
-done
+# shellcheck source=redis-for-cost.sh
+. "$here/redis-for-cost.sh"
+if [[ $kind == callgrind ]]; then start_redis "$out"; else start_redis "$out" plain; fi
 if [[ $kind == callgrind ]]; then
   java -cp "$cp" io.bullpen.bench.AddCostMain "$port" "$mode" "$jobs" 3000 "$pid"
   dump=$(ls -t "$out"/callgrind.out."$pid".* | head -1)

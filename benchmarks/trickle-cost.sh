@@ -13,19 +13,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 server=${REDIS_SERVER:-redis-server}
 jar=${BENCH_JAR:-$here/target/bullpen-bench.jar}
 bullmq=${BULLMQ_DIR:-$here/peers/bullmq}
+# shellcheck source=redis-for-cost.sh
+. "$here/redis-for-cost.sh"
 run() {
   local name=$1; shift
-  local out port pid
+  local out
   out=$(mktemp -d)
-  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.out.%p" "$server" --port "$port" --bind 127.0.0.1 \
-    --save "" --appendonly no --latency-tracking no --hz 1 >"$out/valgrind.log" 2>&1 &
-  pid=$!
-  trap "kill $pid 2>/dev/null || true" EXIT
-  for _ in $(seq 1 300); do
-    redis-cli -p "$port" ping >/dev/null 2>&1 && break
-    sleep 0.1
-  done
+  start_redis "$out"
   "$@" "$port" "$jobs" "$pid"
   local requests
   requests=$(redis-cli -p "$port" info commandstats | awk -F'[:=,]' '/^cmdstat_(fcall|evalsha|eval|bzpopmin):/ {n+=$3} END {print n}')

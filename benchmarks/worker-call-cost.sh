@@ -12,15 +12,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 server=${REDIS_SERVER:-redis-server}
 jar=${BENCH_JAR:-$here/target/bullpen-bench.jar}
 out=${OUT:-$(mktemp -d)}
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.out.%p" "$server" --port "$port" --bind 127.0.0.1 \
-  --save "" --appendonly no --latency-tracking no --hz 1 >"$out/valgrind.log" 2>&1 &
-pid=$!
-trap 'kill $pid 2>/dev/null || true' EXIT
-for _ in $(seq 1 300); do
-  redis-cli -p "$port" ping >/dev/null 2>&1 && break
-  sleep 0.1
-done
+# shellcheck source=redis-for-cost.sh
+. "$here/redis-for-cost.sh"
+start_redis "$out"
 java -cp "$jar" io.bullpen.bench.WorkerCallCostMain "$port" "$calls" "$pid"
 for f in $(ls "$out"/callgrind.out."$pid".* | sort -t. -k3 -n); do
   phase=$(grep -m1 '^desc: Trigger' "$f" | sed 's/.*dump //')
