@@ -141,6 +141,18 @@ function createOps(port, warmUpJobs) {
       return { seconds: seconds(start) };
     },
 
+    // The cheapest round trip of the producer path: GET of a key never written, on the
+    // connection the queue's adds use, one at a time.
+    async roundTrips({ queue: name, n }) {
+      const client = await queue(name).getBackend().client;
+      const key = `bull:${name}:round-trip`;
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < n; i++) {
+        if ((await client.get(key)) !== null) throw new Error('the round-trip key exists');
+      }
+      return { seconds: seconds(start) };
+    },
+
     async addBulk({ queue: name, n, chunk }) {
       const q = queue(name);
       const start = process.hrtime.bigint();

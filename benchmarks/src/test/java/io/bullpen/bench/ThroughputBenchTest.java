@@ -57,4 +57,21 @@ class ThroughputBenchTest {
         assertThat(exit).as(output).isZero();
         assertThat(output).contains("flows/s, one slot", "Redis commands/flow, two slots", "Redis CPU us/flow, one slot");
     }
+
+    @Test
+    @EnabledIfSystemProperty(named = "bench.throughputTest", matches = "true")
+    void producersRunForBullpenWithTheBoundsBesideThem() {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        int exit = BenchMain.run(new String[] {"producers", "--quick", "--peers", "bullpen"},
+                new PrintStream(captured, true, StandardCharsets.UTF_8));
+        String output = captured.toString(StandardCharsets.UTF_8);
+
+        assertThat(exit).as(output).isZero();
+        assertThat(output.lines().filter(line -> line.startsWith("| producers")))
+                .as(output)
+                .hasSize(17)
+                .anySatisfy(line -> assertThat(line).contains("bound: round trips/s (GET), 1 caller"))
+                .anySatisfy(line -> assertThat(line).contains("bound: Redis CPU us/job, addBulk of 100"))
+                .noneSatisfy(line -> assertThat(line).containsAnyOf("n/a", "error"));
+    }
 }

@@ -55,6 +55,20 @@ public interface PeerDriver extends AutoCloseable {
     }
 
     /**
+     * The cheapest round trip the producer path can make: a GET of a key that does not exist, one
+     * call at a time from one caller, on the client (and connections) the queue's adds use. No add
+     * from one caller can complete faster than this, nor cost Redis less CPU.
+     *
+     * @param queue the queue whose client sends the calls
+     * @param calls how many
+     * @return seconds taken
+     * @throws Exception on failure; {@link UnsupportedOperationException} when the peer has no such pass
+     */
+    default double roundTrips(String queue, int calls) throws Exception {
+        throw new UnsupportedOperationException("no round trips");
+    }
+
+    /**
      * @param queue the queue
      * @param jobs how many
      * @param chunk jobs per bulk call

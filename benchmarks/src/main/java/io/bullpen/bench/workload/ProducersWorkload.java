@@ -18,11 +18,18 @@ import org.slf4j.LoggerFactory;
  * with --quick) from 16 producers and a discarded pass of as many adds at that P: jobs/s, and
  * per add the CPU time of redis-server (INFO cpu) and of the client process (the harness JVM for Bullpen, the Node process for BullMQ) over the pass.
  * 20,000 adds per pass (2,000 with --quick). Redisson: n/a.
+ *
+ * <p>Beside them, after a discarded pass of each, the two bounds of the producer path on this
+ * machine and client: the cheapest round trip (a GET of a key never written, one caller, on the
+ * adds' client: no add from one caller can be faster or cost Redis less) and bulk adds of
+ * {@value #BULK} from one producer (the fewest requests per job: no number of producers adding one
+ * at a time can add faster than that, nor for less Redis CPU per job).
  */
 final class ProducersWorkload implements Workload {
     private static final Logger log = LoggerFactory.getLogger(ProducersWorkload.class);
     private static final int[] PRODUCERS = {1, 4, 16, 64};
     private static final int WARM_UP_PRODUCERS = 16;
+    static final int BULK = 100;
 
     private final int jobs;
     private final int warmUpJobs;
@@ -36,6 +43,11 @@ final class ProducersWorkload implements Workload {
             metrics.put("redis" + p, Metric.lower(name(), "Redis CPU us/add, " + p + " producer" + (p == 1 ? "" : "s"), 1));
             metrics.put("client" + p, Metric.lower(name(), "client CPU us/add, " + p + " producer" + (p == 1 ? "" : "s"), 1));
         }
+        metrics.put("tripRate", Metric.higher(name(), "bound: round trips/s (GET), 1 caller", 0));
+        metrics.put("tripRedis", Metric.lower(name(), "bound: Redis CPU us/round trip, 1 caller", 1));
+        metrics.put("tripClient", Metric.lower(name(), "bound: client CPU us/round trip, 1 caller", 1));
+        metrics.put("bulkRate", Metric.higher(name(), "bound: jobs/s, addBulk of " + BULK + ", 1 producer", 0));
+        metrics.put("bulkRedis", Metric.lower(name(), "bound: Redis CPU us/job, addBulk of " + BULK, 1));
     }
 
     @Override
@@ -70,6 +82,23 @@ final class ProducersWorkload implements Workload {
                         Math.round(jobs / seconds), Math.round(cost.redisMicrosPer(jobs) * 10) / 10.0,
                         Math.round(cost.clientMicrosPer(jobs) * 10) / 10.0);
             }
+            driver.roundTrips("producers-trips", warmUpJobs);
+            PassMeter meter = PassMeter.start(ctx, List.of(driver.clientPid()));
+            double seconds = driver.roundTrips("producers-trips", jobs);
+            PassMeter.Cost cost = meter.stop();
+            values.put(metrics.get("tripRate"), jobs / seconds);
+            values.put(metrics.get("tripRedis"), cost.redisMicrosPer(jobs));
+            values.put(metrics.get("tripClient"), cost.clientMicrosPer(jobs));
+            log.info("{}: round trips: {}/s, Redis {} us, client {} us", peer.title(), Math.round(jobs / seconds),
+                    Math.round(cost.redisMicrosPer(jobs) * 10) / 10.0, Math.round(cost.clientMicrosPer(jobs) * 10) / 10.0);
+            driver.addBulk("producers-bulk-warm", warmUpJobs, BULK);
+            meter = PassMeter.start(ctx, List.of(driver.clientPid()));
+            seconds = driver.addBulk("producers-bulk", jobs, BULK);
+            cost = meter.stop();
+            values.put(metrics.get("bulkRate"), jobs / seconds);
+            values.put(metrics.get("bulkRedis"), cost.redisMicrosPer(jobs));
+            log.info("{}: addBulk of {}: {} jobs/s, Redis {} us/job", peer.title(), BULK, Math.round(jobs / seconds),
+                    Math.round(cost.redisMicrosPer(jobs) * 10) / 10.0);
         }
         return values;
     }

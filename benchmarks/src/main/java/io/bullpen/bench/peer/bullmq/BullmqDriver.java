@@ -57,6 +57,11 @@ final class BullmqDriver implements PeerDriver {
     }
 
     @Override
+    public double roundTrips(String queue, int calls) throws Exception {
+        return seconds(node.request("roundTrips", Map.of("queue", queue, "n", calls)));
+    }
+
+    @Override
     public double addBulk(String queue, int jobs, int chunk) throws Exception {
         return seconds(node.request("addBulk", Map.of("queue", queue, "n", jobs, "chunk", chunk)));
     }

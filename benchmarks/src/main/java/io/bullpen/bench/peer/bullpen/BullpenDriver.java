@@ -29,7 +29,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.redisson.api.RBucket;
 import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
 
 /**
  * The workloads' operations done with Bullpen's public API: {@code Queue.add}/{@code addBulk}
@@ -156,6 +158,19 @@ final class BullpenDriver implements PeerDriver {
             throw new IllegalStateException("a producer failed", failures.peek());
         }
         return (end - start) / 1e9;
+    }
+
+    @Override
+    public double roundTrips(String queue, int calls) {
+        // A key of the queue's hash tag that is never written: on a cluster, the adds' node.
+        RBucket<String> missing = redisson.getBucket("{bull:" + queue + "}:round-trip", StringCodec.INSTANCE);
+        long start = System.nanoTime();
+        for (int i = 0; i < calls; i++) {
+            if (missing.get() != null) {
+                throw new IllegalStateException("the round-trip key exists");
+            }
+        }
+        return (System.nanoTime() - start) / 1e9;
     }
 
     @Override
