@@ -7,6 +7,7 @@ import io.bullpen.bench.workload.Workloads;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -37,41 +38,40 @@ class ThroughputBenchTest {
     @Test
     @EnabledIfSystemProperty(named = "bench.throughputTest", matches = "true")
     void spreadAndFunctionsRunForBullpen() {
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        int exit = BenchMain.run(new String[] {"spread", "functions", "--quick", "--peers", "bullpen"},
-                new PrintStream(captured, true, StandardCharsets.UTF_8));
-        String output = captured.toString(StandardCharsets.UTF_8);
+        String output = runForBullpen("spread", "functions");
 
-        assertThat(exit).as(output).isZero();
         assertThat(output).contains("busiest worker's share %, 10 ms jobs, default", "moveToActive (1 job), FCALL");
     }
 
     @Test
     @EnabledIfSystemProperty(named = "bench.throughputTest", matches = "true")
     void parentChildRunsForBullpenInOneSlotAndTwo() {
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        int exit = BenchMain.run(new String[] {"parent-child", "--quick", "--peers", "bullpen"},
-                new PrintStream(captured, true, StandardCharsets.UTF_8));
-        String output = captured.toString(StandardCharsets.UTF_8);
+        String output = runForBullpen("parent-child");
 
-        assertThat(exit).as(output).isZero();
         assertThat(output).contains("flows/s, one slot", "Redis commands/flow, two slots", "Redis CPU us/flow, one slot");
     }
 
     @Test
     @EnabledIfSystemProperty(named = "bench.throughputTest", matches = "true")
     void producersRunForBullpenWithTheBoundsBesideThem() {
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        int exit = BenchMain.run(new String[] {"producers", "--quick", "--peers", "bullpen"},
-                new PrintStream(captured, true, StandardCharsets.UTF_8));
-        String output = captured.toString(StandardCharsets.UTF_8);
+        String output = runForBullpen("producers");
 
-        assertThat(exit).as(output).isZero();
         assertThat(output.lines().filter(line -> line.startsWith("| producers")))
                 .as(output)
                 .hasSize(17)
                 .anySatisfy(line -> assertThat(line).contains("bound: round trips/s (GET), 1 caller"))
                 .anySatisfy(line -> assertThat(line).contains("bound: Redis CPU us/job, addBulk of 100"))
                 .noneSatisfy(line -> assertThat(line).containsAnyOf("n/a", "error"));
+    }
+
+    /** Runs the workloads with {@code --quick} for Bullpen alone: the table, after a zero exit. */
+    private static String runForBullpen(String... workloads) {
+        List<String> args = new ArrayList<>(List.of(workloads));
+        args.addAll(List.of("--quick", "--peers", "bullpen"));
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        int exit = BenchMain.run(args.toArray(String[]::new), new PrintStream(captured, true, StandardCharsets.UTF_8));
+        String output = captured.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(output).isZero();
+        return output;
     }
 }
