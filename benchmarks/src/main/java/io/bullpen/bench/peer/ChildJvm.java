@@ -26,10 +26,7 @@ public final class ChildJvm {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path")));
-        String transport = ClientTransport.childOption();
-        if (transport != null) {
-            command.add(transport);
-        }
+        command.addAll(ClientSettings.childOptions());
         command.add(main.getName());
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();

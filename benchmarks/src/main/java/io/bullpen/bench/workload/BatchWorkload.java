@@ -20,7 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import io.bullpen.bench.peer.ClientTransport;
+import io.bullpen.bench.peer.ClientSettings;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
@@ -72,7 +72,7 @@ final class BatchWorkload implements Workload {
     private static RedissonClient connect(String url) {
         Config config = new Config();
         config.useSingleServer().setAddress(url);
-        return Redisson.create(ClientTransport.apply(config));
+        return Redisson.create(ClientSettings.apply(config));
     }
 
     @Override

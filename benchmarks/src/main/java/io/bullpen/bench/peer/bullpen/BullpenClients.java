@@ -1,11 +1,11 @@
 package io.bullpen.bench.peer.bullpen;
 
-import io.bullpen.bench.peer.ClientTransport;
+import io.bullpen.bench.peer.ClientSettings;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
-/** The Redisson client Bullpen runs on in the benchmark: Redisson's defaults, as a user starts (the transport per {@link ClientTransport}). */
+/** The Redisson client Bullpen runs on in the benchmark: Redisson's defaults, as a user starts (but for what {@link ClientSettings} sets). */
 final class BullpenClients {
     private BullpenClients() {
     }
@@ -13,6 +13,6 @@ final class BullpenClients {
     static RedissonClient connect(String url) {
         Config config = new Config();
         config.useSingleServer().setAddress(url);
-        return Redisson.create(ClientTransport.apply(config));
+        return Redisson.create(ClientSettings.apply(config));
     }
 }

@@ -1,6 +1,6 @@
 package io.bullpen.bench.peer.redisson;
 
-import io.bullpen.bench.peer.ClientTransport;
+import io.bullpen.bench.peer.ClientSettings;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -22,7 +22,7 @@ final class RedissonClients {
         Config config = new Config();
         config.setCodec(StringCodec.INSTANCE);
         config.useSingleServer().setAddress(url).setConnectionPoolSize(128).setTimeout(30_000);
-        return Redisson.create(ClientTransport.apply(config));
+        return Redisson.create(ClientSettings.apply(config));
     }
 
     static String message(int n, long dueMillis) {
