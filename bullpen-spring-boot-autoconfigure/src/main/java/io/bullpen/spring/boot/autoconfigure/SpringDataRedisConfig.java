@@ -13,6 +13,12 @@ import org.springframework.boot.context.properties.bind.Binder;
  * host/port, username, password, database, ssl.enabled, timeout, connect-timeout, client-name,
  * sentinel.{master, nodes, username, password} and cluster.nodes. Read through a {@link Binder}
  * rather than Boot's own properties class, which moved package in Boot 4.
+ *
+ * <p>Redisson's I/O threads: {@link #ioThreads} (twice the cores, 4 to 32), not Redisson's fixed
+ * 32. Each job is a few round trips, and each wakes an I/O thread; with 32 event loops on a small
+ * machine nearly every reply and every write from another thread wakes a loop of its own, where
+ * fewer loops take more of them per wake-up (measured in the operations guide, "Redisson's I/O
+ * threads").
  */
 final class SpringDataRedisConfig {
     private static final String P = "spring.data.redis.";
@@ -43,7 +49,7 @@ final class SpringDataRedisConfig {
         }
         List<String> clusterNodes = list(binder, "cluster.nodes");
         String sentinelMaster = string(binder, "sentinel.master");
-        Config config = new Config();
+        Config config = new Config().setNettyThreads(ioThreads(Runtime.getRuntime().availableProcessors()));
         BaseConfig<?> server;
         if (!clusterNodes.isEmpty()) {
             var cluster = config.useClusterServers();
@@ -82,6 +88,15 @@ final class SpringDataRedisConfig {
             server.setClientName(clientName);
         }
         return config;
+    }
+
+    /**
+     * @param cores the processors the JVM may use
+     * @return Redisson's I/O threads (Netty event loops) for that many cores: twice as many, at
+     *     least 4 and at most 32 (Redisson's own default, which is the same on every machine)
+     */
+    static int ioThreads(int cores) {
+        return Math.min(32, Math.max(4, 2 * cores));
     }
 
     private static String string(Binder binder, String name) {

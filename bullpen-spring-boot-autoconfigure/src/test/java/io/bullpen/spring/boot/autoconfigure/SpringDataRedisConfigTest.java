@@ -27,6 +27,17 @@ class SpringDataRedisConfigTest {
     }
 
     @Test
+    void ioThreadsAreTwiceTheCoresBetweenFourAndRedissonsThirtyTwo() throws IOException {
+        assertThat(SpringDataRedisConfig.ioThreads(1)).isEqualTo(4);
+        assertThat(SpringDataRedisConfig.ioThreads(2)).isEqualTo(4);
+        assertThat(SpringDataRedisConfig.ioThreads(6)).isEqualTo(12);
+        assertThat(SpringDataRedisConfig.ioThreads(16)).isEqualTo(32);
+        assertThat(SpringDataRedisConfig.ioThreads(64)).isEqualTo(32);
+        int expected = SpringDataRedisConfig.ioThreads(Runtime.getRuntime().availableProcessors());
+        assertThat(yaml(Map.of())).contains("nettyThreads: " + expected);
+    }
+
+    @Test
     void defaultsToLocalhost() throws IOException {
         assertThat(yaml(Map.of())).contains("address: \"redis://localhost:6379\"", "database: 0");
     }
